@@ -1,0 +1,117 @@
+/// @file access.hpp
+/// The arguments of a task: buffers with an access mode, by-value arguments, and options.
+///
+///     rt.submit(cl, read(a), readwrite(b), value(alpha), priority(3), tag(42));
+///
+/// Buffers and values come first, one per parameter of the codelet's kernel, in order; options
+/// follow. Each argument is checked at compile time against the parameter it binds to:
+/// read(h) binds only to a read-only view (Matrix<const T>), write(h) and readwrite(h) only to
+/// a writable one (Matrix<T>), value(x) to any non-view parameter x converts to.
+#pragma once
+
+#include <tessera/rt/interfaces.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+namespace tessera::rt {
+
+namespace detail {
+class DataState;
+class Task;
+}  // namespace detail
+
+template <Interface I> class Handle;
+class TaskRef;
+
+/// How a task accesses a buffer (StarPU's STARPU_R, STARPU_W, STARPU_RW).
+enum class Mode : uint8_t {
+    R = 1,   ///< read: fetched; concurrent readers allowed
+    W = 2,   ///< write only: the previous content is not needed
+    RW = 3,  ///< read and write
+};
+constexpr bool reads(Mode m) noexcept { return (uint8_t(m) & uint8_t(Mode::R)) != 0; }
+constexpr bool writes(Mode m) noexcept { return (uint8_t(m) & uint8_t(Mode::W)) != 0; }
+
+/// A buffer argument: handle `state` accessed with mode M through interface I.
+template <Interface I, Mode M>
+struct Access {
+    detail::DataState* state;
+};
+
+template <Interface I> Access<I, Mode::R> read(Handle<I> const& h) noexcept { return {h.state()}; }
+template <Interface I> Access<I, Mode::W> write(Handle<I>& h) noexcept { return {h.state()}; }
+template <Interface I> Access<I, Mode::RW> readwrite(Handle<I>& h) noexcept { return {h.state()}; }
+
+/// A by-value argument, copied into the task at submission.
+template <class V>
+struct Value {
+    V v;
+};
+template <class V> Value<std::decay_t<V>> value(V&& v) { return {std::forward<V>(v)}; }
+
+// ---- options ---------------------------------------------------------------------------------
+
+/// Scheduling priority: higher runs earlier where the policy supports it (see Policy).
+struct Priority {
+    int value;
+};
+constexpr Priority priority(int p) noexcept { return {p}; }
+
+/// A function run by the worker once the task's kernel is done, before its successors are
+/// released. It may submit tasks (continuation passing). An exception it throws counts as
+/// the task's failure.
+struct Callback {
+    std::function<void()> fn;
+};
+inline Callback callback(std::function<void()> f) { return {std::move(f)}; }
+
+/// A tag: an application-chosen 64-bit name for the task, through which other tags can depend
+/// on it before it exists (Runtime::declare_tag_deps, wait_tag).
+using TagId = uint64_t;
+struct Tag {
+    TagId id;
+};
+constexpr Tag tag(TagId id) noexcept { return {id}; }
+
+/// Explicit task-to-task dependencies: the task starts after each of these tasks completes.
+struct After {
+    std::span<TaskRef const> tasks;
+};
+inline After after(std::span<TaskRef const> tasks) noexcept { return {tasks}; }
+template <std::size_t N>
+struct AfterN {
+    std::array<TaskRef const*, N> tasks;
+};
+template <std::same_as<TaskRef>... T>
+AfterN<sizeof...(T)> after(T const&... t) noexcept { return {{&t...}}; }
+
+// ---- compile-time binding rules (STYLE.md snippet 3) ------------------------------------------
+
+template <class Arg, class Param> inline constexpr bool binds_v = false;
+template <Interface I> inline constexpr bool binds_v<Access<I, Mode::R>, const_view_t<I>> = true;
+template <Interface I> inline constexpr bool binds_v<Access<I, Mode::RW>, I> = true;
+template <Interface I> inline constexpr bool binds_v<Access<I, Mode::W>, I> = true;
+template <class V, class P>
+    requires(!is_view_v<P> && std::convertible_to<V, P>)
+inline constexpr bool binds_v<Value<V>, P> = true;
+
+/// Arg (an Access or a Value) can be passed for a kernel parameter of type Param.
+template <class Arg, class Param>
+concept BindsTo = binds_v<std::remove_cvref_t<Arg>, Param>;
+
+template <class T> inline constexpr bool is_option_v = false;
+template <> inline constexpr bool is_option_v<Priority> = true;
+template <> inline constexpr bool is_option_v<Callback> = true;
+template <> inline constexpr bool is_option_v<Tag> = true;
+template <> inline constexpr bool is_option_v<After> = true;
+template <std::size_t N> inline constexpr bool is_option_v<AfterN<N>> = true;
+/// A task option (priority, callback, tag, after).
+template <class T> concept TaskOption = is_option_v<std::remove_cvref_t<T>>;
+
+}  // namespace tessera::rt

@@ -1,0 +1,123 @@
+/// @file handle.hpp
+/// Handle<I>: data registered with the runtime. Registration puts user memory under the
+/// runtime's control; from then on tasks access it through the handle (read(h), write(h),
+/// readwrite(h)) and the application through an acquire guard. Unregistering (explicitly or
+/// by the destructor) waits for every task that uses the handle and leaves valid data in the
+/// user's buffer. Handles are move-only.
+///
+///     std::vector<double> x(n);
+///     {
+///         rt::Handle hx{rt, rt::Vector<double>{x.data(), n}};
+///         rt.submit(fill, write(hx), value(1.0));
+///         auto g = hx.acquire<rt::Mode::R>();   // waits for `fill`
+///         double first = g.view()[0];
+///     }                                          // unregisters: x holds the result
+#pragma once
+
+#include <tessera/error.hpp>
+#include <tessera/rt/access.hpp>
+#include <tessera/rt/interfaces.hpp>
+
+#include <memory>
+#include <utility>
+
+namespace tessera::rt {
+
+class Runtime;
+
+namespace detail {
+std::shared_ptr<DataState> register_data(Runtime& rt, void* ptr, Layout const& layout);
+void unregister_data(DataState& s) noexcept;
+bool data_registered(DataState const& s) noexcept;
+void* data_host_ptr(DataState const& s) noexcept;
+Layout const& data_layout(DataState const& s) noexcept;
+Task* acquire_data(DataState* s, Mode m);
+void release_data(Task* pseudo_task) noexcept;
+}  // namespace detail
+
+/// Access to a handle's data from the application, held until the guard is released or
+/// destroyed; tasks submitted meanwhile that conflict with the mode wait for the release.
+template <View V>
+class AcquireGuard {
+public:
+    AcquireGuard(V view, detail::Task* pseudo) noexcept : view_(view), pseudo_(pseudo) {}
+    AcquireGuard(AcquireGuard&& o) noexcept : view_(o.view_), pseudo_(std::exchange(o.pseudo_, nullptr)) {}
+    AcquireGuard& operator=(AcquireGuard&&) = delete;
+    ~AcquireGuard() { release(); }
+
+    /// The data, valid in host memory while the guard is held.
+    V const& view() const noexcept { return view_; }
+    V const* operator->() const noexcept { return &view_; }
+    /// Gives the data back to the runtime (idempotent).
+    void release() noexcept
+    {
+        if (pseudo_) detail::release_data(std::exchange(pseudo_, nullptr));
+    }
+
+private:
+    V view_;
+    detail::Task* pseudo_;
+};
+
+/// Registered data described by interface I (Variable<T>, Vector<T>, Matrix<T>, Block<T>).
+template <Interface I>
+class Handle {
+public:
+    /// An empty handle (not registered).
+    Handle() = default;
+    /// Registers the memory `view` describes, which must stay alive until unregistration.
+    /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
+    Handle(Runtime& rt, I view) : state_(detail::register_data(rt, view.ptr, layout_of(view))) {}
+    Handle(Handle&&) noexcept = default;
+    Handle& operator=(Handle&& o) noexcept
+    {
+        if (this != &o) {
+            unregister();
+            state_ = std::move(o.state_);
+        }
+        return *this;
+    }
+    ~Handle() { unregister(); }
+
+    /// Waits for every task using the handle, then ends its registration; the user's buffer
+    /// holds valid data afterwards. Idempotent; noexcept: task errors are reported by waits.
+    void unregister() noexcept
+    {
+        if (state_) detail::unregister_data(*state_);
+        state_.reset();
+    }
+    /// True while the handle is registered (false once moved from or unregistered).
+    bool registered() const noexcept { return state_ && detail::data_registered(*state_); }
+
+    /// The registered memory, as a view (for the application: access it only through acquire).
+    I view() const
+    {
+        require(registered(), "handle: not registered");
+        return view_of<I>(detail::data_host_ptr(*state_), detail::data_layout(*state_));
+    }
+
+    /// Waits until the tasks submitted before that conflict with mode M are done, and gives
+    /// the application access in host memory until the guard is released. Rethrows the
+    /// exception of a failed task that wrote the data.
+    template <Mode M = Mode::RW>
+    auto acquire()
+    {
+        using V = std::conditional_t<M == Mode::R, const_view_t<I>, I>;
+        require(state_ != nullptr, "acquire: handle is not registered");
+        detail::Task* pseudo = detail::acquire_data(state_.get(), M);
+        return AcquireGuard<V>(view_of<V>(detail::data_host_ptr(*state_), detail::data_layout(*state_)), pseudo);
+    }
+
+    /// The runtime's record of this handle (nullptr when empty).
+    detail::DataState* state() const noexcept { return state_.get(); }
+    std::shared_ptr<detail::DataState> const& shared_state() const noexcept { return state_; }
+    /// Adopts an existing record (used by partitions for their children).
+    explicit Handle(std::shared_ptr<detail::DataState> s) noexcept : state_(std::move(s)) {}
+
+private:
+    std::shared_ptr<detail::DataState> state_;
+};
+
+template <Interface I> Handle(Runtime&, I) -> Handle<I>;
+
+}  // namespace tessera::rt

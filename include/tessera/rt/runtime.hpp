@@ -1,0 +1,199 @@
+/// @file runtime.hpp
+/// tessera::rt::Runtime: the task runtime. RAII: the constructor detects the machine (hwloc)
+/// and starts one pinned worker thread per core; the destructor waits for every submitted
+/// task and stops them.
+///
+///     rt::Runtime rt{{.ncpus = 4, .scheduler = "ws"}};
+///     rt::Handle x{rt, rt::Vector<double>{v.data(), n}};
+///     auto t = rt.submit(scale, readwrite(x), value(2.0), rt::priority(1));
+///     t.wait();                 // or rt.wait_all()
+///
+/// Dependencies: tasks accessing the same handle run in submission order (read after write,
+/// write after read, write after write), readers concurrently; explicit ones with after(t);
+/// tags with declare_tag_deps. An exception thrown by a kernel cancels the tasks that read
+/// what it wrote (transitively) and is rethrown by the next wait that covers them.
+#pragma once
+
+#include <tessera/error.hpp>
+#include <tessera/rt/access.hpp>
+#include <tessera/rt/codelet.hpp>
+#include <tessera/rt/handle.hpp>
+#include <tessera/rt/sched.hpp>
+#include <tessera/rt/task.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace tessera::rt {
+
+/// How to start a runtime. A field left at its default takes the environment variable named
+/// in its comment, then the built-in default.
+struct RuntimeConfig {
+    int ncpus = -1;                   ///< CPU workers (TESSERA_NCPU; default: every core)
+    std::string scheduler;            ///< policy name (TESSERA_SCHED; default: "eager")
+    int pin_workers = -1;             ///< pin workers to cores: 1/0 (TESSERA_PIN; default 1)
+    int64_t max_pending_tasks = -1;   ///< submission blocks while this many tasks are pending,
+                                      ///< until half have completed; 0: never
+                                      ///< (TESSERA_MAX_PENDING; default 10000)
+};
+
+class Runtime;
+
+namespace detail {
+class RuntimeImpl;
+Task* task_create(Runtime& rt, void const* codelet, CodeletOps const* ops);
+void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index);
+void* task_value_storage(Task* t, std::size_t size, std::size_t align);
+void task_values_constructed(Task* t, void (*destroy)(void*)) noexcept;
+void task_set_priority(Task* t, int p) noexcept;
+void task_set_callback(Task* t, std::function<void()>&& f);
+void task_set_tag(Task* t, TagId id);
+void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index);
+TaskRef task_submit(Task* t);
+void task_discard(Task* t) noexcept;
+
+template <class Cl, class... Args> inline constexpr bool submittable_v = false;
+template <class... Params, class... Args>
+inline constexpr bool submittable_v<Codelet<Params...>, Args...> = [] {
+    if constexpr (sizeof...(Args) < sizeof...(Params)) {
+        return false;
+    } else {
+        using A = std::tuple<std::remove_cvref_t<Args>...>;
+        using P = std::tuple<Params...>;
+        return []<std::size_t... K, std::size_t... O>(std::index_sequence<K...>, std::index_sequence<O...>) {
+            return (BindsTo<std::tuple_element_t<K, A>, std::tuple_element_t<K, P>> && ...) &&
+                   (TaskOption<std::tuple_element_t<sizeof...(Params) + O, A>> && ...);
+        }(std::index_sequence_for<Params...>{},
+               std::make_index_sequence<sizeof...(Args) - sizeof...(Params)>{});
+    }
+}();
+
+template <class T> constexpr Mode mode_of = Mode::R;
+template <Interface I, Mode M> constexpr Mode mode_of<Access<I, M>> = M;
+
+inline void apply_option(Task* t, Priority p, std::size_t) noexcept { task_set_priority(t, p.value); }
+inline void apply_option(Task* t, Callback c, std::size_t) { task_set_callback(t, std::move(c.fn)); }
+inline void apply_option(Task* t, Tag g, std::size_t) { task_set_tag(t, g.id); }
+inline void apply_option(Task* t, After a, std::size_t k)
+{
+    for (TaskRef const& p : a.tasks) task_add_dependency(t, p, k);
+}
+template <std::size_t N>
+void apply_option(Task* t, AfterN<N> a, std::size_t k)
+{
+    for (TaskRef const* p : a.tasks) task_add_dependency(t, *p, k);
+}
+}  // namespace detail
+
+/// A codelet and an argument list it accepts: one Access or Value per kernel parameter, each
+/// binding to it (BindsTo), then options.
+template <class Cl, class... Args>
+concept SubmittableWith = detail::submittable_v<Cl, Args...>;
+
+/// The task runtime.
+class Runtime {
+public:
+    /// Starts the workers. Throws InvalidArgument for an unknown scheduler or a bad setting
+    /// (naming the field or the environment variable).
+    explicit Runtime(RuntimeConfig config = {});
+    /// Waits for every submitted task, then stops the workers. Task errors not yet reported
+    /// by a wait are dropped (a destructor cannot throw).
+    ~Runtime();
+    Runtime(Runtime const&) = delete;
+    Runtime& operator=(Runtime const&) = delete;
+
+    /// Submits a task of codelet `cl`: one argument per kernel parameter (read(h), write(h),
+    /// readwrite(h), value(x)), then options (priority, callback, tag, after). Asynchronous:
+    /// returns at once with a reference to the task. Throws InvalidArgument if a handle is
+    /// not registered or is partitioned, or a tag is already in use; nothing is submitted then.
+    template <class... Params, class... Args>
+        requires SubmittableWith<Codelet<Params...>, Args...>
+    TaskRef submit(Codelet<Params...> const& cl, Args&&... args);
+
+    /// Blocks until every submitted task has completed, then rethrows the first task error
+    /// raised since the previous wait_all, if any. Not callable from inside a task.
+    void wait_all();
+
+    // ---- tags (StarPU's tag API) ----
+    /// Tag `id` becomes ready when every tag in `deps` is done; its task (submitted before or
+    /// after this call) does not start until then. Throws if `id`'s task was already submitted.
+    void declare_tag_deps(TagId id, std::span<TagId const> deps);
+    void declare_tag_deps(TagId id, std::initializer_list<TagId> deps)
+    {
+        declare_tag_deps(id, std::span<TagId const>(deps.begin(), deps.size()));
+    }
+    /// Blocks until tag `id` is done; rethrows the error of its task if it failed. Throws
+    /// InvalidArgument for a tag that was never declared, used or notified.
+    void wait_tag(TagId id);
+    /// Marks tag `id` done from the application (a tag with no task, e.g. an external event).
+    void notify_tag(TagId id);
+    /// Forgets tag `id` so that it can be used again.
+    void remove_tag(TagId id);
+
+    // ---- introspection ----
+    unsigned worker_count() const noexcept;
+    WorkerInfo const& worker(WorkerId w) const;
+    /// The policy in use.
+    std::string_view scheduler() const noexcept;
+    /// The configuration after defaults and environment were applied.
+    RuntimeConfig const& config() const noexcept;
+    /// Tasks submitted and not yet completed.
+    int64_t pending_tasks() const noexcept;
+    /// Tasks each worker has executed so far (cancelled tasks are not counted).
+    std::vector<uint64_t> executed_per_worker() const;
+    /// The worker running the calling thread, or no_worker for a non-worker thread.
+    static WorkerId current_worker() noexcept;
+
+    detail::RuntimeImpl& impl() noexcept { return *impl_; }
+
+private:
+    std::unique_ptr<detail::RuntimeImpl> impl_;
+};
+
+template <class... Params, class... Args>
+    requires SubmittableWith<Codelet<Params...>, Args...>
+TaskRef Runtime::submit(Codelet<Params...> const& cl, Args&&... args)
+{
+    using Sig = detail::Signature<Params...>;
+    using Values = typename Sig::Values;
+    detail::Task* t = detail::task_create(*this, &cl, &detail::CodeletOpsFor<Params...>::ops);
+    try {
+        auto argv = std::forward_as_tuple(std::forward<Args>(args)...);
+        // buffers, in parameter order
+        [&]<std::size_t... K>(std::index_sequence<K...>) {
+            (([&] {
+                 if constexpr (Sig::is_buffer[K]) {
+                     using A = std::remove_cvref_t<std::tuple_element_t<K, std::tuple<Args...>>>;
+                     detail::task_add_buffer(t, std::get<K>(argv).state, detail::mode_of<A>, K);
+                 }
+             }()),
+             ...);
+        }(std::index_sequence_for<Params...>{});
+        // values, copied into the task as the parameter types
+        if constexpr (Sig::values > 0) {
+            void* mem = detail::task_value_storage(t, sizeof(Values), alignof(Values));
+            [&]<std::size_t... J>(std::index_sequence<J...>) {
+                ::new (mem) Values(static_cast<std::tuple_element_t<Sig::value_param[J], std::tuple<Params...>>>(
+                    std::get<Sig::value_param[J]>(argv).v)...);
+            }(std::make_index_sequence<Sig::values>{});
+            detail::task_values_constructed(t, [](void* p) { static_cast<Values*>(p)->~Values(); });
+        }
+        // options
+        [&]<std::size_t... O>(std::index_sequence<O...>) {
+            (detail::apply_option(t, std::get<sizeof...(Params) + O>(argv), sizeof...(Params) + O), ...);
+        }(std::make_index_sequence<sizeof...(Args) - sizeof...(Params)>{});
+    } catch (...) {
+        detail::task_discard(t);
+        throw;
+    }
+    return detail::task_submit(t);
+}
+
+}  // namespace tessera::rt

@@ -1,0 +1,134 @@
+/// @file sched.hpp
+/// The scheduling-policy interface. A policy is a small push/pop table (StarPU's
+/// starpu_sched_policy): the runtime pushes each task whose dependencies are all satisfied,
+/// and each idle worker pops. Policies are registered by name and chosen at run time
+/// (RuntimeConfig::scheduler or TESSERA_SCHED).
+///
+///      submit ─► dependencies done ─► Policy::push(task) ─► queue(s) ─► Policy::pop(worker)
+///                                         │ host.wake(w) / host.wake_any(task)         │
+///                                         ▼                                           ▼
+///                                    sleeping worker ◄──────────────────────── worker runs task
+///
+/// Contract: push and pop are called concurrently from any thread; a policy does its own
+/// locking. After queueing a task, push must call host().wake(w) for the worker it chose, or
+/// host().wake_any(task) when any able worker may take it; pop must never return a task the
+/// worker cannot run (ReadyTask::can_run_on).
+#pragma once
+
+#include <tessera/rt/codelet.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera::rt {
+
+using WorkerId = unsigned;
+/// "Not released by a worker": the application thread made the task ready.
+inline constexpr WorkerId no_worker = ~0u;
+
+/// A processing unit of the runtime.
+struct WorkerInfo {
+    WorkerId id = 0;
+    Arch arch = Arch::cpu;
+    int core = -1;          ///< the logical core (hwloc PU index) it is pinned to, -1 if unpinned
+    int memory_node = 0;    ///< the memory node whose replicas its tasks use
+    double speed = 1.0;     ///< relative speed (1 = one CPU core), for speed-weighted policies
+};
+
+/// A task whose dependencies are all satisfied, as a policy sees it.
+class ReadyTask {
+public:
+    ReadyTask() = default;
+    explicit ReadyTask(detail::Task* t) noexcept : t_(t) {}
+    explicit operator bool() const noexcept { return t_ != nullptr; }
+    friend bool operator==(ReadyTask, ReadyTask) = default;
+
+    int priority() const noexcept;
+    /// Monotonic submission number (ties between equal priorities go to the older task).
+    uint64_t sequence() const noexcept;
+    /// The worker whose completing task made this one ready, or no_worker.
+    WorkerId released_by() const noexcept;
+    /// Whether worker w has an implementation that may run this task.
+    bool can_run_on(WorkerId w) const;
+    std::string_view codelet_name() const noexcept;
+    detail::Task* get() const noexcept { return t_; }
+
+private:
+    detail::Task* t_ = nullptr;
+};
+
+/// What the runtime offers a policy.
+class PolicyHost {
+public:
+    virtual ~PolicyHost() = default;
+    virtual unsigned worker_count() const noexcept = 0;
+    virtual WorkerInfo const& worker(WorkerId w) const = 0;
+    /// Workers sorted from the closest to the farthest from w in the machine's topology
+    /// (shared caches, then NUMA node), w excluded.
+    virtual std::vector<WorkerId> neighbours(WorkerId w) const = 0;
+    /// A task was queued for w: wake w if it sleeps.
+    virtual void wake(WorkerId w) noexcept = 0;
+    /// A task was queued that any able worker may take: wake one sleeping worker able to run it.
+    virtual void wake_any(ReadyTask t) noexcept = 0;
+};
+
+/// The range of priorities a policy distinguishes (StarPU's min/max priority).
+struct PriorityRange {
+    int min = 0, max = 0;
+};
+
+/// A scheduling policy.
+class Policy {
+public:
+    virtual ~Policy() = default;
+    virtual std::string_view name() const noexcept = 0;
+    /// Called once, before any push, with the runtime's workers.
+    virtual void init(PolicyHost& host) { host_ = &host; }
+    /// A ready task: queue it and wake a worker.
+    virtual void push(ReadyTask t) = 0;
+    /// The next task for worker w, or an empty ReadyTask.
+    virtual ReadyTask pop(WorkerId w) = 0;
+    /// Hooks: a worker starts and finishes a task.
+    virtual void on_start(ReadyTask, WorkerId) {}
+    virtual void on_complete(ReadyTask, WorkerId) {}
+    /// The priorities this policy orders by; tasks outside are clamped by the policy.
+    virtual PriorityRange priorities() const noexcept { return {0, 0}; }
+
+protected:
+    PolicyHost& host() const noexcept { return *host_; }
+
+private:
+    PolicyHost* host_ = nullptr;
+};
+
+/// The named registry of policies.
+class PolicyRegistry {
+public:
+    using Factory = std::function<std::unique_ptr<Policy>()>;
+    /// Adds (or replaces) a policy under `name`, with a one-line description.
+    void add(std::string name, std::string description, Factory make);
+    /// Creates the policy called `name`; throws InvalidArgument listing the known names if unknown.
+    std::unique_ptr<Policy> create(std::string_view name) const;
+    bool contains(std::string_view name) const;
+    /// The registered names, in registration order.
+    std::vector<std::string> names() const;
+    std::string description(std::string_view name) const;
+
+private:
+    struct Entry {
+        std::string name, description;
+        Factory make;
+    };
+    mutable std::mutex m_;
+    std::vector<Entry> entries_;
+};
+
+/// The process-wide registry, holding the built-in policies (eager, prio, random, ws, lws).
+PolicyRegistry& policies();
+
+}  // namespace tessera::rt

@@ -1,0 +1,55 @@
+/// @file task.hpp
+/// TaskRef: a cheap, copyable reference to a submitted task (reference counted). Holding one
+/// makes the task waitable and usable as an explicit dependency (`after(t)`); dropping every
+/// reference makes it detached, as StarPU's default, and the runtime recycles it when done.
+#pragma once
+
+#include <tessera/rt/access.hpp>
+
+namespace tessera::rt {
+
+namespace detail {
+void task_retain(Task* t) noexcept;
+void task_release(Task* t) noexcept;
+}  // namespace detail
+
+/// A reference to a submitted task.
+class TaskRef {
+public:
+    TaskRef() = default;
+    /// Adopts one reference to `t` (used by the runtime).
+    explicit TaskRef(detail::Task* t) noexcept : t_(t) {}
+    TaskRef(TaskRef const& o) noexcept : t_(o.t_)
+    {
+        if (t_) detail::task_retain(t_);
+    }
+    TaskRef(TaskRef&& o) noexcept : t_(o.t_) { o.t_ = nullptr; }
+    TaskRef& operator=(TaskRef o) noexcept
+    {
+        std::swap(t_, o.t_);
+        return *this;
+    }
+    ~TaskRef()
+    {
+        if (t_) detail::task_release(t_);
+    }
+
+    /// Blocks until the task has completed (run, failed or been cancelled) and its callback
+    /// has returned. Rethrows the task's exception, or for a cancelled task the exception of
+    /// the failed task it depended on. Throws InvalidArgument on an empty reference or when
+    /// called from inside a task (that could deadlock).
+    void wait() const;
+    /// True once the task has completed.
+    bool done() const noexcept;
+    /// True when the task threw, or was cancelled because a task it depends on failed.
+    bool failed() const noexcept;
+    /// True when the task was cancelled (never ran) because a task it depends on failed.
+    bool cancelled() const noexcept;
+    explicit operator bool() const noexcept { return t_ != nullptr; }
+    detail::Task* get() const noexcept { return t_; }
+
+private:
+    detail::Task* t_ = nullptr;
+};
+
+}  // namespace tessera::rt

@@ -1,0 +1,13 @@
+/// @file tessera.hpp
+/// Umbrella header: everything public in Tessera.
+#pragma once
+
+#include <tessera/error.hpp>
+#include <tessera/rt/access.hpp>
+#include <tessera/rt/codelet.hpp>
+#include <tessera/rt/filter.hpp>
+#include <tessera/rt/handle.hpp>
+#include <tessera/rt/interfaces.hpp>
+#include <tessera/rt/runtime.hpp>
+#include <tessera/rt/sched.hpp>
+#include <tessera/rt/task.hpp>

@@ -1,0 +1,92 @@
+// Task: what the runtime keeps per submitted task. Internal.
+//
+// Life of a task:  created (pool) ─► submitted: pending = 1 + unsatisfied dependencies
+//   ─► pending reaches 0: ready ─► Policy::push ─► a worker pops and runs it (or, if a task it
+//   depends on failed, completes it as cancelled without running it) ─► complete: successors'
+//   pending counts drop, tag done, waiters woken ─► back to the pool when the last reference goes.
+#pragma once
+
+#include <tessera/rt/codelet.hpp>
+#include <tessera/rt/sched.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+class RuntimeImpl;
+
+/// An edge to a task that waits for this one. `propagates_failure` is false for edges that
+/// only order the successor after a reader (write after read): nothing flows along them.
+struct Successor {
+    Task* task;
+    bool propagates_failure;
+};
+
+class Task {
+public:
+    /// Kinds: a codelet task, or a control task standing for an application acquire.
+    enum class Kind : uint8_t { codelet, acquire };
+    static constexpr std::size_t inline_value_bytes = 64;
+
+    // ---- identity and arguments (set before submission, read-only afterwards) ----
+    RuntimeImpl* rt = nullptr;
+    Kind kind = Kind::codelet;
+    void const* codelet = nullptr;
+    CodeletOps const* ops = nullptr;
+    std::vector<BufferSlot> buffers;  // keeps its capacity across reuses from the pool
+    alignas(std::max_align_t) std::byte inline_values[inline_value_bytes];
+    void* values = nullptr;
+    void* heap_values = nullptr;
+    std::size_t heap_values_align = 0;
+    void (*destroy_values)(void*) = nullptr;
+    std::function<void()> callback;
+    std::vector<Task*> explicit_preds;  // after(...): retained until wired at submission
+    int priority = 0;
+    uint64_t sequence = 0;
+    bool has_tag = false;
+    TagId tag = 0;
+
+    // ---- dependencies ----
+    std::atomic<int> pending{1};  // unsatisfied dependencies + 1 while being submitted
+    std::mutex m;                 // guards successors, completed, error, cancelled
+    std::vector<Successor> successors;
+    bool completed = false;
+    bool cancelled = false;  // a task it depends on failed: never runs
+    bool failed = false;     // its kernel or callback threw, or it was cancelled
+    std::exception_ptr error;
+
+    // ---- scheduling and execution ----
+    WorkerId released_by = no_worker;
+    WorkerId ran_on = no_worker;
+    std::atomic<uint32_t> done{0};   // 1 once complete (waited on by TaskRef::wait)
+    std::atomic<uint32_t> ready{0};  // 1 once an acquire's dependencies are satisfied
+
+    std::atomic<int> refs{0};
+
+    /// Marks this task cancelled because a task it depends on failed with `e`.
+    void poison(std::exception_ptr e);
+    /// Adds `succ` as a successor unless this task already completed; in that case the
+    /// dependency is already satisfied (and a failure is propagated at once). Returns true
+    /// if an edge was added (the caller counted it in succ->pending beforehand).
+    bool add_successor(Task* succ, bool propagates_failure);
+
+    /// Resets for reuse from the pool.
+    void reset() noexcept;
+};
+
+/// Makes `succ` wait for `pred` (counted in succ->pending before pred can release it; a
+/// no-op, save for failure propagation, if pred already completed).
+void add_edge(Task* pred, Task* succ, bool propagates_failure);
+
+/// The pool tasks come from: per-thread caches over a shared free list, so that steady-state
+/// submission allocates nothing.
+Task* allocate_task();
+void recycle_task(Task* t) noexcept;
+
+}  // namespace tessera::rt::detail

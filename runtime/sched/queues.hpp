@@ -1,0 +1,50 @@
+// Task queues shared by the built-in policies. Not thread-safe: each policy locks around them.
+#pragma once
+
+#include <tessera/rt/sched.hpp>
+
+#include <deque>
+#include <functional>
+#include <map>
+
+namespace tessera::rt::detail {
+
+/// The first task of `q` (from the front) that worker w can run, removed; or an empty task.
+template <class Deque>
+ReadyTask take_first_runnable(Deque& q, WorkerId w)
+{
+    for (auto it = q.begin(); it != q.end(); ++it) {
+        if (it->can_run_on(w)) {
+            ReadyTask t = *it;
+            q.erase(it);
+            return t;
+        }
+    }
+    return {};
+}
+
+/// Highest priority first, oldest first among equals (a bucket per distinct priority).
+class PriorityQueue {
+public:
+    void push(ReadyTask t) { buckets_[t.priority()].push_back(t); ++size_; }
+    /// The best task worker w can run, removed; or an empty task.
+    ReadyTask pop_for(WorkerId w)
+    {
+        for (auto b = buckets_.begin(); b != buckets_.end(); ++b) {
+            if (ReadyTask t = take_first_runnable(b->second, w)) {
+                if (b->second.empty()) buckets_.erase(b);
+                --size_;
+                return t;
+            }
+        }
+        return {};
+    }
+    bool empty() const noexcept { return size_ == 0; }
+    std::size_t size() const noexcept { return size_; }
+
+private:
+    std::map<int, std::deque<ReadyTask>, std::greater<int>> buckets_;
+    std::size_t size_ = 0;
+};
+
+}  // namespace tessera::rt::detail

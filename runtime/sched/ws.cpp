@@ -1,0 +1,85 @@
+// ws: work stealing. Each worker owns a deque: a task released by a worker goes on that
+// worker's deque (its data is likely in that core's cache); the owner pops the newest (LIFO,
+// depth first), an idle worker steals the oldest (FIFO) of a random victim. Priorities are
+// ignored. Suits tree-shaped and irregular task graphs on identical cores.
+#include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queues.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+namespace {
+class WorkStealing final : public Policy {
+public:
+    std::string_view name() const noexcept override { return "ws"; }
+
+    void init(PolicyHost& h) override
+    {
+        Policy::init(h);
+        deques_ = std::vector<Deque>(h.worker_count());
+    }
+
+    void push(ReadyTask t) override
+    {
+        WorkerId w = t.released_by();
+        if (w == no_worker || w >= deques_.size() || !t.can_run_on(w)) w = next_able(t);
+        {
+            std::lock_guard lock(deques_[w].m);
+            deques_[w].q.push_back(t);
+        }
+        host().wake_any(t);  // the owner or a thief
+    }
+
+    ReadyTask pop(WorkerId w) override
+    {
+        {
+            std::lock_guard lock(deques_[w].m);
+            auto& q = deques_[w].q;
+            for (auto it = q.rbegin(); it != q.rend(); ++it) {  // newest first
+                if (it->can_run_on(w)) {
+                    ReadyTask t = *it;
+                    q.erase(std::next(it).base());
+                    return t;
+                }
+            }
+        }
+        thread_local std::minstd_rand rng{std::random_device{}()};
+        unsigned n = unsigned(deques_.size());
+        unsigned start = unsigned(rng() % n);
+        for (unsigned i = 0; i < n; ++i) {
+            WorkerId v = (start + i) % n;
+            if (v == w) continue;
+            std::lock_guard lock(deques_[v].m);
+            if (ReadyTask t = take_first_runnable(deques_[v].q, w)) return t;  // oldest first
+        }
+        return {};
+    }
+
+private:
+    /// Round robin over the workers able to run t (tasks made ready by the application).
+    WorkerId next_able(ReadyTask t)
+    {
+        unsigned n = unsigned(deques_.size());
+        for (unsigned i = 0; i < n; ++i) {
+            WorkerId w = next_.fetch_add(1, std::memory_order_relaxed) % n;
+            if (t.can_run_on(w)) return w;
+        }
+        return 0;
+    }
+
+    struct Deque {
+        std::mutex m;
+        std::deque<ReadyTask> q;
+    };
+    std::vector<Deque> deques_;
+    std::atomic<unsigned> next_{0};
+};
+}  // namespace
+
+std::unique_ptr<Policy> make_ws() { return std::make_unique<WorkStealing>(); }
+
+}  // namespace tessera::rt::detail
