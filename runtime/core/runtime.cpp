@@ -281,6 +281,25 @@ void RuntimeImpl::wait_all()
     if (e) std::rethrow_exception(e);
 }
 
+void RuntimeImpl::record_dependencies(bool on)
+{
+    std::lock_guard lock(graph_m_);
+    if (on && !recording_.load()) edges_.clear();
+    recording_.store(on, std::memory_order_relaxed);
+}
+
+std::vector<DependencyEdge> RuntimeImpl::recorded_dependencies() const
+{
+    std::lock_guard lock(graph_m_);
+    return edges_;
+}
+
+void RuntimeImpl::record_edge_slow(Task const* from, Task const* to, DependencyKind kind)
+{
+    std::lock_guard lock(graph_m_);
+    edges_.push_back({from->sequence, to->sequence, kind});
+}
+
 // ---- submission entry points used by Runtime::submit -----------------------------------------------
 
 Task* task_create(Runtime& rt, void const* codelet, CodeletOps const* ops)
@@ -341,7 +360,7 @@ void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index)
 
 void task_discard(Task* t) noexcept { recycle_task(t); }
 
-void add_implicit_dependencies(Task* t)
+static void add_implicit_dependencies(Task* t)
 {
     // a handle named twice in one task counts once, with the union of the modes
     for (std::size_t i = 0; i < t->buffers.size(); ++i) {
@@ -371,7 +390,7 @@ TaskRef task_submit(Task* t)
     t->refs.store(2, std::memory_order_relaxed);  // the runtime's and the returned TaskRef's
     rt.on_submit(t);
     for (Task* p : t->explicit_preds) {
-        add_edge(p, t, true);
+        add_edge(p, t, DependencyKind::explicit_task);
         task_release(p);
     }
     t->explicit_preds.clear();
@@ -410,6 +429,8 @@ std::string_view Runtime::scheduler() const noexcept { return impl_->policy().na
 RuntimeConfig const& Runtime::config() const noexcept { return impl_->config(); }
 int64_t Runtime::pending_tasks() const noexcept { return impl_->pending_tasks(); }
 std::vector<uint64_t> Runtime::executed_per_worker() const { return impl_->executed_per_worker(); }
+void Runtime::record_dependencies(bool on) { impl_->record_dependencies(on); }
+std::vector<DependencyEdge> Runtime::recorded_dependencies() const { return impl_->recorded_dependencies(); }
 WorkerId Runtime::current_worker() noexcept { return detail::current_worker_id(); }
 
 }  // namespace tessera::rt

@@ -43,6 +43,12 @@ public:
     void record_error(std::exception_ptr e);
 
     void wait_all();
+    void record_dependencies(bool on);
+    std::vector<DependencyEdge> recorded_dependencies() const;
+    void record_edge(Task const* from, Task const* to, DependencyKind kind)
+    {
+        if (recording_.load(std::memory_order_relaxed)) record_edge_slow(from, to, kind);
+    }
     bool can_run_on(Task const* t, WorkerId w) const;
     /// Chooses the implementation of t to run on worker w (the first that can_execute allows).
     unsigned choose_implementation(Task const* t, WorkerId w) const;
@@ -67,13 +73,18 @@ private:
     TagTable tags_;
 
     std::atomic<int64_t> pending_{0};  // submitted, not completed
-    std::atomic<uint64_t> sequence_{0};
+    std::atomic<uint64_t> sequence_{1};
     std::atomic<bool> stopping_{false};
 
     // submission window: the application thread sleeps while too many tasks are pending
     std::mutex window_m_;
     std::condition_variable window_cv_;
     std::atomic<bool> window_waiting_{false};
+
+    void record_edge_slow(Task const* from, Task const* to, DependencyKind kind);
+    std::atomic<bool> recording_{false};
+    mutable std::mutex graph_m_;
+    std::vector<DependencyEdge> edges_;
 
     std::mutex error_m_;
     std::exception_ptr first_error_;

@@ -97,8 +97,10 @@ bool Task::add_successor(Task* succ, bool propagates_failure)
     return false;
 }
 
-void add_edge(Task* pred, Task* succ, bool propagates_failure)
+void add_edge(Task* pred, Task* succ, DependencyKind kind)
 {
+    succ->rt->record_edge(pred, succ, kind);
+    bool propagates_failure = kind == DependencyKind::read_after_write || kind == DependencyKind::explicit_task;
     succ->pending.fetch_add(1, std::memory_order_relaxed);
     if (!pred->add_successor(succ, propagates_failure)) succ->pending.fetch_sub(1, std::memory_order_relaxed);
 }
@@ -155,6 +157,7 @@ void TaskRef::wait() const
     if (t_->failed) std::rethrow_exception(t_->error);
 }
 
+uint64_t TaskRef::id() const noexcept { return t_ ? t_->sequence : 0; }
 bool TaskRef::done() const noexcept { return t_ && t_->done.load(std::memory_order_acquire) != 0; }
 bool TaskRef::failed() const noexcept { return done() && t_->failed; }
 bool TaskRef::cancelled() const noexcept { return done() && t_->cancelled; }

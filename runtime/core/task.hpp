@@ -7,6 +7,7 @@
 #pragma once
 
 #include <tessera/rt/codelet.hpp>
+#include <tessera/rt/runtime.hpp>
 #include <tessera/rt/sched.hpp>
 
 #include <atomic>
@@ -82,7 +83,7 @@ public:
 
 /// Makes `succ` wait for `pred` (counted in succ->pending before pred can release it; a
 /// no-op, save for failure propagation, if pred already completed).
-void add_edge(Task* pred, Task* succ, bool propagates_failure);
+void add_edge(Task* pred, Task* succ, DependencyKind kind);
 
 /// The pool tasks come from: per-thread caches over a shared free list, so that steady-state
 /// submission allocates nothing.

@@ -38,16 +38,16 @@ void DataState::add_access(Task* t, Mode mode, std::size_t)
 {
     std::lock_guard lock(m);
     // read after write: whatever reads depends on the last writer, and inherits its failure
-    if (reads(mode) && last_writer) add_edge(last_writer, t, true);
+    if (reads(mode) && last_writer) add_edge(last_writer, t, DependencyKind::read_after_write);
     if (writes(mode)) {
         if (!readers.empty()) {  // write after read
             for (Task* r : readers) {
-                add_edge(r, t, false);
+                add_edge(r, t, DependencyKind::write_after_read);
                 task_release(r);
             }
             readers.clear();
         } else if (last_writer && !reads(mode)) {  // write after write
-            add_edge(last_writer, t, false);
+            add_edge(last_writer, t, DependencyKind::write_after_write);
         }
         task_retain(t);
         if (last_writer) task_release(last_writer);

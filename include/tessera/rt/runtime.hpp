@@ -46,6 +46,20 @@ struct RuntimeConfig {
 
 class Runtime;
 
+/// Why one task waits for another.
+enum class DependencyKind : uint8_t {
+    read_after_write,   ///< implicit: reads what the other wrote (its failure cancels this task)
+    write_after_read,   ///< implicit: overwrites what the other reads
+    write_after_write,  ///< implicit: overwrites what the other wrote, without reading it
+    explicit_task,      ///< after(t) (its failure cancels this task)
+};
+/// An edge of the task graph: task `to` waits for task `from` (ids are TaskRef::id()).
+struct DependencyEdge {
+    uint64_t from, to;
+    DependencyKind kind;
+    friend bool operator==(DependencyEdge const&, DependencyEdge const&) = default;
+};
+
 namespace detail {
 class RuntimeImpl;
 Task* task_create(Runtime& rt, void const* codelet, CodeletOps const* ops);
@@ -148,6 +162,11 @@ public:
     int64_t pending_tasks() const noexcept;
     /// Tasks each worker has executed so far (cancelled tasks are not counted).
     std::vector<uint64_t> executed_per_worker() const;
+    /// Starts (true) or stops (false) recording the dependency edges of submitted tasks.
+    void record_dependencies(bool on);
+    /// The edges recorded so far, in the order they were added (also from tasks that had
+    /// already completed when their successor was submitted).
+    std::vector<DependencyEdge> recorded_dependencies() const;
     /// The worker running the calling thread, or no_worker for a non-worker thread.
     static WorkerId current_worker() noexcept;
 

@@ -6,6 +6,9 @@
 
 #include <tessera/rt/access.hpp>
 
+#include <cstdint>
+#include <utility>
+
 namespace tessera::rt {
 
 namespace detail {
@@ -45,6 +48,8 @@ public:
     bool failed() const noexcept;
     /// True when the task was cancelled (never ran) because a task it depends on failed.
     bool cancelled() const noexcept;
+    /// The task's submission number, unique within its runtime (0 for an empty reference).
+    uint64_t id() const noexcept;
     explicit operator bool() const noexcept { return t_ != nullptr; }
     detail::Task* get() const noexcept { return t_; }
 
