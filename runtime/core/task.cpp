@@ -72,6 +72,9 @@ void recycle_task(Task* t) noexcept
     }
 }
 
+// A pending task is one of these plus its buffer list: keep it small (DESIGN.md: under 1 KB).
+static_assert(sizeof(Task) <= 512, "Task grew: check what was added to it");
+
 // ---- Task ----------------------------------------------------------------------------------------
 
 void Task::poison(std::exception_ptr e)

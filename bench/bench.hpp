@@ -1,0 +1,84 @@
+// The benchmark driver's shared pieces: command-line options, timing, medians, and the report
+// (a readable table, or with --json one JSON object per line per measured configuration).
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tessera::bench {
+
+/// `--name value`, `--name v1,v2`, `--flag`, as given after the subcommand.
+class Options {
+public:
+    Options(int argc, char** argv);
+    bool has(std::string const& name) const { return values_.contains(name); }
+    std::string text(std::string const& name, std::string const& fallback) const;
+    /// A comma-separated list (e.g. --n 1000,2000); `fallback` if absent.
+    std::vector<std::string> list(std::string const& name, std::vector<std::string> fallback) const;
+    std::vector<int64_t> integers(std::string const& name, std::vector<int64_t> fallback) const;
+    int64_t integer(std::string const& name, int64_t fallback) const;
+    /// The option names given.
+    std::vector<std::string> names() const;
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+/// One measured configuration.
+struct Result {
+    std::string bench, variant;
+    std::vector<std::pair<std::string, double>> sizes;  // e.g. {"n", 100000}
+    double seconds = nan;                                // median of the repetitions
+    double gflops = nan;
+    std::string peer = "none";
+    double peer_seconds = nan, peer_gflops = nan;
+    double ratio = nan;     // our speed over the peer's (peer_seconds / seconds)
+    double residual = nan;
+    std::vector<std::pair<std::string, double>> extra;  // bench-specific fields
+    std::vector<std::pair<std::string, std::string>> labels;  // e.g. {"sched", "ws"}
+};
+
+/// Prints results as they come: aligned table rows, or JSON lines.
+class Report {
+public:
+    explicit Report(bool json) : json_(json) {}
+    void add(Result const& r);
+
+private:
+    bool json_;
+    bool header_done_ = false;
+};
+
+/// Wall-clock seconds of f().
+template <class F>
+double seconds_of(F&& f)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v);
+
+/// A subcommand of tessera-bench.
+struct Subcommand {
+    std::string name, summary, usage;
+    std::vector<std::string> options;  // accepted option names (besides --json)
+    std::function<int(Options const&, Report&)> run;
+};
+/// Subcommands register themselves at static-initialization time.
+std::vector<Subcommand>& subcommands();
+struct Register {
+    explicit Register(Subcommand s) { subcommands().push_back(std::move(s)); }
+};
+
+}  // namespace tessera::bench

@@ -1,0 +1,179 @@
+// tessera-bench: one program, a subcommand per benchmark (`tessera-bench <name> [options]`).
+#include "bench/bench.hpp"
+
+#include <tessera/error.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace tessera::bench {
+
+Options::Options(int argc, char** argv)
+{
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        require(a.rfind("--", 0) == 0 && a.size() > 2, "option '" + a + "': expected --name [value]");
+        std::string name = a.substr(2), value = "1";
+        if (auto eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
+            value = argv[++i];
+        }
+        values_[name] = value;
+    }
+}
+
+std::string Options::text(std::string const& name, std::string const& fallback) const
+{
+    auto it = values_.find(name);
+    return it == values_.end() ? fallback : it->second;
+}
+
+std::vector<std::string> Options::list(std::string const& name, std::vector<std::string> fallback) const
+{
+    auto it = values_.find(name);
+    if (it == values_.end()) return fallback;
+    std::vector<std::string> out;
+    std::stringstream ss(it->second);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+std::vector<int64_t> Options::integers(std::string const& name, std::vector<int64_t> fallback) const
+{
+    if (!has(name)) return fallback;
+    std::vector<int64_t> out;
+    for (std::string const& s : list(name, {})) {
+        int64_t x = 0;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+        require(ec == std::errc() && p == s.data() + s.size(), "--" + name + ": '" + s + "' is not an integer");
+        out.push_back(x);
+    }
+    return out;
+}
+
+int64_t Options::integer(std::string const& name, int64_t fallback) const
+{
+    auto v = integers(name, {fallback});
+    require(v.size() == 1, "--" + name + ": expected one integer");
+    return v[0];
+}
+
+std::vector<std::string> Options::names() const
+{
+    std::vector<std::string> out;
+    for (auto const& [k, v] : values_) out.push_back(k);
+    return out;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return nan;
+    std::sort(v.begin(), v.end());
+    std::size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+namespace {
+std::string number(double x)
+{
+    if (std::isnan(x)) return "null";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return buf;
+}
+std::string quoted(std::string const& s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+std::string cell(double x) { return std::isnan(x) ? "-" : number(x); }
+}  // namespace
+
+void Report::add(Result const& r)
+{
+    if (json_) {
+        std::string o = "{\"bench\":" + quoted(r.bench) + ",\"variant\":" + quoted(r.variant);
+        for (auto const& [k, v] : r.labels) o += "," + quoted(k) + ":" + quoted(v);
+        for (auto const& [k, v] : r.sizes) o += "," + quoted(k) + ":" + number(v);
+        o += ",\"seconds\":" + number(r.seconds) + ",\"gflops\":" + number(r.gflops);
+        o += ",\"peer\":" + quoted(r.peer) + ",\"peer_seconds\":" + number(r.peer_seconds);
+        o += ",\"peer_gflops\":" + number(r.peer_gflops) + ",\"ratio\":" + number(r.ratio);
+        o += ",\"residual\":" + number(r.residual);
+        for (auto const& [k, v] : r.extra) o += "," + quoted(k) + ":" + number(v);
+        std::cout << o << "}" << std::endl;
+        return;
+    }
+    std::ostringstream head, row;
+    auto col = [](std::ostringstream& os, std::string const& s, int w) {
+        os << s << std::string(std::size_t(std::max(1, w - int(s.size()))), ' ');
+    };
+    col(head, "bench", 10), col(row, r.bench, 10);
+    col(head, "variant", 13), col(row, r.variant, 13);
+    for (auto const& [k, v] : r.labels) col(head, k, 8), col(row, v, 8);
+    for (auto const& [k, v] : r.sizes) col(head, k, 9), col(row, cell(v), 9);
+    col(head, "seconds", 11), col(row, cell(r.seconds), 11);
+    if (!std::isnan(r.gflops)) col(head, "GFlop/s", 10), col(row, cell(r.gflops), 10);
+    for (auto const& [k, v] : r.extra) col(head, k, std::max<int>(10, int(k.size()) + 2)), col(row, cell(v), std::max<int>(10, int(k.size()) + 2));
+    if (!std::isnan(r.residual)) col(head, "residual", 11), col(row, cell(r.residual), 11);
+    col(head, "peer", 14), col(row, r.peer, 14);
+    col(head, "peer_seconds", 13), col(row, cell(r.peer_seconds), 13);
+    if (!std::isnan(r.peer_gflops)) col(head, "peer_GFlop/s", 13), col(row, cell(r.peer_gflops), 13);
+    col(head, "ratio", 8), col(row, cell(r.ratio), 8);
+    if (!header_done_) {
+        std::cout << head.str() << "\n";
+        header_done_ = true;
+    }
+    std::cout << row.str() << std::endl;
+}
+
+std::vector<Subcommand>& subcommands()
+{
+    static std::vector<Subcommand> all;
+    return all;
+}
+
+}  // namespace tessera::bench
+
+int main(int argc, char** argv)
+{
+    using namespace tessera::bench;
+    auto usage = [] {
+        std::cerr << "usage: tessera-bench <subcommand> [options]   (--json: one JSON object per line)\n\n";
+        for (auto const& s : subcommands()) std::cerr << "  " << s.name << "\t" << s.summary << "\n    " << s.usage << "\n";
+    };
+    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+        usage();
+        return argc < 2 ? 2 : 0;
+    }
+    std::string name = argv[1];
+    auto it = std::find_if(subcommands().begin(), subcommands().end(), [&](Subcommand const& s) { return s.name == name; });
+    if (it == subcommands().end()) {
+        std::cerr << "tessera-bench: unknown subcommand '" << name << "'\n\n";
+        usage();
+        return 2;
+    }
+    try {
+        Options opts(argc - 2, argv + 2);
+        for (auto const& o : opts.names()) {
+            if (o != "json" && std::find(it->options.begin(), it->options.end(), o) == it->options.end()) {
+                std::cerr << "tessera-bench " << name << ": unknown option --" << o << "\n    " << it->usage << "\n";
+                return 2;
+            }
+        }
+        Report report(opts.has("json"));
+        return it->run(opts, report);
+    } catch (std::exception const& e) {
+        std::cerr << "tessera-bench " << name << ": " << e.what() << "\n";
+        return 2;
+    }
+}
