@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Tessera needs to build and test, and only those missing.
+# Idempotent and quick when everything is there (one dpkg-query per package, no apt-get).
+# As root it installs directly, otherwise through `sudo -n` when that works; else it prints
+# the command to run and exits 1.
+#   scripts/setup.sh            what building and testing need
+#   scripts/setup.sh --peers    also the libraries the benchmarks compare against (StarPU 1.3)
+set -euo pipefail
+
+packages=(
+    build-essential   # g++, make
+    cmake             # >= 3.25
+    pkg-config
+    ccache
+    libopenblas-dev   # BLAS (OpenBLAS)
+    liblapacke-dev    # LAPACKE
+    libfftw3-dev      # FFTW (double and float)
+    libhwloc-dev      # topology, worker pinning
+    libgtest-dev      # unit tests
+    hwloc             # lstopo, hwloc-ls: to look at the machine
+)
+
+if [[ ${1:-} == --peers ]]; then
+    packages+=(libstarpu-dev)   # StarPU 1.3: tessera-bench overhead's peer
+fi
+
+missing=()
+for pkg in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    [[ $status == "install ok installed" ]] || missing+=("$pkg")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "setup: all ${#packages[@]} packages are installed"
+    exit 0
+fi
+
+echo "setup: missing packages: ${missing[*]}"
+install_cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+    bash -c "$install_cmd"
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo -n bash -c "$install_cmd"
+else
+    echo "setup: cannot install them without root. Run:" >&2
+    echo "  sudo bash -c '$install_cmd'" >&2
+    exit 1
+fi
+echo "setup: installed ${missing[*]}"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds and tests Tessera in three trees:
+#   build/       Release, CUDA when nvcc is found: every test but those labelled "slow"
+#   build-tsan/  ThreadSanitizer, unit tests only: ctest -L runtime
+#   build-asan/  AddressSanitizer + UBSan, unit tests only: ctest -L runtime
+# and prints one summary line per tree; exits non-zero when any step of any tree failed.
+# TESSERA_TEST_QUICK=1 runs only build/ (for developers).
+# shellcheck disable=SC2317  # the tree functions are called through run()
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+jobs=$(nproc)
+scripts/setup.sh
+
+# Sanitizer options (a caller's own settings win). Suppression files, when they exist, sit in
+# tests/sanitizers/ (one "race:" / "leak:" pattern per line).
+supp_dir="$PWD/tests/sanitizers"
+tsan_opts="halt_on_error=1 second_deadlock_stack=1"
+[[ -f $supp_dir/tsan.supp ]] && tsan_opts+=" suppressions=$supp_dir/tsan.supp"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-$tsan_opts}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+[[ -f $supp_dir/lsan.supp ]] && export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$supp_dir/lsan.supp}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+release_tree()
+{
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DTESSERA_SANITIZE=
+    cmake --build build -j "$jobs"
+    ctest --test-dir build --output-on-failure --no-tests=error -j2 -LE slow
+}
+
+# $1 = thread | address. Only the library and its unit tests: bench and tools are left out.
+# CUDA is off: nvcc does not instrument, and there is no GPU to test on in CI.
+sanitizer_tree()
+{
+    local tree=build-${1:0:1}san   # build-tsan, build-asan
+    cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=ON -DTESSERA_SANITIZE="$1" \
+        -DTESSERA_ENABLE_CUDA=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF
+    # setarch -R (no address-space randomisation): TSan's fixed memory layout breaks on
+    # kernels with high mmap randomisation (vm.mmap_rnd_bits > 28); harmless elsewhere. The
+    # build needs it too, as it runs each test binary to list its tests.
+    local -a launcher=()
+    if [[ $1 == thread ]] && setarch "$(uname -m)" -R true 2>/dev/null; then
+        launcher=(setarch "$(uname -m)" -R)
+    fi
+    "${launcher[@]}" cmake --build "$tree" -j "$jobs"
+    "${launcher[@]}" ctest --test-dir "$tree" --output-on-failure --no-tests=error -j2 -L runtime -LE slow
+}
+
+summary=()
+failed=0
+# run <tree name> <function> [args]: runs the steps with errexit in a subshell, so that one
+# failed tree is reported and the next ones still run.
+run()
+{
+    local name=$1; shift
+    local start=$SECONDS rc=0
+    echo "===== $name"
+    set +e
+    ( set -e; "$@" )
+    rc=$?
+    set -e
+    local took=$((SECONDS - start))
+    if [[ $rc -eq 0 ]]; then
+        summary+=("$name: PASS (${took}s)")
+    else
+        summary+=("$name: FAIL (exit $rc after ${took}s)")
+        failed=1
+    fi
+}
+
+run "build (Release)" release_tree
+if [[ ${TESSERA_TEST_QUICK:-0} == 1 ]]; then
+    summary+=("build-tsan: SKIPPED (TESSERA_TEST_QUICK=1)" "build-asan: SKIPPED (TESSERA_TEST_QUICK=1)")
+else
+    run "build-tsan (ThreadSanitizer)" sanitizer_tree thread
+    run "build-asan (AddressSanitizer+UBSan)" sanitizer_tree address
+fi
+
+echo "===== summary"
+printf '%s\n' "${summary[@]}"
+exit "$failed"
