@@ -118,24 +118,14 @@ void RuntimeImpl::wake_any(ReadyTask t) noexcept
     parking_.wake_one([&](WorkerId w) { return can_run_on(t.get(), w); });
 }
 
-bool RuntimeImpl::can_run_on(Task const* t, WorkerId w) const
-{
-    Arch arch = workers_[w].arch;
-    unsigned n = t->ops->implementations(t->codelet, arch);
-    KernelArgs args{t->buffers.data(), t->values, nullptr};
-    for (unsigned i = 0; i < n; ++i)
-        if (t->ops->can_execute(t->codelet, arch, i, args)) return true;
-    return false;
-}
-
-unsigned RuntimeImpl::choose_implementation(Task const* t, WorkerId w) const
+std::optional<unsigned> RuntimeImpl::first_runnable_implementation(Task const* t, WorkerId w) const
 {
     Arch arch = workers_[w].arch;
     unsigned n = t->ops->implementations(t->codelet, arch);
     KernelArgs args{t->buffers.data(), t->values, nullptr};
     for (unsigned i = 0; i < n; ++i)
         if (t->ops->can_execute(t->codelet, arch, i, args)) return i;
-    return 0;
+    return std::nullopt;
 }
 
 std::vector<uint64_t> RuntimeImpl::executed_per_worker() const
@@ -187,7 +177,7 @@ void RuntimeImpl::execute(Task* t, WorkerId w)
     if (!t->cancelled) {
         try {
             KernelArgs args{t->buffers.data(), t->values, nullptr};
-            t->ops->run(t->codelet, workers_[w].arch, choose_implementation(t, w), args);
+            t->ops->run(t->codelet, workers_[w].arch, first_runnable_implementation(t, w).value_or(0), args);
             if (t->callback) t->callback();
         } catch (...) {
             std::exception_ptr e = std::current_exception();

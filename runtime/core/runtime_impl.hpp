@@ -13,6 +13,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -49,9 +50,9 @@ public:
     {
         if (recording_.load(std::memory_order_relaxed)) record_edge_slow(from, to, kind);
     }
-    bool can_run_on(Task const* t, WorkerId w) const;
-    /// Chooses the implementation of t to run on worker w (the first that can_execute allows).
-    unsigned choose_implementation(Task const* t, WorkerId w) const;
+    /// The implementation of t that worker w runs: the first its can_execute allows.
+    std::optional<unsigned> first_runnable_implementation(Task const* t, WorkerId w) const;
+    bool can_run_on(Task const* t, WorkerId w) const { return first_runnable_implementation(t, w).has_value(); }
 
     Policy& policy() noexcept { return *policy_; }
     Parking& parking() noexcept { return parking_; }

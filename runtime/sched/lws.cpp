@@ -29,7 +29,7 @@ public:
     void push(ReadyTask t) override
     {
         WorkerId w = t.released_by();
-        if (w == no_worker || w >= queues_.size() || !t.can_run_on(w)) w = next_able(t);
+        if (w == no_worker || w >= queues_.size() || !t.can_run_on(w)) w = next_able_worker(t, unsigned(queues_.size()), next_);
         {
             std::lock_guard lock(queues_[w].m);
             queues_[w].q.push(t);
@@ -51,16 +51,6 @@ public:
     }
 
 private:
-    WorkerId next_able(ReadyTask t)
-    {
-        unsigned n = unsigned(queues_.size());
-        for (unsigned i = 0; i < n; ++i) {
-            WorkerId w = next_.fetch_add(1, std::memory_order_relaxed) % n;
-            if (t.can_run_on(w)) return w;
-        }
-        return 0;
-    }
-
     struct Queue {
         std::mutex m;
         PriorityQueue q;

@@ -3,6 +3,7 @@
 
 #include <tessera/rt/sched.hpp>
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
@@ -21,6 +22,17 @@ ReadyTask take_first_runnable(Deque& q, WorkerId w)
         }
     }
     return {};
+}
+
+/// Round robin over the workers able to run t: where work-stealing policies put the tasks that
+/// the application (not a worker) made ready.
+inline WorkerId next_able_worker(ReadyTask t, unsigned workers, std::atomic<unsigned>& cursor)
+{
+    for (unsigned i = 0; i < workers; ++i) {
+        WorkerId w = cursor.fetch_add(1, std::memory_order_relaxed) % workers;
+        if (t.can_run_on(w)) return w;
+    }
+    return 0;
 }
 
 /// Highest priority first, oldest first among equals (a bucket per distinct priority).

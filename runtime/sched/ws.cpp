@@ -26,7 +26,7 @@ public:
     void push(ReadyTask t) override
     {
         WorkerId w = t.released_by();
-        if (w == no_worker || w >= deques_.size() || !t.can_run_on(w)) w = next_able(t);
+        if (w == no_worker || w >= deques_.size() || !t.can_run_on(w)) w = next_able_worker(t, unsigned(deques_.size()), next_);
         {
             std::lock_guard lock(deques_[w].m);
             deques_[w].q.push_back(t);
@@ -60,17 +60,6 @@ public:
     }
 
 private:
-    /// Round robin over the workers able to run t (tasks made ready by the application).
-    WorkerId next_able(ReadyTask t)
-    {
-        unsigned n = unsigned(deques_.size());
-        for (unsigned i = 0; i < n; ++i) {
-            WorkerId w = next_.fetch_add(1, std::memory_order_relaxed) % n;
-            if (t.can_run_on(w)) return w;
-        }
-        return 0;
-    }
-
     struct Deque {
         std::mutex m;
         std::deque<ReadyTask> q;
