@@ -159,8 +159,17 @@ void RuntimeImpl::release_dependency(Task* t, WorkerId by)
     } else if (t->cancelled) {
         complete(t, by);
     } else {
-        policy_->push(ReadyTask(t));
+        push(t);
     }
+}
+
+void RuntimeImpl::push(Task* t)
+{
+    // Once queued, t may run and complete on another worker before push() returns; the
+    // reference keeps it valid for the policy until then (e.g. for wake_any(t)).
+    task_retain(t);
+    policy_->push(ReadyTask(t));
+    task_release(t);
 }
 
 void RuntimeImpl::record_error(std::exception_ptr e)
@@ -228,7 +237,7 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             } else if (s->cancelled) {
                 work.push_back(s);
             } else {
-                policy_->push(ReadyTask(s));
+                push(s);
             }
         };
         for (Successor const& s : successors) {

@@ -36,6 +36,8 @@ public:
     void on_submit(Task* t);
     /// Drops one pending dependency of t; at zero the task is ready.
     void release_dependency(Task* t, WorkerId by);
+    /// Hands a ready task to the policy.
+    void push(Task* t);
     /// Runs t on worker w (or cancels it), then completes it.
     void execute(Task* t, WorkerId w);
     /// Completes t and every task its completion cancels, releasing their successors.

@@ -10,7 +10,8 @@
 ///                                    sleeping worker ◄──────────────────────── worker runs task
 ///
 /// Contract: push and pop are called concurrently from any thread; a policy does its own
-/// locking. After queueing a task, push must call host().wake(w) for the worker it chose, or
+/// locking. A pushed task may be popped, run and completed by a worker before push returns;
+/// the ReadyTask stays valid (its queries answer) until push returns, not after. After queueing a task, push must call host().wake(w) for the worker it chose, or
 /// host().wake_any(task) when any able worker may take it; pop must never return a task the
 /// worker cannot run (ReadyTask::can_run_on).
 #pragma once
