@@ -5,19 +5,25 @@
 #include "runtime/core/tags.hpp"
 #include "runtime/core/task.hpp"
 #include "runtime/core/topology.hpp"
+#include "runtime/data/memory_node.hpp"
+#include "runtime/data/transfer.hpp"
 
 #include <tessera/rt/runtime.hpp>
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 namespace tessera::rt::detail {
+
+class DataState;
 
 class RuntimeImpl final : public PolicyHost {
 public:
@@ -36,8 +42,10 @@ public:
     void on_submit(Task* t);
     /// Drops one pending dependency of t; at zero the task is ready.
     void release_dependency(Task* t, WorkerId by);
-    /// Hands a ready task to the policy.
+    /// Hands a ready task to the policy (or to the worker it is bound to).
     void push(Task* t);
+    /// The next task for worker w: one bound to it (on_worker), else the policy's.
+    ReadyTask pop(WorkerId w);
     /// Runs t on worker w (or cancels it), then completes it.
     void execute(Task* t, WorkerId w);
     /// Completes t and every task its completion cancels, releasing their successors.
@@ -54,7 +62,16 @@ public:
     }
     /// The implementation of t that worker w runs: the first its can_execute allows.
     std::optional<unsigned> first_runnable_implementation(Task const* t, WorkerId w) const;
-    bool can_run_on(Task const* t, WorkerId w) const { return first_runnable_implementation(t, w).has_value(); }
+    bool can_run_on(Task const* t, WorkerId w) const;
+
+    // ---- memory ----
+    unsigned node_count() const noexcept { return unsigned(nodes_.size()); }
+    MemoryNode& node(NodeId n) { return *nodes_[n]; }
+    TransferEngine& transfers() noexcept { return transfers_; }
+    LinkCounters& links() noexcept { return links_; }
+    /// Registered root handles: the runtime unregisters those still alive when it stops.
+    void track(DataState* d);
+    void untrack(DataState* d) noexcept;
 
     Policy& policy() noexcept { return *policy_; }
     Parking& parking() noexcept { return parking_; }
@@ -66,14 +83,34 @@ public:
     bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
 
 private:
-    void make_ready(Task* t, WorkerId by, std::vector<Task*>& cancelled);
+    void resolve_config();
+    void add_workers();
+    void record_edge_slow(Task const* from, Task const* to, DependencyKind kind);
+    /// A ready control task: an acquire wakes its application thread, a join completes, a
+    /// reduction starts (reduction.cpp).
+    void control_ready(Task* t, WorkerId by, std::vector<Task*>& completed_now);
+    void run_kernel(Task* t, WorkerId w);
 
     RuntimeConfig config_;
     Topology topology_;
     std::vector<WorkerInfo> workers_;
+    std::vector<double> slowdown_;  // per worker: kernel time is padded to this factor
     std::unique_ptr<Policy> policy_;
     Parking parking_;
     TagTable tags_;
+
+    LinkCounters links_;
+    TransferEngine transfers_{links_};
+    std::vector<std::unique_ptr<MemoryNode>> nodes_;
+    std::mutex tracked_m_;
+    std::unordered_set<DataState*> tracked_;
+
+    struct alignas(64) BoundQueue {  // tasks bound to a worker with on_worker()
+        std::mutex m;
+        std::deque<Task*> q;
+        std::atomic<bool> nonempty{false};
+    };
+    std::unique_ptr<BoundQueue[]> bound_;
 
     std::atomic<int64_t> pending_{0};  // submitted, not completed
     std::atomic<uint64_t> sequence_{1};
@@ -84,7 +121,6 @@ private:
     std::condition_variable window_cv_;
     std::atomic<bool> window_waiting_{false};
 
-    void record_edge_slow(Task const* from, Task const* to, DependencyKind kind);
     std::atomic<bool> recording_{false};
     mutable std::mutex graph_m_;
     std::vector<DependencyEdge> edges_;
@@ -103,5 +139,12 @@ private:
 WorkerId current_worker_id() noexcept;
 void set_current_worker(RuntimeImpl* rt, WorkerId w) noexcept;
 RuntimeImpl* current_worker_runtime() noexcept;
+
+/// A control task (acquire, join, reduction) of runtime rt, holding the runtime's reference.
+Task* make_control_task(RuntimeImpl* rt, Task::Kind kind);
+/// A reduction task r became ready (reduction.cpp): once its contributions are done, it submits
+/// the tree of reduction tasks; once they are done (or if it was cancelled), it frees the
+/// private copies and is appended to `completed_now`.
+void advance_reduction(Task* r, std::vector<Task*>& completed_now);
 
 }  // namespace tessera::rt::detail

@@ -128,6 +128,10 @@ void Task::reset() noexcept
     sequence = 0;
     has_tag = false;
     tag = 0;
+    bound_worker = no_worker;
+    internal = false;
+    skip_deps = 0;
+    reduction_phase = 0;
     pending.store(1, std::memory_order_relaxed);
     successors.clear();
     completed = cancelled = failed = false;

@@ -31,8 +31,9 @@ struct Successor {
 
 class Task {
 public:
-    /// Kinds: a codelet task, or a control task standing for an application acquire.
-    enum class Kind : uint8_t { codelet, acquire };
+    /// A codelet task, or a control task: an application's acquire, the join closing a COMMUTE
+    /// group, the reduction closing REDUX contributions.
+    enum class Kind : uint8_t { codelet, acquire, join, reduction };
     static constexpr std::size_t inline_value_bytes = 64;
 
     // ---- identity and arguments (set before submission, read-only afterwards) ----
@@ -52,6 +53,10 @@ public:
     uint64_t sequence = 0;
     bool has_tag = false;
     TagId tag = 0;
+    WorkerId bound_worker = no_worker;  // on_worker(): bypasses the policy
+    bool internal = false;              // submitted by the runtime itself: never throttled
+    uint32_t skip_deps = 0;             // buffers (bit i) that take no implicit dependency
+    int reduction_phase = 0;            // a reduction task: 0 contributions pending, 1 combining
 
     // ---- dependencies ----
     std::atomic<int> pending{1};  // unsatisfied dependencies + 1 while being submitted

@@ -1,5 +1,6 @@
 // Partitioning filters: children alias disjoint pieces of the parent's memory (no copies).
 #include "runtime/core/runtime_impl.hpp"
+#include "runtime/data/coherency.hpp"
 #include "runtime/data/data_state.hpp"
 
 #include <tessera/error.hpp>
@@ -41,7 +42,9 @@ std::vector<std::shared_ptr<DataState>> partition_data(DataState* parent, Filter
         std::lock_guard lock(parent->m);
         require(!parent->partitioned, "partition: handle is already partitioned");
     }
-    parent->wait_idle();  // the pieces start from the parent's completed state
+    require(parent->home == host_node, "partition: only handles registered on host memory can be partitioned");
+    parent->wait_idle();   // the pieces start from the parent's completed state,
+    gather_home(parent);   // all of it in the parent's memory, where the pieces alias it
 
     std::vector<std::shared_ptr<DataState>> children;
     children.reserve(std::size_t(rows * cols));

@@ -6,7 +6,8 @@
 /// Buffers and values come first, one per parameter of the codelet's kernel, in order; options
 /// follow. Each argument is checked at compile time against the parameter it binds to:
 /// read(h) binds only to a read-only view (Matrix<const T>), write(h) and readwrite(h) only to
-/// a writable one (Matrix<T>), value(x) to any non-view parameter x converts to.
+/// a writable one (Matrix<T>), and so do scratch(h), reduce(h) and commute(h); value(x) binds to
+/// any non-view parameter x converts to.
 #pragma once
 
 #include <tessera/rt/interfaces.hpp>
@@ -29,14 +30,23 @@ class Task;
 template <Interface I> class Handle;
 class TaskRef;
 
-/// How a task accesses a buffer (StarPU's STARPU_R, STARPU_W, STARPU_RW).
+/// How a task accesses a buffer (StarPU's STARPU_R, W, RW, SCRATCH, REDUX, RW|COMMUTE).
 enum class Mode : uint8_t {
-    R = 1,   ///< read: fetched; concurrent readers allowed
-    W = 2,   ///< write only: the previous content is not needed
-    RW = 3,  ///< read and write
+    R = 1,         ///< read: fetched; concurrent readers allowed
+    W = 2,         ///< write only: the previous content is not needed
+    RW = 3,        ///< read and write
+    SCRATCH = 4,   ///< a temporary buffer of the handle's shape, private to the task: no
+                   ///< coherency, no transfer, content undefined at start and lost at the end
+    REDUX = 8,     ///< contribute to a reduction: each worker accumulates into a private copy
+                   ///< (started by the handle's init codelet); the next other access combines
+                   ///< the copies with its reduction codelet
+    COMMUTE = 19,  ///< read-write that commutes with the other COMMUTE accesses: they run in
+                   ///< any order, never two at once
 };
 constexpr bool reads(Mode m) noexcept { return (uint8_t(m) & uint8_t(Mode::R)) != 0; }
 constexpr bool writes(Mode m) noexcept { return (uint8_t(m) & uint8_t(Mode::W)) != 0; }
+/// Accesses that go through coherency (R, W, RW, COMMUTE), as opposed to SCRATCH and REDUX.
+constexpr bool coherent(Mode m) noexcept { return reads(m) || writes(m); }
 
 /// A buffer argument: handle `state` accessed with mode M through interface I.
 template <Interface I, Mode M>
@@ -47,6 +57,9 @@ struct Access {
 template <Interface I> Access<I, Mode::R> read(Handle<I> const& h) noexcept { return {h.state()}; }
 template <Interface I> Access<I, Mode::W> write(Handle<I>& h) noexcept { return {h.state()}; }
 template <Interface I> Access<I, Mode::RW> readwrite(Handle<I>& h) noexcept { return {h.state()}; }
+template <Interface I> Access<I, Mode::SCRATCH> scratch(Handle<I>& h) noexcept { return {h.state()}; }
+template <Interface I> Access<I, Mode::REDUX> reduce(Handle<I>& h) noexcept { return {h.state()}; }
+template <Interface I> Access<I, Mode::COMMUTE> commute(Handle<I>& h) noexcept { return {h.state()}; }
 
 /// A by-value argument, copied into the task at submission.
 template <class V>
@@ -79,6 +92,12 @@ struct Tag {
 };
 constexpr Tag tag(TagId id) noexcept { return {id}; }
 
+/// Runs the task on this worker, bypassing the scheduler (StarPU's execute_on_a_specific_worker).
+struct OnWorker {
+    unsigned worker;
+};
+constexpr OnWorker on_worker(unsigned w) noexcept { return {w}; }
+
 /// Explicit task-to-task dependencies: the task starts after each of these tasks completes.
 struct After {
     std::span<TaskRef const> tasks;
@@ -97,6 +116,9 @@ template <class Arg, class Param> inline constexpr bool binds_v = false;
 template <Interface I> inline constexpr bool binds_v<Access<I, Mode::R>, const_view_t<I>> = true;
 template <Interface I> inline constexpr bool binds_v<Access<I, Mode::RW>, I> = true;
 template <Interface I> inline constexpr bool binds_v<Access<I, Mode::W>, I> = true;
+template <Interface I> inline constexpr bool binds_v<Access<I, Mode::SCRATCH>, I> = true;
+template <Interface I> inline constexpr bool binds_v<Access<I, Mode::REDUX>, I> = true;
+template <Interface I> inline constexpr bool binds_v<Access<I, Mode::COMMUTE>, I> = true;
 template <class V, class P>
     requires(!is_view_v<P> && std::convertible_to<V, P>)
 inline constexpr bool binds_v<Value<V>, P> = true;
@@ -110,8 +132,9 @@ template <> inline constexpr bool is_option_v<Priority> = true;
 template <> inline constexpr bool is_option_v<Callback> = true;
 template <> inline constexpr bool is_option_v<Tag> = true;
 template <> inline constexpr bool is_option_v<After> = true;
+template <> inline constexpr bool is_option_v<OnWorker> = true;
 template <std::size_t N> inline constexpr bool is_option_v<AfterN<N>> = true;
-/// A task option (priority, callback, tag, after).
+/// A task option (priority, callback, tag, after, on_worker).
 template <class T> concept TaskOption = is_option_v<std::remove_cvref_t<T>>;
 
 }  // namespace tessera::rt

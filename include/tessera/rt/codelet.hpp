@@ -44,6 +44,11 @@ constexpr std::string_view to_string(Arch a) noexcept
     return "?";
 }
 
+/// A set of architectures, e.g. `ArchMask::cpu | ArchMask::emu`.
+enum class ArchMask : uint8_t { none = 0, cpu = 1, cuda = 2, emu = 4, all = 7 };
+constexpr ArchMask operator|(ArchMask a, ArchMask b) noexcept { return ArchMask(uint8_t(a) | uint8_t(b)); }
+constexpr bool contains(ArchMask m, Arch a) noexcept { return (uint8_t(m) >> uint8_t(a)) & 1u; }
+
 class PerfModel;     // performance models (runtime/perfmodel)
 struct CudaContext;  // what a CUDA implementation receives: its stream and library handles
 
@@ -77,9 +82,12 @@ struct Codelet {
                   "kernel parameters are taken by value: views and plain values, no references");
 
     std::string_view name;                                  ///< for traces, models and errors
+    ArchMask where = ArchMask::all;                         ///< where its tasks may run at all
     Implementations<void(Params...)> cpu;                   ///< CPU implementations
     Implementations<void(CudaContext const&, Params...)> cuda;  ///< CUDA implementations
-    Implementations<void(Params...)> emu;                   ///< emulated-accelerator implementations
+    /// Emulated-accelerator implementations; without any, the emulated accelerator runs the
+    /// CPU ones on its own memory node's buffers.
+    Implementations<void(Params...)> emu;
     /// May implementation `impl` of architecture `arch` run this task? (nullptr: always)
     bool (*can_execute)(Arch arch, unsigned impl, Params const&...) = nullptr;
     PerfModel const* model = nullptr;                       ///< performance model (nullptr: none)
@@ -171,10 +179,12 @@ struct CodeletOpsFor {
     static std::string_view name(void const* p) { return cl(p).name; }
     static unsigned implementations(void const* p, Arch a)
     {
+        Cl const& c = cl(p);
+        if (!contains(c.where, a)) return 0;
         switch (a) {
-            case Arch::cpu: return cl(p).cpu.count;
-            case Arch::cuda: return cl(p).cuda.count;
-            case Arch::emu: return cl(p).emu.count;
+            case Arch::cpu: return c.cpu.count;
+            case Arch::cuda: return c.cuda.count;
+            case Arch::emu: return c.emu.count ? c.emu.count : c.cpu.count;
         }
         return 0;
     }
@@ -189,7 +199,7 @@ struct CodeletOpsFor {
         Cl const& c = cl(p);
         switch (arch) {
             case Arch::cpu: apply(c.cpu[impl], a, seq); break;
-            case Arch::emu: apply(c.emu[impl], a, seq); break;
+            case Arch::emu: apply(c.emu.count ? c.emu[impl] : c.cpu[impl], a, seq); break;
             case Arch::cuda:
                 apply([&](auto&&... x) { c.cuda[impl](*a.cuda, x...); }, a, seq);
                 break;

@@ -16,9 +16,11 @@
 
 #include <tessera/error.hpp>
 #include <tessera/rt/access.hpp>
+#include <tessera/rt/codelet.hpp>
 #include <tessera/rt/interfaces.hpp>
 
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace tessera::rt {
@@ -33,6 +35,8 @@ void* data_host_ptr(DataState const& s) noexcept;
 Layout const& data_layout(DataState const& s) noexcept;
 Task* acquire_data(DataState* s, Mode m);
 void release_data(Task* pseudo_task) noexcept;
+void set_reduction(DataState* s, void const* init, CodeletOps const* init_ops, void const* redux,
+                   CodeletOps const* redux_ops);
 }  // namespace detail
 
 /// Access to a handle's data from the application, held until the guard is released or
@@ -67,7 +71,7 @@ public:
     Handle() = default;
     /// Registers the memory `view` describes, which must stay alive until unregistration.
     /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
-    Handle(Runtime& rt, I view) : state_(detail::register_data(rt, view.ptr, layout_of(view))) {}
+    Handle(Runtime& rt, I view) : state_(detail::register_data(rt, checked(view.ptr), layout_of(view))) {}
     Handle(Handle&&) noexcept = default;
     Handle& operator=(Handle&& o) noexcept
     {
@@ -108,6 +112,29 @@ public:
         return AcquireGuard<V>(view_of<V>(detail::data_host_ptr(*state_), detail::data_layout(*state_)), pseudo);
     }
 
+    /// A handle with no user memory behind it: the runtime allocates its home buffer, whose
+    /// content is undefined until a task writes it (for SCRATCH and W-first accesses, and
+    /// reductions). `shape` gives the sizes; its pointer must be null.
+    static Handle temporary(Runtime& rt, I shape)
+    {
+        require(shape.ptr == nullptr, "Handle::temporary: the shape's pointer must be null");
+        return Handle(detail::register_data(rt, nullptr, layout_of(shape)));
+    }
+
+    /// Sets the reduction used by REDUX accesses (reduce(h)): `init` sets a private copy to the
+    /// neutral element (0 for a sum), `redux` computes a = a (+) b. The operation must be
+    /// commutative and associative. The handle's value before the contributions is folded in.
+    template <class Init, class Redux>
+    void set_reduction(Init const& init, Redux const& redux)
+    {
+        static_assert(std::is_same_v<Init, Codelet<I>>, "init codelet: Codelet<I> (one writable buffer)");
+        static_assert(std::is_same_v<Redux, Codelet<I, const_view_t<I>>>,
+                      "reduction codelet: Codelet<I, const_view_t<I>> computing a = a (+) b");
+        require(state_ != nullptr, "set_reduction: handle is not registered");
+        detail::set_reduction(state_.get(), &init, &detail::CodeletOpsFor<I>::ops, &redux,
+                              &detail::CodeletOpsFor<I, const_view_t<I>>::ops);
+    }
+
     /// The runtime's record of this handle (nullptr when empty).
     detail::DataState* state() const noexcept { return state_.get(); }
     std::shared_ptr<detail::DataState> const& shared_state() const noexcept { return state_; }
@@ -115,6 +142,12 @@ public:
     explicit Handle(std::shared_ptr<detail::DataState> s) noexcept : state_(std::move(s)) {}
 
 private:
+    template <class P>
+    static P* checked(P* p)
+    {
+        require(p != nullptr, "register: null data pointer (Handle::temporary registers data the runtime allocates)");
+        return p;
+    }
     std::shared_ptr<detail::DataState> state_;
 };
 

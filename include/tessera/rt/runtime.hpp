@@ -18,6 +18,7 @@
 #include <tessera/rt/access.hpp>
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/handle.hpp>
+#include <tessera/rt/memory.hpp>
 #include <tessera/rt/sched.hpp>
 #include <tessera/rt/task.hpp>
 
@@ -42,6 +43,16 @@ struct RuntimeConfig {
     int64_t max_pending_tasks = -1;   ///< submission blocks while this many tasks are pending,
                                       ///< until half have completed; 0: never
                                       ///< (TESSERA_MAX_PENDING; default 10000)
+    // ---- emulated accelerators (DESIGN.md): each a memory node, a transfer thread, a worker ----
+    int nemu = -1;                    ///< how many (TESSERA_NEMU; default 0)
+    std::string emu_memory;           ///< capacity of each, e.g. "16MB" (TESSERA_EMU_MEM;
+                                      ///< default: no limit)
+    std::string emu_bandwidth;        ///< host link bandwidth per second, e.g. "2GB"
+                                      ///< (TESSERA_EMU_BANDWIDTH; default: memcpy speed)
+    double emu_latency_us = -1;       ///< host link latency in µs (TESSERA_EMU_LATENCY; default 0)
+    double emu_speed = -1;            ///< speed relative to a core (TESSERA_EMU_SPEED; default 1):
+                                      ///< below 1 each kernel is padded to last 1/speed times
+                                      ///< longer; above 1 only the scheduling weight changes
 };
 
 class Runtime;
@@ -95,6 +106,8 @@ template <Interface I, Mode M> constexpr Mode mode_of<Access<I, M>> = M;
 inline void apply_option(Task* t, Priority p, std::size_t) noexcept { task_set_priority(t, p.value); }
 inline void apply_option(Task* t, Callback c, std::size_t) { task_set_callback(t, std::move(c.fn)); }
 inline void apply_option(Task* t, Tag g, std::size_t) { task_set_tag(t, g.id); }
+void task_set_worker(Task* t, unsigned w, std::size_t arg_index);
+inline void apply_option(Task* t, OnWorker o, std::size_t k) { task_set_worker(t, o.worker, k); }
 inline void apply_option(Task* t, After a, std::size_t k)
 {
     for (TaskRef const& p : a.tasks) task_add_dependency(t, p, k);
@@ -151,6 +164,20 @@ public:
     /// Forgets tag `id` so that it can be used again.
     void remove_tag(TagId id);
 
+    // ---- memory nodes and transfers ----
+    /// Node 0 is the host; then one per emulated accelerator (and later per GPU).
+    std::vector<MemoryNodeInfo> memory_nodes() const;
+    /// Transfers and bytes per link used since the start or the last reset_link_stats().
+    std::vector<LinkStats> link_stats() const;
+    void reset_link_stats();
+    /// Starts bringing a valid copy of h to memory node `node`, without waiting; best effort
+    /// (it gives up when the node is full). A task later reading h there finds it in place.
+    template <Interface I>
+    void prefetch(Handle<I> const& h, NodeId node)
+    {
+        prefetch_data(h.state(), node);
+    }
+
     // ---- introspection ----
     unsigned worker_count() const noexcept;
     WorkerInfo const& worker(WorkerId w) const;
@@ -171,6 +198,7 @@ public:
     static WorkerId current_worker() noexcept;
 
     detail::RuntimeImpl& impl() noexcept { return *impl_; }
+    void prefetch_data(detail::DataState* d, NodeId node);
 
 private:
     std::unique_ptr<detail::RuntimeImpl> impl_;

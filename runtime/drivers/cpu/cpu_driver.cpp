@@ -4,18 +4,17 @@
 
 namespace tessera::rt::detail {
 
-void cpu_worker_loop(RuntimeImpl& rt, WorkerId w)
+void worker_loop(RuntimeImpl& rt, WorkerId w)
 {
-    Policy& policy = rt.policy();
     Parking& parking = rt.parking();
     for (;;) {
-        if (ReadyTask t = policy.pop(w)) {
+        if (ReadyTask t = rt.pop(w)) {
             rt.execute(t.get(), w);
             continue;
         }
         // nothing to do: register as idle, look once more, then sleep (see Parking)
         uint32_t ticket = parking.prepare_wait(w);
-        if (ReadyTask t = policy.pop(w)) {
+        if (ReadyTask t = rt.pop(w)) {
             parking.cancel_wait(w);
             rt.execute(t.get(), w);
             continue;

@@ -1,0 +1,492 @@
+// The life of a task: submission (implicit, explicit and tag dependencies), readiness, binding
+// to a worker, execution with its data made valid on the worker's memory node, completion and
+// cancellation.
+#include "runtime/core/runtime_impl.hpp"
+
+#include "runtime/data/coherency.hpp"
+#include "runtime/data/data_state.hpp"
+
+#include <tessera/error.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
+
+namespace tessera::rt::detail {
+
+// ---- submission entry points used by Runtime::submit -----------------------------------------------
+
+Task* task_create(Runtime& rt, void const* codelet, CodeletOps const* ops)
+{
+    Task* t = allocate_task();
+    t->rt = &rt.impl();
+    t->kind = Task::Kind::codelet;
+    t->codelet = codelet;
+    t->ops = ops;
+    t->sequence = t->rt->next_sequence();
+    return t;
+}
+
+Task* make_control_task(RuntimeImpl* rt, Task::Kind kind)
+{
+    Task* t = allocate_task();
+    t->rt = rt;
+    t->kind = kind;
+    t->sequence = rt->next_sequence();
+    t->refs.store(1, std::memory_order_relaxed);  // the runtime's, dropped at completion
+    return t;
+}
+
+void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index)
+{
+    std::string arg = "submit: argument " + std::to_string(arg_index + 1);
+    require(s != nullptr && s->registered.load(std::memory_order_acquire), arg + ": handle is not registered");
+    require(s->rt == t->rt, arg + ": handle belongs to another runtime");
+    {
+        std::lock_guard lock(s->m);
+        require(!s->partitioned, arg + ": handle is partitioned; use its sub-handles or unpartition it");
+    }
+    if (m == Mode::REDUX)
+        require(s->reduction.redux != nullptr, arg + ": reduce(h) needs h.set_reduction(init, redux) first");
+    for (BufferSlot const& b : t->buffers)
+        if (b.state == s && b.mode != m)
+            require(coherent(b.mode) && coherent(m) && b.mode != Mode::COMMUTE && m != Mode::COMMUTE,
+                    arg + ": the same handle twice, with modes that do not combine");
+    t->buffers.push_back(BufferSlot{s, nullptr, nullptr, m});
+}
+
+void* task_value_storage(Task* t, std::size_t size, std::size_t align)
+{
+    if (size <= Task::inline_value_bytes && align <= alignof(std::max_align_t)) {
+        t->values = t->inline_values;
+    } else {
+        t->heap_values = ::operator new(size, std::align_val_t(align));
+        t->heap_values_align = align;
+        t->values = t->heap_values;
+    }
+    return t->values;
+}
+
+void task_values_constructed(Task* t, void (*destroy)(void*)) noexcept { t->destroy_values = destroy; }
+void task_set_priority(Task* t, int p) noexcept { t->priority = p; }
+void task_set_callback(Task* t, std::function<void()>&& f) { t->callback = std::move(f); }
+void task_set_tag(Task* t, TagId id)
+{
+    t->has_tag = true;
+    t->tag = id;
+}
+
+void task_set_worker(Task* t, unsigned w, std::size_t arg_index)
+{
+    require(w < t->rt->worker_count(), "submit: argument " + std::to_string(arg_index + 1) + ": on_worker(" +
+                                           std::to_string(w) + "): there are " +
+                                           std::to_string(t->rt->worker_count()) + " workers");
+    t->bound_worker = w;
+}
+
+void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index)
+{
+    require(pred.get() != nullptr,
+            "submit: argument " + std::to_string(arg_index + 1) + ": after() names an empty task reference");
+    require(pred.get()->rt == t->rt,
+            "submit: argument " + std::to_string(arg_index + 1) + ": after() names a task of another runtime");
+    task_retain(pred.get());
+    t->explicit_preds.push_back(pred.get());
+}
+
+void task_discard(Task* t) noexcept { recycle_task(t); }
+
+namespace {
+/// Implicit dependencies of each handle t uses; a handle named twice counts once, with the
+/// union of its modes.
+void add_implicit_dependencies(Task* t, std::vector<Task*>& control)
+{
+    for (std::size_t i = 0; i < t->buffers.size(); ++i) {
+        DataState* s = t->buffers[i].state;
+        bool seen = false;
+        uint8_t mode = 0;
+        for (std::size_t j = 0; j < t->buffers.size(); ++j) {
+            if (t->buffers[j].state != s) continue;
+            if (j < i) seen = true;
+            mode |= uint8_t(t->buffers[j].mode);
+        }
+        if (seen) continue;
+        if (i < 32 && (t->skip_deps >> i) & 1u)  // ordered by the runtime itself (reductions)
+            s->users.fetch_add(1, std::memory_order_relaxed);
+        else
+            s->add_access(t, Mode(mode), control);
+    }
+}
+}  // namespace
+
+TaskRef task_submit(Task* t)
+{
+    RuntimeImpl& rt = *t->rt;
+    if (t->bound_worker != no_worker)
+        require(rt.first_runnable_implementation(t, t->bound_worker).has_value(),
+                "submit: on_worker(" + std::to_string(t->bound_worker) + "): that worker cannot run codelet '" +
+                    std::string(t->ops->name(t->codelet)) + "'");
+    if (t->has_tag) {
+        try {
+            rt.tags().associate(t->tag, t);  // throws if the tag is in use: nothing submitted yet
+        } catch (...) {
+            task_discard(t);
+            throw;
+        }
+    }
+    t->refs.store(2, std::memory_order_relaxed);  // the runtime's and the returned TaskRef's
+    rt.on_submit(t);
+    for (Task* p : t->explicit_preds) {
+        add_edge(p, t, DependencyKind::explicit_task);
+        task_release(p);
+    }
+    t->explicit_preds.clear();
+    std::vector<Task*> control;
+    add_implicit_dependencies(t, control);
+    release_control_tasks(control);
+    rt.release_dependency(t, no_worker);  // drop the submission guard
+    return TaskRef(t);
+}
+
+// ---- readiness ---------------------------------------------------------------------------------------
+
+void RuntimeImpl::on_submit(Task* t)
+{
+    int64_t n = pending_.fetch_add(1, std::memory_order_seq_cst) + 1;
+    int64_t max = config_.max_pending_tasks;
+    // the window only throttles the application: a worker submitting from a task, or the
+    // runtime submitting for itself, must not block
+    if (max > 0 && n > max && !t->internal && current_worker_id() == no_worker) {
+        std::unique_lock lock(window_m_);
+        window_waiting_.store(true, std::memory_order_seq_cst);
+        window_cv_.wait(lock, [&] { return pending_.load(std::memory_order_seq_cst) <= max / 2; });
+    }
+}
+
+void RuntimeImpl::control_ready(Task* t, WorkerId by, std::vector<Task*>& completed_now)
+{
+    switch (t->kind) {
+        case Task::Kind::acquire:  // the application thread waiting in acquire() takes it
+            t->ready.store(1, std::memory_order_release);
+            t->ready.notify_all();
+            break;
+        case Task::Kind::join:
+            completed_now.push_back(t);
+            break;
+        case Task::Kind::reduction:
+            advance_reduction(t, completed_now);
+            break;
+        case Task::Kind::codelet:
+            break;
+    }
+    (void)by;
+}
+
+void RuntimeImpl::release_dependency(Task* t, WorkerId by)
+{
+    if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    t->released_by = by;
+    std::vector<Task*> completed_now;
+    if (t->kind != Task::Kind::codelet)
+        control_ready(t, by, completed_now);
+    else if (t->cancelled)
+        completed_now.push_back(t);
+    else
+        push(t);
+    for (Task* c : completed_now) complete(c, by);
+}
+
+void RuntimeImpl::push(Task* t)
+{
+    // Once queued, t may run and complete on another worker before push() returns; the
+    // reference keeps it valid for the policy until then (e.g. for wake_any(t)).
+    task_retain(t);
+    if (WorkerId w = t->bound_worker; w != no_worker) {
+        {
+            std::lock_guard lock(bound_[w].m);
+            bound_[w].q.push_back(t);
+            bound_[w].nonempty.store(true, std::memory_order_release);
+        }
+        parking_.wake(w);
+    } else {
+        policy_->push(ReadyTask(t));
+    }
+    task_release(t);
+}
+
+ReadyTask RuntimeImpl::pop(WorkerId w)
+{
+    BoundQueue& b = bound_[w];
+    if (b.nonempty.load(std::memory_order_acquire)) {
+        std::lock_guard lock(b.m);
+        if (!b.q.empty()) {
+            Task* t = b.q.front();
+            b.q.pop_front();
+            b.nonempty.store(!b.q.empty(), std::memory_order_release);
+            return ReadyTask(t);
+        }
+    }
+    return policy_->pop(w);
+}
+
+// ---- execution ------------------------------------------------------------------------------------------
+
+namespace {
+
+/// COMMUTE accesses exclude each other at run time: a task takes each of its COMMUTE handles
+/// (in address order) or, finding one held, waits in that handle's list and is pushed again
+/// when the holder lets go.
+bool take_commute_handles(Task* t)
+{
+    std::vector<DataState*> mine;
+    for (BufferSlot const& b : t->buffers)
+        if (b.mode == Mode::COMMUTE) mine.push_back(b.state);
+    std::sort(mine.begin(), mine.end());
+    mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        std::lock_guard lock(mine[i]->cm);
+        if (mine[i]->commute_holder == nullptr) {
+            mine[i]->commute_holder = t;
+            continue;
+        }
+        mine[i]->commute_waiters.push_back(t);
+        for (std::size_t j = 0; j < i; ++j) {  // give back what we took: its waiters may go
+            std::lock_guard l2(mine[j]->cm);
+            mine[j]->commute_holder = nullptr;
+        }
+        return false;
+    }
+    return true;
+}
+
+std::vector<Task*> give_back_commute_handles(Task* t)
+{
+    std::vector<Task*> waiters;
+    for (BufferSlot const& b : t->buffers) {
+        if (b.mode != Mode::COMMUTE) continue;
+        std::lock_guard lock(b.state->cm);
+        if (b.state->commute_holder != t) continue;
+        b.state->commute_holder = nullptr;
+        waiters.insert(waiters.end(), b.state->commute_waiters.begin(), b.state->commute_waiters.end());
+        b.state->commute_waiters.clear();
+    }
+    return waiters;
+}
+
+/// The data of a task on one memory node, for the time of its kernel: coherent buffers valid
+/// there, scratch buffers from the node's allocation cache, REDUX buffers the worker's
+/// private copy (created and initialized on first use).
+class TaskData {
+public:
+    TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node) : rt_(rt), t_(t), node_(node)
+    {
+        try {
+            for (std::size_t i = 0; i < t->buffers.size(); ++i) bind(i, w);
+        } catch (...) {
+            unbind();
+            throw;
+        }
+    }
+    ~TaskData() { unbind(); }
+
+private:
+    void bind(std::size_t i, WorkerId w)
+    {
+        BufferSlot& b = t_->buffers[i];
+        DataState* d = b.state;
+        for (std::size_t j = 0; j < i; ++j) {  // the same handle again: the same replica
+            if (t_->buffers[j].state == d) {
+                b.ptr = t_->buffers[j].ptr;
+                b.layout = t_->buffers[j].layout;
+                return;
+            }
+        }
+        if (b.mode == Mode::SCRATCH) {
+            b.ptr = rt_.node(node_).allocate(d->layout.bytes(), MemoryNode::Wait::yes);
+            b.layout = &d->scratch_layout;
+        } else if (b.mode == Mode::REDUX) {
+            b.ptr = private_copy(d, w);
+            b.layout = &d->scratch_layout;
+        } else {
+            Mode merged{};
+            for (BufferSlot const& o : t_->buffers)
+                if (o.state == d) merged = Mode(uint8_t(merged) | uint8_t(o.mode));
+            Replica& r = acquire_replica(d, node_, merged);
+            b.ptr = r.ptr;
+            b.layout = &r.layout;
+            acquired_.push_back({d, merged});
+        }
+        bound_ = i + 1;
+    }
+
+    void* private_copy(DataState* d, WorkerId w)
+    {
+        {
+            std::lock_guard lock(d->cm);
+            if (d->private_copies.size() <= w) d->private_copies.resize(rt_.worker_count());
+            if (d->private_copies[w].ptr) return d->private_copies[w].ptr;
+        }
+        void* p = rt_.node(node_).allocate(d->layout.bytes(), MemoryNode::Wait::yes);
+        // the neutral element, by the init codelet, on this worker
+        BufferSlot slot{d, p, &d->scratch_layout, Mode::W};
+        KernelArgs args{&slot, nullptr, nullptr};
+        Arch arch = rt_.worker(w).arch;
+        ReductionMethods const& red = d->reduction;
+        unsigned n = red.init_ops->implementations(red.init, arch);
+        if (n == 0) {
+            rt_.node(node_).release(p, d->layout.bytes());
+            throw InvalidArgument("reduce: the init codelet '" + std::string(red.init_ops->name(red.init)) +
+                                  "' has no " + std::string(to_string(arch)) + " implementation");
+        }
+        red.init_ops->run(red.init, arch, 0, args);
+        std::lock_guard lock(d->cm);
+        d->private_copies[w] = PrivateCopy{p, node_};
+        return p;
+    }
+
+    void unbind() noexcept
+    {
+        for (std::size_t i = 0; i < bound_; ++i) {
+            BufferSlot const& b = t_->buffers[i];
+            bool first = std::none_of(t_->buffers.begin(), t_->buffers.begin() + std::ptrdiff_t(i),
+                                      [&](BufferSlot const& o) { return o.state == b.state; });
+            if (first && b.mode == Mode::SCRATCH) rt_.node(node_).release(b.ptr, b.state->layout.bytes());
+        }
+        for (auto const& [d, mode] : acquired_) release_replica(d, node_, mode);
+        acquired_.clear();
+        bound_ = 0;
+    }
+
+    RuntimeImpl& rt_;
+    Task* t_;
+    NodeId node_;
+    std::size_t bound_ = 0;
+    std::vector<std::pair<DataState*, Mode>> acquired_;
+};
+
+}  // namespace
+
+void RuntimeImpl::run_kernel(Task* t, WorkerId w)
+{
+    TaskData data(*this, t, w, NodeId(workers_[w].memory_node));
+    KernelArgs args{t->buffers.data(), t->values, nullptr};
+    auto start = std::chrono::steady_clock::now();
+    t->ops->run(t->codelet, workers_[w].arch, first_runnable_implementation(t, w).value_or(0), args);
+    if (slowdown_[w] > 1) {  // a slower emulated accelerator: the kernel lasts slowdown times longer
+        auto took = std::chrono::steady_clock::now() - start;
+        std::this_thread::sleep_for(took * (slowdown_[w] - 1));
+    }
+}
+
+void RuntimeImpl::execute(Task* t, WorkerId w)
+{
+    if (!t->cancelled && !take_commute_handles(t)) return;  // pushed again when its turn comes
+    t->ran_on = w;
+    ReadyTask rt(t);
+    policy_->on_start(rt, w);
+    if (!t->cancelled) {
+        try {
+            run_kernel(t, w);
+            if (t->callback) t->callback();
+        } catch (...) {
+            std::exception_ptr e = std::current_exception();
+            {
+                std::lock_guard lock(t->m);
+                t->failed = true;
+                t->error = e;
+            }
+            record_error(e);
+        }
+        executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
+    }
+    policy_->on_complete(rt, w);
+    std::vector<Task*> waiters = give_back_commute_handles(t);
+    complete(t, w);
+    for (Task* x : waiters) push(x);
+}
+
+void RuntimeImpl::record_error(std::exception_ptr e)
+{
+    std::lock_guard lock(error_m_);
+    if (!first_error_) first_error_ = std::move(e);
+}
+
+// ---- completion ---------------------------------------------------------------------------------------
+
+void RuntimeImpl::complete(Task* first, WorkerId w)
+{
+    // Completing a failed task can cancel whole chains of successors: an explicit work list
+    // instead of recursion keeps the stack flat.
+    std::vector<Task*> work{first};
+    std::vector<Task*> released;
+    std::vector<Successor> successors;
+    while (!work.empty()) {
+        Task* t = work.back();
+        work.pop_back();
+
+        for (std::size_t i = 0; i < t->buffers.size(); ++i) {
+            DataState* s = t->buffers[i].state;
+            bool first_use = std::none_of(t->buffers.begin(), t->buffers.begin() + std::ptrdiff_t(i),
+                                          [&](BufferSlot const& b) { return b.state == s; });
+            if (first_use) s->access_done();
+        }
+
+        std::exception_ptr error;
+        {
+            std::lock_guard lock(t->m);
+            t->completed = true;
+            successors.swap(t->successors);
+            if (t->failed) error = t->error;
+        }
+        auto release = [&](Task* s) {
+            if (s->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+            s->released_by = w;
+            if (s->kind != Task::Kind::codelet)
+                control_ready(s, w, work);
+            else if (s->cancelled)
+                work.push_back(s);
+            else
+                push(s);
+        };
+        for (Successor const& s : successors) {
+            if (error && s.propagates_failure) s.task->poison(error);
+            release(s.task);
+        }
+        successors.clear();
+        if (t->has_tag) {
+            tags_.task_done(t->tag, error, released);
+            for (Task* r : released) release(r);
+            released.clear();
+        }
+
+        t->done.store(1, std::memory_order_release);
+        t->done.notify_all();
+        if (t->kind == Task::Kind::codelet) {  // control tasks are not counted: wait_all ignores them
+            int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
+            if (left == 0) pending_.notify_all();
+            if (window_waiting_.load(std::memory_order_seq_cst) && left <= config_.max_pending_tasks / 2) {
+                std::lock_guard lock(window_m_);
+                window_waiting_.store(false, std::memory_order_relaxed);
+                window_cv_.notify_all();
+            }
+        }
+        task_release(t);  // the runtime's reference
+    }
+}
+
+void RuntimeImpl::wait_all()
+{
+    require(current_worker_id() == no_worker,
+            "wait_all: cannot wait from inside a task (it could deadlock); use dependencies");
+    for (int64_t n; (n = pending_.load(std::memory_order_acquire)) != 0;)
+        pending_.wait(n, std::memory_order_acquire);
+    std::exception_ptr e;
+    {
+        std::lock_guard lock(error_m_);
+        std::swap(e, first_error_);
+    }
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace tessera::rt::detail

@@ -1,0 +1,134 @@
+#include "runtime/data/memory_node.hpp"
+
+#include "runtime/data/coherency.hpp"
+
+#include <tessera/error.hpp>
+
+#include <cstdlib>
+#include <string>
+
+namespace tessera::rt::detail {
+
+namespace {
+constexpr std::size_t alignment = 64;  // a cache line: no false sharing between replicas
+std::size_t rounded(std::size_t bytes) { return (bytes + alignment - 1) / alignment * alignment; }
+}  // namespace
+
+MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity)
+    : id_(id), kind_(kind), capacity_(capacity)
+{
+}
+
+MemoryNode::~MemoryNode() { flush_cache(); }
+
+void* MemoryNode::allocate_raw(std::size_t bytes) noexcept
+{
+    if (capacity_ && used_ + bytes > capacity_) return nullptr;
+    void* p = std::aligned_alloc(alignment, rounded(bytes));
+    if (p) used_ += bytes;
+    return p;
+}
+
+void MemoryNode::free_raw(void* p, std::size_t bytes) noexcept
+{
+    std::free(p);
+    used_ -= bytes;
+}
+
+void* MemoryNode::take_cached(std::size_t bytes) noexcept
+{
+    auto it = cache_.find(bytes);
+    if (it == cache_.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
+    cached_ -= bytes;
+    return p;
+}
+
+void MemoryNode::flush_cache() noexcept
+{
+    for (auto& [bytes, buffers] : cache_)
+        for (void* p : buffers) free_raw(p, bytes);
+    cache_.clear();
+    cached_ = 0;
+}
+
+bool MemoryNode::evict_for(std::size_t bytes)
+{
+    bool any = false;
+    for (auto it = lru_.begin(); it != lru_.end() && used_ + bytes > capacity_;) {
+        auto next = std::next(it);
+        if (auto freed = evict_replica(*it, id_)) {  // unused, and its handle not busy
+            lru_.erase(it);
+            free_raw(freed->ptr, freed->bytes);
+            ++evictions_;
+            any = true;
+        }
+        it = next;
+    }
+    return any;
+}
+
+void* MemoryNode::allocate(std::size_t bytes, Wait wait)
+{
+    bytes = std::max<std::size_t>(bytes, 1);
+    std::unique_lock lock(m_);
+    if (capacity_ && bytes > capacity_)
+        throw Error("memory node " + std::to_string(id_) + ": a buffer of " + std::to_string(bytes) +
+                    " bytes can never fit in its " + std::to_string(capacity_) + " bytes");
+    for (;;) {
+        if (void* p = take_cached(bytes)) return p;
+        if (void* p = allocate_raw(bytes)) return p;
+        flush_cache();
+        if (void* p = allocate_raw(bytes)) return p;
+        if (evict_for(bytes))
+            if (void* p = allocate_raw(bytes)) return p;
+        if (wait == Wait::no) return nullptr;
+        // Everything left is in use by running tasks or transfers: wait for one to let go.
+        released_.wait(lock);
+    }
+}
+
+void MemoryNode::release(void* p, std::size_t bytes) noexcept
+{
+    if (!p) return;
+    bytes = std::max<std::size_t>(bytes, 1);
+    {
+        std::lock_guard lock(m_);
+        cache_[bytes].push_back(p);
+        cached_ += bytes;
+    }
+    released_.notify_all();
+}
+
+MemoryNode::LruPosition MemoryNode::lru_insert(DataState* d)
+{
+    std::lock_guard lock(m_);
+    return lru_.insert(lru_.end(), d);
+}
+
+void MemoryNode::lru_touch(LruPosition pos) noexcept
+{
+    std::lock_guard lock(m_);
+    lru_.splice(lru_.end(), lru_, pos);
+}
+
+void MemoryNode::lru_erase(LruPosition pos) noexcept
+{
+    std::lock_guard lock(m_);
+    lru_.erase(pos);
+}
+
+void MemoryNode::notify_released() noexcept
+{
+    { std::lock_guard lock(m_); }  // a waiter between its checks and its wait sees this call
+    released_.notify_all();
+}
+
+MemoryNodeInfo MemoryNode::info() const
+{
+    std::lock_guard lock(m_);
+    return MemoryNodeInfo{id_, kind_, capacity_, used_, cached_, evictions_};
+}
+
+}  // namespace tessera::rt::detail

@@ -1,0 +1,77 @@
+// MemoryNode: one memory the runtime keeps replicas in (host RAM, an emulated accelerator's
+// memory, a GPU's memory), with its allocation cache and its least-recently-used list of
+// replicas for eviction. Internal.
+//
+// Allocation (thesis Algorithm 1, as the text describes it):
+//   reuse a cached buffer of the same size ─► allocate ─► flush the cache, allocate
+//   ─► evict unused replicas, least recently used first (a Modified one is written back to its
+//      home first), allocate ─► wait until a replica is released, and start again.
+// A request that could never fit (larger than the node) throws instead of waiting forever.
+//
+// Lock order: a node's lock may be taken while holding a handle's coherency lock only through
+// try_lock on the handle side (eviction), so allocate() must be called without any handle's
+// coherency lock held.
+#pragma once
+
+#include <tessera/rt/memory.hpp>
+
+#include <condition_variable>
+#include <cstddef>
+#include <list>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+class DataState;
+
+class MemoryNode {
+public:
+    /// `capacity` 0 means no limit (the host).
+    MemoryNode(NodeId id, NodeKind kind, std::size_t capacity);
+    ~MemoryNode();
+    MemoryNode(MemoryNode const&) = delete;
+    MemoryNode& operator=(MemoryNode const&) = delete;
+
+    NodeId id() const noexcept { return id_; }
+    NodeKind kind() const noexcept { return kind_; }
+
+    enum class Wait : bool { no, yes };
+    /// A buffer of `bytes` for a replica, following the order above. With Wait::no (prefetch),
+    /// returns nullptr instead of waiting. Never call with a handle's coherency lock held.
+    void* allocate(std::size_t bytes, Wait wait);
+    /// Returns a buffer to the allocation cache.
+    void release(void* p, std::size_t bytes) noexcept;
+
+    /// The LRU list of the replicas allocated on this node (the handles that own them).
+    using LruPosition = std::list<DataState*>::iterator;
+    LruPosition lru_insert(DataState* d);
+    void lru_touch(LruPosition pos) noexcept;
+    void lru_erase(LruPosition pos) noexcept;
+    /// A replica here stopped being in use, or memory was freed: wake waiting allocations.
+    void notify_released() noexcept;
+
+    MemoryNodeInfo info() const;
+
+private:
+    void* allocate_raw(std::size_t bytes) noexcept;
+    void free_raw(void* p, std::size_t bytes) noexcept;
+    void* take_cached(std::size_t bytes) noexcept;
+    void flush_cache() noexcept;
+    /// Evicts unused replicas from the least recently used on until `bytes` would fit.
+    bool evict_for(std::size_t bytes);
+
+    NodeId id_;
+    NodeKind kind_;
+    std::size_t capacity_;
+    mutable std::mutex m_;
+    std::condition_variable released_;
+    std::size_t used_ = 0;    // allocated, cached buffers included
+    std::size_t cached_ = 0;  // bytes in the cache
+    uint64_t evictions_ = 0;
+    std::unordered_map<std::size_t, std::vector<void*>> cache_;  // size -> free buffers
+    std::list<DataState*> lru_;                                  // least recently used first
+};
+
+}  // namespace tessera::rt::detail

@@ -1,0 +1,61 @@
+// Pinned host memory: cudaHostAlloc when built with CUDA and a device answers, page-aligned
+// ordinary memory otherwise. free_pinned must know which one a pointer came from: the pointers
+// cudaHostAlloc returned are remembered.
+#include <tessera/rt/memory.hpp>
+
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <unordered_set>
+
+#if TESSERA_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tessera::rt {
+
+namespace {
+constexpr std::size_t page = 4096;
+#if TESSERA_HAVE_CUDA
+std::mutex pinned_m;
+std::unordered_set<void*>& cuda_pinned()
+{
+    static auto* set = new std::unordered_set<void*>;  // outlives static destruction order
+    return *set;
+}
+#endif
+}  // namespace
+
+void* allocate_pinned(std::size_t bytes)
+{
+    if (bytes == 0) return nullptr;
+#if TESSERA_HAVE_CUDA
+    void* device_visible = nullptr;
+    if (cudaHostAlloc(&device_visible, bytes, cudaHostAllocPortable) == cudaSuccess) {
+        std::lock_guard lock(pinned_m);
+        cuda_pinned().insert(device_visible);
+        return device_visible;
+    }
+    (void)cudaGetLastError();  // no device or no driver: ordinary memory will do
+#endif
+    void* p = std::aligned_alloc(page, (bytes + page - 1) / page * page);
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+
+void free_pinned(void* p) noexcept
+{
+    if (!p) return;
+#if TESSERA_HAVE_CUDA
+    {
+        std::lock_guard lock(pinned_m);
+        if (cuda_pinned().erase(p)) {
+            cudaFreeHost(p);
+            return;
+        }
+    }
+#endif
+    std::free(p);
+}
+
+}  // namespace tessera::rt

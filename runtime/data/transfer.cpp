@@ -1,0 +1,113 @@
+#include "runtime/data/transfer.hpp"
+
+#include "runtime/data/coherency.hpp"
+
+#include <tessera/error.hpp>
+
+#include <chrono>
+#include <string>
+
+namespace tessera::rt::detail {
+
+LinkCounters::LinkCounters(unsigned nodes)
+    : nodes_(nodes), transfers_(new std::atomic<uint64_t>[nodes * nodes]()),
+      bytes_(new std::atomic<uint64_t>[nodes * nodes]())
+{
+}
+
+void LinkCounters::count(NodeId src, NodeId dst, std::size_t bytes) noexcept
+{
+    transfers_[src * nodes_ + dst].fetch_add(1, std::memory_order_relaxed);
+    bytes_[src * nodes_ + dst].fetch_add(bytes, std::memory_order_relaxed);
+}
+
+std::vector<LinkStats> LinkCounters::snapshot() const
+{
+    std::vector<LinkStats> out;
+    for (NodeId s = 0; s < nodes_; ++s)
+        for (NodeId d = 0; d < nodes_; ++d)
+            if (uint64_t n = transfers_[s * nodes_ + d].load(std::memory_order_relaxed))
+                out.push_back({s, d, n, bytes_[s * nodes_ + d].load(std::memory_order_relaxed)});
+    return out;
+}
+
+void LinkCounters::reset() noexcept
+{
+    for (unsigned i = 0; i < nodes_ * nodes_; ++i) {
+        transfers_[i].store(0, std::memory_order_relaxed);
+        bytes_[i].store(0, std::memory_order_relaxed);
+    }
+}
+
+TransferEngine::~TransferEngine() { stop(); }
+
+void TransferEngine::add_channel(NodeId node, LinkModel model)
+{
+    auto c = std::make_unique<Channel>();
+    c->node = node;
+    c->model = model;
+    Channel* raw = c.get();
+    channels_.push_back(std::move(c));
+    raw->thread = std::thread([this, raw] { serve(*raw); });
+}
+
+TransferEngine::Channel& TransferEngine::channel_of(TransferRequest const& r)
+{
+    NodeId device = r.src != host_node ? r.src : r.dst;
+    for (auto& c : channels_)
+        if (c->node == device) return *c;
+    throw Error("transfer: no channel serves memory node " + std::to_string(device));
+}
+
+void TransferEngine::submit(TransferRequest r)
+{
+    Channel& c = channel_of(r);
+    {
+        std::lock_guard lock(c.m);
+        c.queue.push_back(std::move(r));
+    }
+    c.cv.notify_one();
+}
+
+void TransferEngine::copy(Channel const& c, TransferRequest const& r)
+{
+    auto start = std::chrono::steady_clock::now();
+    copy_elements(r.src_ptr, r.src_layout, r.dst_ptr, r.dst_layout);
+    std::size_t bytes = r.src_layout.bytes();
+    double cost = c.model.latency + (c.model.bandwidth > 0 ? double(bytes) / c.model.bandwidth : 0.0);
+    if (cost > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(cost));
+    counters_.count(r.src, r.dst, bytes);
+}
+
+void TransferEngine::copy_now(TransferRequest const& r) { copy(channel_of(r), r); }
+
+void TransferEngine::serve(Channel& c)
+{
+    std::unique_lock lock(c.m);
+    for (;;) {
+        c.cv.wait(lock, [&] { return c.stopping || !c.queue.empty(); });
+        if (c.queue.empty()) return;  // stopping, and nothing left to do
+        TransferRequest r = std::move(c.queue.front());
+        c.queue.pop_front();
+        lock.unlock();
+        copy(c, r);
+        r.done();
+        lock.lock();
+    }
+}
+
+void TransferEngine::stop() noexcept
+{
+    for (auto& c : channels_) {
+        {
+            std::lock_guard lock(c->m);
+            c->stopping = true;
+        }
+        c->cv.notify_all();
+    }
+    for (auto& c : channels_)
+        if (c->thread.joinable()) c->thread.join();
+    channels_.clear();
+}
+
+}  // namespace tessera::rt::detail

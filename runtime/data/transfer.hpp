@@ -1,0 +1,80 @@
+// Transfers between memory nodes: asynchronous requests, each serviced by the channel (a thread)
+// of the device end of the copy, with per-link statistics. Internal.
+//
+//   requester ──submit──► channel queue of the device node ──► copy (slowed to the link's
+//   bandwidth and latency when emulated) ──► link stats ──► request.done() wakes the requester
+#pragma once
+
+#include <tessera/rt/interfaces.hpp>
+#include <tessera/rt/memory.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+struct TransferRequest {
+    NodeId src = 0, dst = 0;
+    void const* src_ptr = nullptr;
+    Layout src_layout;
+    void* dst_ptr = nullptr;
+    Layout dst_layout;
+    std::function<void()> done;  // called by the channel thread once the data has arrived
+};
+
+/// Transfers and bytes per (source, destination) pair.
+class LinkCounters {
+public:
+    explicit LinkCounters(unsigned nodes = 1);
+    void count(NodeId src, NodeId dst, std::size_t bytes) noexcept;
+    std::vector<LinkStats> snapshot() const;  // the links used so far
+    void reset() noexcept;
+
+private:
+    unsigned nodes_;
+    std::unique_ptr<std::atomic<uint64_t>[]> transfers_, bytes_;
+};
+
+/// How an emulated link behaves: each copy takes latency + bytes / bandwidth at least.
+struct LinkModel {
+    double bandwidth = 0;  // bytes per second; 0: as fast as memcpy
+    double latency = 0;    // seconds
+};
+
+class TransferEngine {
+public:
+    explicit TransferEngine(LinkCounters& counters) : counters_(counters) {}
+    ~TransferEngine();
+    /// Gives device node `node` a channel thread with link model `model`.
+    void add_channel(NodeId node, LinkModel model);
+    /// Queues a copy between the host and a device node (the device's channel services it).
+    void submit(TransferRequest r);
+    /// Copies at once on the calling thread (eviction's write-back), with the link's cost.
+    void copy_now(TransferRequest const& r);
+    void stop() noexcept;
+
+private:
+    struct Channel {
+        NodeId node;
+        LinkModel model;
+        std::mutex m;
+        std::condition_variable cv;
+        std::deque<TransferRequest> queue;
+        bool stopping = false;
+        std::thread thread;
+    };
+    void serve(Channel& c);
+    Channel& channel_of(TransferRequest const& r);
+    void copy(Channel const& c, TransferRequest const& r);
+
+    LinkCounters& counters_;
+    std::vector<std::unique_ptr<Channel>> channels_;
+};
+
+}  // namespace tessera::rt::detail
