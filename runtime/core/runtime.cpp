@@ -145,6 +145,18 @@ void RuntimeImpl::wake_any(ReadyTask t) noexcept
     parking_.wake_one([&](WorkerId w) { return can_run_on(t.get(), w); });
 }
 
+void RuntimeImpl::prefetch(ReadyTask t, WorkerId w) noexcept
+{
+    NodeId node = NodeId(workers_[w].memory_node);
+    for (BufferSlot const& b : t.get()->buffers) {
+        if (!reads(b.mode) || b.mode == Mode::COMMUTE) continue;  // nothing to bring in
+        try {
+            prefetch_replica(b.state, node);
+        } catch (...) {  // best effort: the task fetches its data itself when it runs
+        }
+    }
+}
+
 std::optional<unsigned> RuntimeImpl::first_runnable_implementation(Task const* t, WorkerId w) const
 {
     Arch arch = workers_[w].arch;

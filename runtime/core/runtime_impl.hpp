@@ -36,6 +36,7 @@ public:
     std::vector<WorkerId> neighbours(WorkerId w) const override;
     void wake(WorkerId w) noexcept override { parking_.wake(w); }
     void wake_any(ReadyTask t) noexcept override;
+    void prefetch(ReadyTask t, WorkerId w) noexcept override;
 
     // ---- task life cycle ----
     /// Counts a submitted task; blocks the application thread while the window is full.

@@ -76,6 +76,10 @@ public:
     virtual void wake(WorkerId w) noexcept = 0;
     /// A task was queued that any able worker may take: wake one sleeping worker able to run it.
     virtual void wake_any(ReadyTask t) noexcept = 0;
+    /// Starts bringing the data t reads to the memory node of worker w, so that it is there
+    /// when w runs t (best effort: nothing happens where the node is full). Call it before
+    /// queueing t, or from push while t is valid.
+    virtual void prefetch(ReadyTask t, WorkerId w) noexcept = 0;
 };
 
 /// The range of priorities a policy distinguishes (StarPU's min/max priority).
