@@ -59,7 +59,7 @@ void RuntimeImpl::resolve_config()
     RuntimeConfig& c = config_;
     if (c.ncpus < 0) c.ncpus = env_number<int>("TESSERA_NCPU", "RuntimeConfig::ncpus").value_or(int(topology_.cores()));
     require(c.ncpus >= 1, "RuntimeConfig::ncpus / TESSERA_NCPU must be at least 1, got " + std::to_string(c.ncpus));
-    if (c.scheduler.empty()) c.scheduler = env("TESSERA_SCHED") ? env("TESSERA_SCHED") : "eager";
+    if (c.scheduler.empty()) c.scheduler = env("TESSERA_SCHED") ? env("TESSERA_SCHED") : "dmdas";
     if (c.pin_workers < 0) c.pin_workers = env_number<int>("TESSERA_PIN", "RuntimeConfig::pin_workers").value_or(1);
     if (c.max_pending_tasks < 0)
         c.max_pending_tasks =
@@ -75,6 +75,8 @@ void RuntimeImpl::resolve_config()
         c.emu_latency_us = env_number<double>("TESSERA_EMU_LATENCY", "RuntimeConfig::emu_latency_us").value_or(0);
     if (c.emu_speed < 0) c.emu_speed = env_number<double>("TESSERA_EMU_SPEED", "RuntimeConfig::emu_speed").value_or(1);
     require(c.emu_speed > 0, "RuntimeConfig::emu_speed / TESSERA_EMU_SPEED must be positive");
+    if (c.perfmodel_dir.empty()) c.perfmodel_dir = ModelStore::default_directory();
+    if (c.sched_log.empty() && env("TESSERA_SCHED_LOG")) c.sched_log = env("TESSERA_SCHED_LOG");
     // validate the sizes now, with the names of where they came from
     if (!c.emu_memory.empty()) parse_bytes(c.emu_memory, "RuntimeConfig::emu_memory / TESSERA_EMU_MEM");
     if (!c.emu_bandwidth.empty()) parse_bytes(c.emu_bandwidth, "RuntimeConfig::emu_bandwidth / TESSERA_EMU_BANDWIDTH");

@@ -53,7 +53,7 @@ void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index)
         if (b.state == s && b.mode != m)
             require(coherent(b.mode) && coherent(m) && b.mode != Mode::COMMUTE && m != Mode::COMMUTE,
                     arg + ": the same handle twice, with modes that do not combine");
-    t->buffers.push_back(BufferSlot{s, nullptr, nullptr, m});
+    t->buffers.push_back(BufferSlot{s, s->host_ptr, &s->layout, m});  // where it executes, set then
 }
 
 void* task_value_storage(Task* t, std::size_t size, std::size_t align)
@@ -123,10 +123,13 @@ void add_implicit_dependencies(Task* t, std::vector<Task*>& control)
 TaskRef task_submit(Task* t)
 {
     RuntimeImpl& rt = *t->rt;
-    if (t->bound_worker != no_worker)
-        require(rt.first_runnable_implementation(t, t->bound_worker).has_value(),
-                "submit: on_worker(" + std::to_string(t->bound_worker) + "): that worker cannot run codelet '" +
-                    std::string(t->ops->name(t->codelet)) + "'");
+    if (!rt.runnable_somewhere(t)) {
+        std::string what = t->bound_worker != no_worker ? "on_worker(" + std::to_string(t->bound_worker) + ")" : "no worker";
+        std::string name(t->ops->name(t->codelet));
+        task_discard(t);
+        throw InvalidArgument("submit: " + what + " can run codelet '" + name +
+                              "' (its implementations, where and can_execute)");
+    }
     if (t->has_tag) {
         try {
             rt.tags().associate(t->tag, t);  // throws if the tag is in use: nothing submitted yet
@@ -373,10 +376,12 @@ void RuntimeImpl::run_kernel(Task* t, WorkerId w)
     KernelArgs args{t->buffers.data(), t->values, nullptr};
     auto start = std::chrono::steady_clock::now();
     t->ops->run(t->codelet, workers_[w].arch, first_runnable_implementation(t, w).value_or(0), args);
+    auto took = std::chrono::steady_clock::now() - start;
     if (slowdown_[w] > 1) {  // a slower emulated accelerator: the kernel lasts slowdown times longer
-        auto took = std::chrono::steady_clock::now() - start;
         std::this_thread::sleep_for(took * (slowdown_[w] - 1));
+        took = std::chrono::steady_clock::now() - start;
     }
+    record_sample(t, w, std::chrono::duration<double>(took).count());
 }
 
 void RuntimeImpl::execute(Task* t, WorkerId w)

@@ -34,7 +34,10 @@ RuntimeImpl::RuntimeImpl(RuntimeConfig config) : config_(std::move(config))
 {
     resolve_config();
     policy_ = policies().create(config_.scheduler);  // throws for an unknown name
+    models_.set_directory(config_.perfmodel_dir == "none" ? "" : config_.perfmodel_dir);
+    open_decision_log();
     add_workers();
+    calibrate_bus();
     parking_.resize(worker_count());
     executed_ = std::make_unique<Counter[]>(worker_count());
     bound_ = std::make_unique<BoundQueue[]>(worker_count());
@@ -62,6 +65,7 @@ void RuntimeImpl::add_workers()
         w.core = config_.pin_workers ? topology_.core_pu(unsigned(i)) : -1;
         w.memory_node = host_node;
         workers_.push_back(w);
+        perf_arch_.push_back("cpu");
         slowdown_.push_back(1.0);
     }
     // emulated accelerators: a memory node of its own, a transfer channel, an unpinned worker
@@ -79,7 +83,13 @@ void RuntimeImpl::add_workers()
         w.memory_node = int(node);
         w.speed = config_.emu_speed;
         workers_.push_back(w);
+        perf_arch_.push_back("emu" + std::to_string(e));
         slowdown_.push_back(config_.emu_speed < 1 ? 1.0 / config_.emu_speed : 1.0);
+    }
+    for (WorkerId w = 0; w < workers_.size(); ++w) {
+        bool seen = false;
+        for (WorkerId r : arch_representatives_) seen = seen || workers_[r].arch == workers_[w].arch;
+        if (!seen) arch_representatives_.push_back(w);
     }
     links_ = LinkCounters(node_count());
     for (NodeId n = 1; n < node_count(); ++n) transfers_.add_channel(n, link);
@@ -100,6 +110,7 @@ RuntimeImpl::~RuntimeImpl()
     parking_.wake_all();
     for (auto& t : threads_) t.join();
     transfers_.stop();
+    models_.save();
 }
 
 void RuntimeImpl::track(DataState* d)
@@ -241,6 +252,15 @@ std::vector<MemoryNodeInfo> Runtime::memory_nodes() const
 }
 std::vector<LinkStats> Runtime::link_stats() const { return impl_->links().snapshot(); }
 void Runtime::reset_link_stats() { impl_->links().reset(); }
+std::vector<PerfModelEntry> Runtime::perfmodel_entries(std::string_view symbol) const
+{
+    return impl_->models().entries(symbol);
+}
+double Runtime::predicted_transfer_time(NodeId src, NodeId dst, std::size_t bytes) const
+{
+    require(src < impl_->node_count() && dst < impl_->node_count(), "predicted_transfer_time: no such memory node");
+    return impl_->bus().time(src, dst, double(bytes));
+}
 void Runtime::prefetch_data(detail::DataState* d, NodeId node)
 {
     require(d != nullptr && d->registered.load(std::memory_order_acquire), "prefetch: handle is not registered");

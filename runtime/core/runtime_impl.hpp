@@ -7,10 +7,14 @@
 #include "runtime/core/topology.hpp"
 #include "runtime/data/memory_node.hpp"
 #include "runtime/data/transfer.hpp"
+#include "runtime/perfmodel/bus.hpp"
+#include "runtime/perfmodel/store.hpp"
 
 #include <tessera/rt/runtime.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <fstream>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -37,6 +41,17 @@ public:
     void wake(WorkerId w) noexcept override { parking_.wake(w); }
     void wake_any(ReadyTask t) noexcept override;
     void prefetch(ReadyTask t, WorkerId w) noexcept override;
+    double now() const noexcept override;
+    std::string_view arch_name(WorkerId w) const override { return perf_arch_.at(w); }
+    std::ostream* decision_log() noexcept override { return sched_log_; }
+
+    // ---- performance models ----
+    Prediction expected_length(Task* t, WorkerId w);
+    double expected_transfer(Task* t, WorkerId w);
+    ModelStore& models() noexcept { return models_; }
+    BusModel const& bus() const noexcept { return bus_; }
+    /// Some worker has an implementation the task may run with.
+    bool runnable_somewhere(Task const* t) const;
 
     // ---- task life cycle ----
     /// Counts a submitted task; blocks the application thread while the window is full.
@@ -86,6 +101,9 @@ public:
 private:
     void resolve_config();
     void add_workers();
+    void calibrate_bus();
+    void open_decision_log();
+    void record_sample(Task* t, WorkerId w, double seconds);
     void record_edge_slow(Task const* from, Task const* to, DependencyKind kind);
     /// A ready control task: an acquire wakes its application thread, a join completes, a
     /// reduction starts (reduction.cpp).
@@ -95,10 +113,19 @@ private:
     RuntimeConfig config_;
     Topology topology_;
     std::vector<WorkerInfo> workers_;
+    std::vector<std::string> perf_arch_;  // per worker: "cpu", "emu0"...
+    std::vector<WorkerId> arch_representatives_;  // one worker per distinct architecture
     std::vector<double> slowdown_;  // per worker: kernel time is padded to this factor
     std::unique_ptr<Policy> policy_;
     Parking parking_;
     TagTable tags_;
+
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    ModelStore models_{""};
+    BusModel bus_;
+    std::unique_ptr<std::ofstream> sched_log_file_;
+    std::ostream* sched_log_ = nullptr;
+    std::mutex sched_log_m_;
 
     LinkCounters links_;
     TransferEngine transfers_{links_};

@@ -132,6 +132,9 @@ void Task::reset() noexcept
     internal = false;
     skip_deps = 0;
     reduction_phase = 0;
+    predicted = 0;
+    footprint = 0;
+    data_bytes = 0;
     pending.store(1, std::memory_order_relaxed);
     successors.clear();
     completed = cancelled = failed = false;
@@ -175,6 +178,10 @@ int ReadyTask::priority() const noexcept { return t_->priority; }
 uint64_t ReadyTask::sequence() const noexcept { return t_->sequence; }
 WorkerId ReadyTask::released_by() const noexcept { return t_->released_by; }
 bool ReadyTask::can_run_on(WorkerId w) const { return t_->rt->can_run_on(t_, w); }
+Prediction ReadyTask::expected_length(WorkerId w) const { return t_->rt->expected_length(t_, w); }
+double ReadyTask::expected_transfer(WorkerId w) const { return t_->rt->expected_transfer(t_, w); }
+void ReadyTask::set_predicted(double seconds) noexcept { t_->predicted = seconds; }
+double ReadyTask::predicted() const noexcept { return t_->predicted; }
 std::string_view ReadyTask::codelet_name() const noexcept
 {
     return t_->ops ? t_->ops->name(t_->codelet) : std::string_view("acquire");

@@ -57,6 +57,9 @@ public:
     bool internal = false;              // submitted by the runtime itself: never throttled
     uint32_t skip_deps = 0;             // buffers (bit i) that take no implicit dependency
     int reduction_phase = 0;            // a reduction task: 0 contributions pending, 1 combining
+    double predicted = 0;               // the length its policy expects (ReadyTask::set_predicted)
+    uint64_t footprint = 0;             // shape hash of its buffers, 0 until computed
+    double data_bytes = 0;
 
     // ---- dependencies ----
     std::atomic<int> pending{1};  // unsatisfied dependencies + 1 while being submitted

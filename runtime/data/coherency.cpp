@@ -106,6 +106,7 @@ void start_transfer(DataState* d, NodeId src, NodeId n)
                                 if (sr.state == Msi::modified) sr.state = Msi::shared;
                             }
                             if (--sr.users == 0 && sr.owned) d->rt->node(src).notify_released();
+                            if (dr.owned) d->rt->node(n).notify_released();  // evictable again
                             d->cv.notify_all();
                         }};
     d->rt->transfers().submit(std::move(req));
@@ -242,3 +243,4 @@ std::optional<FreedBuffer> evict_replica(DataState* d, NodeId n)
 }
 
 }  // namespace tessera::rt::detail
+

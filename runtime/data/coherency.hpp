@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace tessera::rt::detail {
 

@@ -4,6 +4,7 @@
 
 #include <tessera/error.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
 
@@ -84,8 +85,9 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
         if (evict_for(bytes))
             if (void* p = allocate_raw(bytes)) return p;
         if (wait == Wait::no) return nullptr;
-        // Everything left is in use by running tasks or transfers: wait for one to let go.
-        released_.wait(lock);
+        // Everything left is in use by running tasks or transfers: wait for one to let go (each
+        // notifies; the timeout only guards against a notification this reasoning missed).
+        released_.wait_for(lock, std::chrono::milliseconds(50));
     }
 }
 

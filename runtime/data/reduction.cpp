@@ -45,8 +45,8 @@ Task* redux_task(DataState& d, DataState* a, DataState* b)
     t->ops = d.reduction.redux_ops;
     t->sequence = rt->next_sequence();
     t->internal = true;
-    t->buffers.push_back(BufferSlot{a, nullptr, nullptr, Mode::RW});
-    t->buffers.push_back(BufferSlot{b, nullptr, nullptr, Mode::R});
+    t->buffers.push_back(BufferSlot{a, a->host_ptr, &a->layout, Mode::RW});
+    t->buffers.push_back(BufferSlot{b, b->host_ptr, &b->layout, Mode::R});
     return t;
 }
 

@@ -19,17 +19,26 @@ void PolicyRegistry::add(std::string name, std::string description, Factory make
         entries_.push_back(Entry{std::move(name), std::move(description), std::move(make)});
 }
 
+void PolicyRegistry::alias(std::string name, std::string target)
+{
+    std::lock_guard lock(m_);
+    aliases_.emplace_back(std::move(name), std::move(target));
+}
+
 std::unique_ptr<Policy> PolicyRegistry::create(std::string_view name) const
 {
     Factory make;
     {
         std::lock_guard lock(m_);
+        std::string_view target = name;
+        for (auto const& [a, t] : aliases_)
+            if (a == name) target = t;
         for (Entry const& e : entries_)
-            if (e.name == name) make = e.make;
+            if (e.name == target) make = e.make;
     }
     if (!make) {
         std::string known;
-        for (auto const& n : names()) known += (known.empty() ? "" : ", ") + n;
+        for (auto const& n : all_names()) known += (known.empty() ? "" : ", ") + n;
         throw InvalidArgument("scheduler: unknown policy '" + std::string(name) + "' (known: " + known + ")");
     }
     return make();
@@ -37,8 +46,16 @@ std::unique_ptr<Policy> PolicyRegistry::create(std::string_view name) const
 
 bool PolicyRegistry::contains(std::string_view name) const
 {
+    auto all = all_names();
+    return std::find(all.begin(), all.end(), name) != all.end();
+}
+
+std::vector<std::string> PolicyRegistry::all_names() const
+{
+    std::vector<std::string> out = names();
     std::lock_guard lock(m_);
-    return std::any_of(entries_.begin(), entries_.end(), [&](Entry const& e) { return e.name == name; });
+    for (auto const& [a, t] : aliases_) out.push_back(a);
+    return out;
 }
 
 std::vector<std::string> PolicyRegistry::names() const
@@ -71,6 +88,16 @@ PolicyRegistry& policies()
         r->add("lws", "locality work stealing: tasks stay on the worker that released them, "
                       "priority-ordered; idle workers steal from the closest cores first",
                detail::make_lws);
+        r->add("dm", "heft-tm: each task to the worker where it is expected to end first (perf models)",
+               detail::make_dm);
+        r->add("dmda", "heft-tmdp: dm plus the time to bring the task's data to the worker (bus model)",
+               detail::make_dmda);
+        r->add("dmdas", "heft-tmdp-pr: dmda plus prefetch of the data at assignment, queues sorted by priority",
+               detail::make_dmdas);
+        r->alias("heft-tm", "dm");
+        r->alias("heft-tmdp", "dmda");
+        r->alias("heft-tmdm", "dmda");
+        r->alias("heft-tmdp-pr", "dmdas");
         return r;
     }();
     return *registry;

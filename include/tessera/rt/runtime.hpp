@@ -19,6 +19,7 @@
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/handle.hpp>
 #include <tessera/rt/memory.hpp>
+#include <tessera/rt/perfmodel.hpp>
 #include <tessera/rt/sched.hpp>
 #include <tessera/rt/task.hpp>
 
@@ -38,7 +39,8 @@ namespace tessera::rt {
 /// in its comment, then the built-in default.
 struct RuntimeConfig {
     int ncpus = -1;                   ///< CPU workers (TESSERA_NCPU; default: every core)
-    std::string scheduler;            ///< policy name (TESSERA_SCHED; default: "eager")
+    std::string scheduler;            ///< policy name (TESSERA_SCHED; default: "dmdas", i.e.
+                                      ///< heft-tmdp-pr)
     int pin_workers = -1;             ///< pin workers to cores: 1/0 (TESSERA_PIN; default 1)
     int64_t max_pending_tasks = -1;   ///< submission blocks while this many tasks are pending,
                                       ///< until half have completed; 0: never
@@ -53,6 +55,11 @@ struct RuntimeConfig {
     double emu_speed = -1;            ///< speed relative to a core (TESSERA_EMU_SPEED; default 1):
                                       ///< below 1 each kernel is padded to last 1/speed times
                                       ///< longer; above 1 only the scheduling weight changes
+    // ---- performance models ----
+    std::string perfmodel_dir;        ///< where models persist (TESSERA_PERFMODEL_DIR; default
+                                      ///< ~/.cache/tessera/perfmodels/<host>); "none": nowhere
+    std::string sched_log;            ///< explain each scheduling decision to this file, or
+                                      ///< "stderr" (TESSERA_SCHED_LOG; default: off)
 };
 
 class Runtime;
@@ -187,6 +194,10 @@ public:
     RuntimeConfig const& config() const noexcept;
     /// Tasks submitted and not yet completed.
     int64_t pending_tasks() const noexcept;
+    /// What the performance model `symbol` has recorded so far (loading it if need be).
+    std::vector<PerfModelEntry> perfmodel_entries(std::string_view symbol) const;
+    /// The bus model's prediction for `bytes` from node src to node dst, in seconds.
+    double predicted_transfer_time(NodeId src, NodeId dst, std::size_t bytes) const;
     /// Tasks each worker has executed so far (cancelled tasks are not counted).
     std::vector<uint64_t> executed_per_worker() const;
     /// Starts (true) or stops (false) recording the dependency edges of submitted tasks.

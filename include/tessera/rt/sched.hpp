@@ -17,9 +17,11 @@
 #pragma once
 
 #include <tessera/rt/codelet.hpp>
+#include <tessera/rt/perfmodel.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,6 +59,16 @@ public:
     /// Whether worker w has an implementation that may run this task.
     bool can_run_on(WorkerId w) const;
     std::string_view codelet_name() const noexcept;
+    /// The predicted length on worker w's architecture (perfmodel.hpp): a calibrated model's
+    /// mean or regression, else the flop count over the unit's measured speed; with the state
+    /// of calibration, so that a policy can spread tasks to calibrate their models.
+    Prediction expected_length(WorkerId w) const;
+    /// The predicted time to bring the data the task reads to w's memory node (0 for what is
+    /// valid there or already on its way), from the bus model.
+    double expected_transfer(WorkerId w) const;
+    /// The length a policy expects, kept with the task (e.g. to correct expected ends).
+    void set_predicted(double seconds) noexcept;
+    double predicted() const noexcept;
     detail::Task* get() const noexcept { return t_; }
 
 private:
@@ -80,6 +92,12 @@ public:
     /// when w runs t (best effort: nothing happens where the node is full). Call it before
     /// queueing t, or from push while t is valid.
     virtual void prefetch(ReadyTask t, WorkerId w) noexcept = 0;
+    /// Seconds since the runtime started (a steady clock).
+    virtual double now() const noexcept = 0;
+    /// The performance architecture of w: "cpu", "emu0", "cuda1"...
+    virtual std::string_view arch_name(WorkerId w) const = 0;
+    /// Where to explain scheduling decisions (TESSERA_SCHED_LOG), or nullptr when off.
+    virtual std::ostream* decision_log() noexcept = 0;
 };
 
 /// The range of priorities a policy distinguishes (StarPU's min/max priority).
@@ -120,8 +138,12 @@ public:
     /// Creates the policy called `name`; throws InvalidArgument listing the known names if unknown.
     std::unique_ptr<Policy> create(std::string_view name) const;
     bool contains(std::string_view name) const;
-    /// The registered names, in registration order.
+    /// Another name for a registered policy (e.g. heft-tmdp-pr for dmdas).
+    void alias(std::string name, std::string target);
+    /// The registered names, in registration order (aliases excluded).
     std::vector<std::string> names() const;
+    /// Every name create() accepts: the names, then the aliases.
+    std::vector<std::string> all_names() const;
     std::string description(std::string_view name) const;
 
 private:
@@ -131,9 +153,12 @@ private:
     };
     mutable std::mutex m_;
     std::vector<Entry> entries_;
+    std::vector<std::pair<std::string, std::string>> aliases_;  // alias -> name
 };
 
-/// The process-wide registry, holding the built-in policies (eager, prio, random, ws, lws).
+/// The process-wide registry, holding the built-in policies (eager, prio, random, ws, lws, dm,
+/// dmda, dmdas) and the seeds' names for the last three (heft-tm, heft-tmdp, heft-tmdp-pr, and
+/// heft-tmdm as chapter 7 of the thesis calls heft-tmdp).
 PolicyRegistry& policies();
 
 }  // namespace tessera::rt

@@ -1,0 +1,67 @@
+#include "runtime/perfmodel/bus.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tessera::rt::detail {
+
+double BusModel::time(NodeId src, NodeId dst, double bytes) const noexcept
+{
+    if (src == dst) return 0;
+    if (src != host_node && dst != host_node) return time(src, host_node, bytes) + time(host_node, dst, bytes);
+    LinkCost c = links_[src * nodes_ + dst];
+    return c.latency + (c.bandwidth > 0 ? bytes / c.bandwidth : 0.0);
+}
+
+bool BusModel::load(std::string const& path, std::string const& signature)
+{
+    std::ifstream in(path);
+    std::string word, sig;
+    int version = 0;
+    if (!(in >> word >> version) || word != "tessera-bus" || version != 1) return false;
+    if (!(in >> word) || word != "signature" || !std::getline(in >> std::ws, sig) || sig != signature) return false;
+    std::vector<LinkCost> links(links_.size());
+    std::size_t seen = 0;
+    for (std::string line; std::getline(in >> std::ws, line);) {
+        std::istringstream ls(line);
+        std::string tag;
+        NodeId s = 0, d = 0;
+        LinkCost c;
+        if (!(ls >> tag >> s >> d >> c.latency >> c.bandwidth) || tag != "link" || s >= nodes_ || d >= nodes_ ||
+            c.latency < 0 || c.bandwidth < 0)
+            return false;
+        links[s * nodes_ + d] = c;
+        ++seen;
+    }
+    if (seen == 0) return false;
+    links_ = std::move(links);
+    return true;
+}
+
+void BusModel::save(std::string const& path, std::string const& signature) const
+{
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        if (!out) return;
+        out.precision(10);
+        out << "tessera-bus 1\nsignature " << signature << "\n";
+        for (NodeId s = 0; s < nodes_; ++s)
+            for (NodeId d = 0; d < nodes_; ++d)
+                if (s != d && (s == host_node || d == host_node))
+                    out << "link " << s << " " << d << " " << get(s, d).latency << " " << get(s, d).bandwidth << "\n";
+        if (!out) {
+            std::filesystem::remove(tmp, ec);
+            return;
+        }
+    }
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) std::filesystem::remove(tmp, ec);
+}
+
+}  // namespace tessera::rt::detail

@@ -1,0 +1,163 @@
+// The HEFT family (thesis §3.4 to §3.6): each task goes to the worker where it is expected to
+// finish first, from the performance models.
+//
+//   push(t):  for each able worker w:
+//                end(w) = max(now, running_end(w)) + queued(w)        when w is free
+//                       + transfer(t, w)                             dmda, dmdas: bus model
+//                       + length(t, arch(w))                         perf model
+//             w* = argmin end(w) (the first on ties); queued(w*) += length; queue t on w*;
+//             dmdas: prefetch t's inputs to w*'s memory node now.
+//   pop(w):   dm, dmda: FIFO, priority > 0 first; dmdas: highest priority first.
+//             queued(w) -= length(t); running_end(w) = now + length(t)
+//   done:     running_end(w) = now (the expected end is corrected by what happened)
+//
+// While a task's model is not calibrated on some able worker's architecture, the task goes
+// to the least loaded such worker, so that every architecture gets measured (calibration);
+// a task with no model and no flop count is always placed that way (load balance).
+#include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queues.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <ostream>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+namespace {
+
+enum class Variant { tm, tmdp, tmdp_pr };
+
+class Heft final : public Policy {
+public:
+    explicit Heft(Variant v) : variant_(v) {}
+
+    std::string_view name() const noexcept override
+    {
+        switch (variant_) {
+            case Variant::tm: return "dm";
+            case Variant::tmdp: return "dmda";
+            case Variant::tmdp_pr: return "dmdas";
+        }
+        return "?";
+    }
+    PriorityRange priorities() const noexcept override
+    {
+        return variant_ == Variant::tmdp_pr ? PriorityRange{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()}
+                                            : PriorityRange{0, 1};
+    }
+
+    void init(PolicyHost& h) override
+    {
+        Policy::init(h);
+        workers_ = std::vector<WorkerState>(h.worker_count());
+    }
+
+    void push(ReadyTask t) override
+    {
+        double now = host().now();
+        struct Candidate {
+            WorkerId w;
+            Prediction length;
+            double transfer, end;
+            std::size_t queued_tasks;
+        };
+        std::vector<Candidate> cands;
+        bool calibrating = false;
+        for (WorkerId w = 0; w < workers_.size(); ++w) {
+            if (!t.can_run_on(w)) continue;
+            Prediction p = t.expected_length(w);
+            double transfer = variant_ == Variant::tm ? 0.0 : t.expected_transfer(w);
+            WorkerState& s = workers_[w];
+            std::lock_guard lock(s.m);
+            double free_at = std::max(now, s.running_end) + s.queued;
+            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.ntasks});
+            calibrating = calibrating || !p.known();
+        }
+        if (cands.empty()) return;  // the runtime checked that some worker can run it
+        Candidate const* best = nullptr;
+        for (Candidate const& c : cands) {
+            if (calibrating) {  // measure where the model is not calibrated, the least loaded first
+                if (c.length.known()) continue;
+                if (!best || c.queued_tasks < best->queued_tasks || (c.queued_tasks == best->queued_tasks && c.end < best->end))
+                    best = &c;
+            } else if (!best || c.end < best->end) {
+                best = &c;
+            }
+        }
+        if (std::ostream* log = host().decision_log()) explain(*log, t, cands, *best, calibrating, now);
+
+        double length = best->length.known() ? best->length.seconds : 0.0;
+        t.set_predicted(length);
+        WorkerState& s = workers_[best->w];
+        if (variant_ == Variant::tmdp_pr) host().prefetch(t, best->w);  // before t is visible to w
+        {
+            std::lock_guard lock(s.m);
+            s.queued += length;
+            ++s.ntasks;
+            if (variant_ == Variant::tmdp_pr)
+                s.sorted.push(t);
+            else if (t.priority() > 0)
+                s.fifo.push_front(t);
+            else
+                s.fifo.push_back(t);
+        }
+        host().wake(best->w);
+    }
+
+    ReadyTask pop(WorkerId w) override
+    {
+        WorkerState& s = workers_[w];
+        std::lock_guard lock(s.m);
+        ReadyTask t = variant_ == Variant::tmdp_pr ? s.sorted.pop_for(w) : take_first_runnable(s.fifo, w);
+        if (t) {
+            s.queued = std::max(0.0, s.queued - t.predicted());
+            --s.ntasks;
+            s.running_end = host().now() + t.predicted();
+        }
+        return t;
+    }
+
+    void on_complete(ReadyTask, WorkerId w) override
+    {
+        WorkerState& s = workers_[w];
+        std::lock_guard lock(s.m);
+        s.running_end = host().now();
+    }
+
+private:
+    template <class C>
+    void explain(std::ostream& log, ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating, double now)
+    {
+        auto ms = [](double s) { return s * 1e3; };
+        log << name() << " t=" << ms(now) << "ms task " << t.codelet_name() << "#" << t.sequence() << " -> worker "
+            << best.w << " (" << host().arch_name(best.w) << ")" << (calibrating ? " [calibrating]" : "")
+            << " length " << ms(best.length.seconds) << "ms transfer " << ms(best.transfer) << "ms end " << ms(best.end)
+            << "ms |";
+        for (C const& c : cands)
+            log << " w" << c.w << ":" << host().arch_name(c.w) << " len " << ms(c.length.seconds)
+                << (c.length.known() ? "" : "?") << " xfer " << ms(c.transfer) << " end " << ms(c.end);
+        log << "\n";
+    }
+
+    struct WorkerState {
+        std::mutex m;
+        std::deque<ReadyTask> fifo;  // dm, dmda
+        PriorityQueue sorted;        // dmdas
+        double queued = 0;           // predicted seconds of the queued tasks
+        double running_end = 0;      // expected end of the running task
+        std::size_t ntasks = 0;
+    };
+    Variant variant_;
+    std::vector<WorkerState> workers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_dm() { return std::make_unique<Heft>(Variant::tm); }
+std::unique_ptr<Policy> make_dmda() { return std::make_unique<Heft>(Variant::tmdp); }
+std::unique_ptr<Policy> make_dmdas() { return std::make_unique<Heft>(Variant::tmdp_pr); }
+
+}  // namespace tessera::rt::detail

@@ -1,0 +1,332 @@
+// Checks the performance models and the HEFT schedulers: a history model converges to a
+// synthetic kernel's known time and rejects an outlier; models persist per machine (round trip,
+// corrupt files ignored); regression predicts a size never measured; the bus model follows the
+// emulated link; heft-tm puts >= 80% of the work on devices 8x faster than a core; with a slow
+// bus heft-tmdp moves fewer bytes than heft-tm; dmdas runs ready tasks by priority; decisions
+// are logged on request; the seeds' names select the policies.
+#include "common/runtime_sweep.hpp"
+
+#include <tessera/tessera.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <mutex>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+namespace {
+
+namespace rt = tessera::rt;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+/// A fresh model directory per test, removed afterwards.
+struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("tessera-pm-" + std::to_string(::getpid()) + "-" +
+                                                 std::to_string(std::random_device{}()));
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+void busy_sleep(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
+
+constexpr rt::PerfModel sleep_model{"test_sleep"};
+const rt::Codelet<double> sleeper{.name = "sleeper", .cpu = &busy_sleep, .model = &sleep_model};
+
+rt::PerfModelEntry only_entry(rt::Runtime& r, std::string_view symbol, std::string const& arch)
+{
+    for (auto const& e : r.perfmodel_entries(symbol))
+        if (e.arch == arch) return e;
+    return {};
+}
+
+TEST(PerfModel, HistoryConvergesToTheKernelsTime)
+{
+    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = "none"}};
+    for (int i = 0; i < 30; ++i) r.submit(sleeper, rt::value(0.003));
+    r.wait_all();
+    auto e = only_entry(r, "test_sleep", "cpu");
+    EXPECT_GE(e.count + e.rejected, 30u);
+    EXPECT_NEAR(e.mean, 0.003, 0.0003);  // within 10%
+}
+
+TEST(PerfModel, OneOutlierIsRejected)
+{
+    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = "none"}};
+    for (int i = 0; i < 30; ++i) r.submit(sleeper, rt::value(i == 15 ? 0.1 : 0.002));
+    r.wait_all();
+    auto e = only_entry(r, "test_sleep", "cpu");
+    EXPECT_GE(e.rejected, 1u);
+    EXPECT_NEAR(e.mean, 0.002, 0.0002);
+}
+
+TEST(PerfModel, PersistenceRoundTrip)
+{
+    TempDir dir;
+    {
+        rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+        for (int i = 0; i < 12; ++i) r.submit(sleeper, rt::value(0.001));
+    }  // saved at shutdown
+    fs::path file = dir.path / "test_sleep.model";
+    ASSERT_TRUE(fs::exists(file));
+    std::ifstream in(file);
+    std::string magic;
+    in >> magic;
+    EXPECT_EQ(magic, "tessera-perfmodel");
+    rt::Runtime r2{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+    auto e = only_entry(r2, "test_sleep", "cpu");  // loaded when first needed
+    EXPECT_EQ(e.count + e.rejected, 12u);
+    EXPECT_NEAR(e.mean, 0.001, 0.0003);
+    for (auto const& f : fs::directory_iterator(dir.path))  // no temporary left behind
+        EXPECT_EQ(f.path().string().find(".tmp."), std::string::npos) << f.path();
+}
+
+TEST(PerfModel, CorruptFileIsIgnored)
+{
+    TempDir dir;
+    {
+        std::ofstream out(dir.path / "test_sleep.model");
+        out << "tessera-perfmodel 1\nsymbol test_sleep\nentry cpu zz not numbers\n";
+    }
+    {
+        rt::Runtime r{{.ncpus = 1, .scheduler = "dmdas", .perfmodel_dir = dir.path.string()}};
+        EXPECT_TRUE(r.perfmodel_entries("test_sleep").empty());
+        for (int i = 0; i < 3; ++i) r.submit(sleeper, rt::value(0.0005));
+        r.wait_all();
+        EXPECT_EQ(only_entry(r, "test_sleep", "cpu").count, 3u);
+    }
+    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+    EXPECT_EQ(only_entry(r, "test_sleep", "cpu").count, 3u);  // rewritten whole and valid
+}
+
+// A policy that records what the models predict for each task on worker 0, then runs it there.
+class Recorder final : public rt::Policy {
+public:
+    static inline std::vector<rt::Prediction> seen;
+    std::string_view name() const noexcept override { return "recorder"; }
+    void push(rt::ReadyTask t) override
+    {
+        {
+            std::lock_guard lock(m_);
+            seen.push_back(t.expected_length(0));
+            q_.push_back(t);
+        }
+        host().wake(0);
+    }
+    rt::ReadyTask pop(rt::WorkerId w) override
+    {
+        std::lock_guard lock(m_);
+        if (w != 0 || q_.empty()) return {};
+        auto t = q_.front();
+        q_.pop_front();
+        return t;
+    }
+
+private:
+    std::mutex m_;
+    std::deque<rt::ReadyTask> q_;
+};
+
+void sleep_per_element(rt::Vector<double> v) { busy_sleep(1e-6 * double(v.n)); }  // 1 µs per element
+constexpr rt::PerfModel linear_model{"test_linear", rt::PerfModelKind::history};
+const rt::Codelet<rt::Vector<double>> per_element{.name = "per_element", .cpu = &sleep_per_element, .model = &linear_model};
+
+TEST(PerfModel, RegressionPredictsAnUnseenSize)
+{
+    rt::policies().add("recorder", "test policy", [] { return std::make_unique<Recorder>(); });
+    rt::Runtime r{{.ncpus = 1, .scheduler = "recorder", .perfmodel_dir = "none"}};
+    std::vector<double> buf(8000);
+    for (int64_t n : {1000, 2000, 4000})
+        for (int i = 0; i < 10; ++i) {
+            rt::Handle h{r, rt::Vector<double>{buf.data(), n}};
+            r.submit(per_element, readwrite(h));
+        }
+    r.wait_all();
+    Recorder::seen.clear();
+    {
+        rt::Handle h{r, rt::Vector<double>{buf.data(), 8000}};
+        r.submit(per_element, readwrite(h));
+    }
+    ASSERT_EQ(Recorder::seen.size(), 1u);
+    EXPECT_TRUE(Recorder::seen[0].known());
+    EXPECT_NEAR(Recorder::seen[0].seconds, 0.008, 0.002);  // 8000 µs, never measured
+}
+
+TEST(PerfModel, FlopCountGivesEveryCodeletAPrediction)
+{
+    const rt::Codelet<double> with_flops{.name = "flopper", .cpu = &busy_sleep,
+                                         .flops = [](double const& s) { return s * 1e9; }};
+    rt::policies().add("recorder", "test policy", [] { return std::make_unique<Recorder>(); });
+    rt::Runtime r{{.ncpus = 1, .scheduler = "recorder", .perfmodel_dir = "none"}};
+    Recorder::seen.clear();
+    r.submit(with_flops, rt::value(0.002));
+    r.wait_all();
+    r.submit(with_flops, rt::value(0.004));
+    r.wait_all();
+    ASSERT_EQ(Recorder::seen.size(), 2u);
+    EXPECT_TRUE(Recorder::seen[1].known());
+    EXPECT_NEAR(Recorder::seen[1].seconds, 0.004, 0.001);  // flops / measured speed
+}
+
+TEST(BusModel, FollowsTheEmulatedLink)
+{
+    TempDir dir;
+    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .nemu = 1, .emu_bandwidth = "200MB", .emu_latency_us = 200,
+                   .perfmodel_dir = dir.path.string()}};
+    double expect = 200e-6 + double(8 << 20) / (200.0 * 1024 * 1024);
+    EXPECT_NEAR(r.predicted_transfer_time(0, 1, 8 << 20), expect, 0.25 * expect);
+    EXPECT_NEAR(r.predicted_transfer_time(1, 0, 8 << 20), expect, 0.25 * expect);
+    EXPECT_TRUE(fs::exists(dir.path / "bus.model"));
+    EXPECT_EQ(r.predicted_transfer_time(0, 0, 1 << 20), 0.0);
+    // the calibration's copies are not the application's traffic
+    EXPECT_TRUE(r.link_stats().empty());
+}
+
+// ---- HEFT -----------------------------------------------------------------------------------------
+
+void cpu_cost(double seconds) { busy_sleep(seconds); }
+void emu_cost(double seconds) { busy_sleep(seconds / 8); }  // an accelerator 8x faster
+constexpr rt::PerfModel gemm_like_model{"test_gemm_like"};
+const rt::Codelet<rt::Matrix<double>, double> gemm_like{
+    .name = "gemm_like", .cpu = +[](rt::Matrix<double>, double s) { cpu_cost(s); },
+    .emu = +[](rt::Matrix<double>, double s) { emu_cost(s); }, .model = &gemm_like_model};
+
+TEST(Heft, TmPutsWorkOnFasterDevices)
+{
+    for (std::string sched : {"dm", "heft-tmdp", "heft-tmdp-pr"}) {
+        rt::Runtime r{{.ncpus = 2, .scheduler = sched, .nemu = 2, .emu_speed = 8, .perfmodel_dir = "none"}};
+        std::vector<double> tiles(300 * 16);
+        std::vector<rt::Handle<rt::Matrix<double>>> h;
+        for (int i = 0; i < 300; ++i) h.emplace_back(r, rt::Matrix<double>{tiles.data() + 16 * i, 4, 4, 4});
+        // calibration: until measured on every architecture, tasks are spread to be measured
+        for (int i = 0; i < 40; ++i) r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
+        r.wait_all();
+        auto before = r.executed_per_worker();
+        for (int i = 0; i < 300; ++i) r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
+        r.wait_all();
+        auto done = r.executed_per_worker();
+        for (std::size_t w = 0; w < done.size(); ++w) done[w] -= before[w];
+        double on_devices = double(done[2] + done[3]) / 300.0;
+        EXPECT_GE(on_devices, 0.8) << sched << ": cpu " << done[0] << "+" << done[1] << ", emu " << done[2] << "+" << done[3];
+    }
+}
+
+void tile_gemm(rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c)
+{
+    for (int64_t j = 0; j < c.n; ++j)
+        for (int64_t k = 0; k < a.n; ++k)
+            for (int64_t i = 0; i < c.m; ++i) c(i, j) += a(i, k) * b(k, j);
+}
+constexpr rt::PerfModel tile_gemm_model{"test_tile_gemm"};
+const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>> gemm_tile{
+    .name = "tile_gemm", .cpu = &tile_gemm, .model = &tile_gemm_model,
+    .flops = [](auto const& a, auto const&, auto const& c) { return 2.0 * double(c.m * c.n * a.n); }};
+
+uint64_t bytes_moved(std::string const& sched)
+{
+    constexpr int64_t nt = 5, b = 48, n = nt * b;
+    rt::Runtime r{{.ncpus = 2, .scheduler = sched, .nemu = 2, .emu_bandwidth = "50MB", .emu_latency_us = 100,
+                   .perfmodel_dir = "none"}};
+    std::vector<double> A(n * n, 1.0), B(n * n, 1.0), C(n * n, 0.0);
+    // calibrate the model first, so that both policies place by their predictions
+    {
+        std::vector<double> a(b * b, 1.0), c(b * b, 0.0);
+        rt::Handle ha{r, rt::Matrix<double>{a.data(), b, b, b}};
+        for (unsigned w = 0; w < r.worker_count(); ++w)
+            for (int i = 0; i < 12; ++i) {
+                rt::Handle hc{r, rt::Matrix<double>{c.data(), b, b, b}};
+                r.submit(gemm_tile, read(ha), read(ha), readwrite(hc), rt::on_worker(w));
+            }
+        r.wait_all();
+    }
+    r.reset_link_stats();
+    {
+        rt::Handle hA{r, rt::Matrix<double>{A.data(), n, n, n}}, hB{r, rt::Matrix<double>{B.data(), n, n, n}},
+            hC{r, rt::Matrix<double>{C.data(), n, n, n}};
+        auto tA = rt::partition(hA, rt::tiles(nt, nt)), tB = rt::partition(hB, rt::tiles(nt, nt)),
+             tC = rt::partition(hC, rt::tiles(nt, nt));
+        for (int64_t k = 0; k < nt; ++k)
+            for (int64_t j = 0; j < nt; ++j)
+                for (int64_t i = 0; i < nt; ++i) r.submit(gemm_tile, read(tA(i, k)), read(tB(k, j)), readwrite(tC(i, j)));
+    }
+    for (double c : C) EXPECT_EQ(c, double(n));
+    uint64_t bytes = 0;
+    for (auto const& l : r.link_stats()) bytes += l.bytes;
+    return bytes;
+}
+
+TEST(Heft, DataPenaltyMovesFewerBytesOnASlowBus)
+{
+    uint64_t tm = bytes_moved("heft-tm"), tmdp = bytes_moved("heft-tmdp");
+    EXPECT_LT(tmdp, tm) << "heft-tm moved " << tm << " bytes, heft-tmdp " << tmdp;
+}
+
+TEST(Heft, DmdasRunsReadyTasksByPriority)
+{
+    rt::Runtime r{{.ncpus = 1, .scheduler = "dmdas", .perfmodel_dir = "none"}};
+    std::atomic<bool> open{false};
+    std::vector<int> order;
+    std::mutex m;
+    const rt::Codelet<> gate{.name = "gate", .cpu = +[] {}};
+    struct Ctx {
+        std::atomic<bool>* open;
+        std::vector<int>* order;
+        std::mutex* m;
+    };
+    const rt::Codelet<Ctx*> wait_gate{.name = "wait_gate", .cpu = +[](Ctx* c) {
+                                           while (!c->open->load()) std::this_thread::sleep_for(1ms);
+                                       }};
+    const rt::Codelet<Ctx*, int> note{.name = "note", .cpu = +[](Ctx* c, int p) {
+                                          std::lock_guard lock(*c->m);
+                                          c->order->push_back(p);
+                                      }};
+    Ctx ctx{&open, &order, &m};
+    r.submit(wait_gate, rt::value(&ctx));  // occupies the only worker
+    std::vector<int> prios{3, -2, 7, 0, 7, 1, -5, 4};
+    std::this_thread::sleep_for(5ms);
+    for (int p : prios) r.submit(note, rt::value(&ctx), rt::value(p), rt::priority(p));
+    open = true;
+    r.wait_all();
+    std::vector<int> expect = prios;
+    std::sort(expect.rbegin(), expect.rend());
+    EXPECT_EQ(order, expect);
+}
+
+TEST(Heft, DecisionsAreLogged)
+{
+    TempDir dir;
+    fs::path log = dir.path / "sched.log";
+    {
+        rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .nemu = 1, .perfmodel_dir = "none", .sched_log = log.string()}};
+        for (int i = 0; i < 5; ++i) r.submit(sleeper, rt::value(0.0001));
+    }
+    std::ifstream in(log);
+    std::string line;
+    int lines = 0;
+    while (std::getline(in, line)) {
+        ++lines;
+        EXPECT_NE(line.find("-> worker"), std::string::npos) << line;
+        EXPECT_NE(line.find("w2:emu0"), std::string::npos) << line;  // the alternatives too
+    }
+    EXPECT_EQ(lines, 5);
+}
+
+TEST(Heft, NamesOfTheSeedsAndDefault)
+{
+    EXPECT_EQ(rt::policies().create("heft-tm")->name(), "dm");
+    EXPECT_EQ(rt::policies().create("heft-tmdp")->name(), "dmda");
+    EXPECT_EQ(rt::policies().create("heft-tmdm")->name(), "dmda");
+    EXPECT_EQ(rt::policies().create("heft-tmdp-pr")->name(), "dmdas");
+    ::unsetenv("TESSERA_SCHED");
+    rt::Runtime r{{.ncpus = 1, .perfmodel_dir = "none"}};
+    EXPECT_EQ(r.scheduler(), "dmdas");
+}
+
+}  // namespace
