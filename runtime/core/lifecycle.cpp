@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -83,6 +84,13 @@ void task_set_worker(Task* t, unsigned w, std::size_t arg_index)
                                            std::to_string(w) + "): there are " +
                                            std::to_string(t->rt->worker_count()) + " workers");
     t->bound_worker = w;
+}
+
+void task_set_context(Task* t, ContextId c, std::size_t arg_index)
+{
+    require(c.value < t->rt->context_count(), "submit: argument " + std::to_string(arg_index + 1) +
+                                                  ": in_context: unknown context " + std::to_string(c.value));
+    t->context = c.value;
 }
 
 void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index)
@@ -384,8 +392,94 @@ void RuntimeImpl::run_kernel(Task* t, WorkerId w)
     record_sample(t, w, std::chrono::duration<double>(took).count());
 }
 
+namespace {
+thread_local unsigned tls_rank = 0, tls_size = 1;
+
+/// Each member of a parallel task's group arrives; returns once all have (phase 1: its data is
+/// ready; phase 2: its kernel is done everywhere).
+void arrive(Task* t, unsigned phase)
+{
+    unsigned target = phase * t->group_size;
+    unsigned now = t->arrived.fetch_add(1, std::memory_order_acq_rel) + 1;
+    if (now >= target) {
+        t->arrived.notify_all();
+        return;
+    }
+    while (now < target) {
+        t->arrived.wait(now, std::memory_order_acquire);
+        now = t->arrived.load(std::memory_order_acquire);
+    }
+}
+
+void fail(RuntimeImpl& rt, Task* t, std::exception_ptr e)
+{
+    bool first;
+    {
+        std::lock_guard lock(t->m);
+        first = !t->failed;
+        t->failed = true;
+        if (!t->error) t->error = e;
+    }
+    if (first) rt.record_error(e);
+}
+}  // namespace
+
+// A parallel task on a combined worker (thesis Fig. 4.4): every member takes a rank; rank 0
+// makes the data valid; all meet; the kernel runs (on every rank for SPMD, on rank 0 for
+// fork-join); all meet again; rank 0 releases the data and completes the task.
+void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
+{
+    unsigned rank = t->next_rank.fetch_add(1, std::memory_order_acq_rel), size = t->group_size;
+    std::optional<TaskData> data;
+    if (rank == 0) {
+        policy_->on_start(ReadyTask(t), w);
+        if (!t->cancelled) {
+            try {
+                data.emplace(*this, t, w, NodeId(workers_[w].memory_node));
+            } catch (...) {
+                fail(*this, t, std::current_exception());
+            }
+        }
+    }
+    arrive(t, 1);
+    auto start = std::chrono::steady_clock::now();
+    unsigned max = 1;
+    bool runs = !t->failed && (rank == 0 || t->ops->parallel(t->codelet, &max) == ParallelKind::spmd);
+    if (runs) {
+        tls_rank = rank;
+        tls_size = size;
+        try {
+            KernelArgs args{t->buffers.data(), t->values, nullptr};
+            t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0), args);
+        } catch (...) {
+            fail(*this, t, std::current_exception());
+        }
+        tls_rank = 0;
+        tls_size = 1;
+    }
+    arrive(t, 2);
+    if (rank == 0) {
+        if (!t->failed) {
+            record_sample(t, w, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            if (t->callback) {
+                try {
+                    t->callback();
+                } catch (...) {
+                    fail(*this, t, std::current_exception());
+                }
+            }
+        }
+        data.reset();
+        if (!t->cancelled) executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
+        policy_->on_complete(ReadyTask(t), w);
+        complete(t, w);
+    }
+    task_release(t);  // this member's alias
+}
+
 void RuntimeImpl::execute(Task* t, WorkerId w)
 {
+    if (t->group_size > 1) return execute_parallel(t, w);
     if (!t->cancelled && !take_commute_handles(t)) return;  // pushed again when its turn comes
     t->ran_on = w;
     ReadyTask rt(t);
@@ -395,13 +489,7 @@ void RuntimeImpl::execute(Task* t, WorkerId w)
             run_kernel(t, w);
             if (t->callback) t->callback();
         } catch (...) {
-            std::exception_ptr e = std::current_exception();
-            {
-                std::lock_guard lock(t->m);
-                t->failed = true;
-                t->error = e;
-            }
-            record_error(e);
+            fail(*this, t, std::current_exception());
         }
         executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
     }
@@ -495,3 +583,8 @@ void RuntimeImpl::wait_all()
 }
 
 }  // namespace tessera::rt::detail
+
+namespace tessera::rt {
+unsigned parallel_rank() noexcept { return detail::tls_rank; }
+unsigned parallel_size() noexcept { return detail::tls_size; }
+}  // namespace tessera::rt

@@ -86,6 +86,15 @@ void RuntimeImpl::add_workers()
         perf_arch_.push_back("emu" + std::to_string(e));
         slowdown_.push_back(config_.emu_speed < 1 ? 1.0 / config_.emu_speed : 1.0);
     }
+    // combined workers: consecutive CPU workers (consecutive cores), 2, 4, ... and all of them
+    for (int size = 2; size <= config_.ncpus; size = size * 2 > config_.ncpus && size != config_.ncpus ? config_.ncpus : size * 2)
+        for (int first = 0; first + size <= config_.ncpus; first += size) {
+            std::vector<WorkerId> g;
+            for (int i = first; i < first + size; ++i) g.push_back(WorkerId(i));
+            groups_.push_back(std::move(g));
+        }
+    contexts_.emplace_back(workers_.size(), true);  // context 0: every worker
+    ncontexts_.store(1, std::memory_order_release);
     for (WorkerId w = 0; w < workers_.size(); ++w) {
         bool seen = false;
         for (WorkerId r : arch_representatives_) seen = seen || workers_[r].arch == workers_[w].arch;
@@ -181,7 +190,51 @@ std::optional<unsigned> RuntimeImpl::first_runnable_implementation(Task const* t
 bool RuntimeImpl::can_run_on(Task const* t, WorkerId w) const
 {
     if (t->bound_worker != no_worker && t->bound_worker != w) return false;
+    if (t->context != 0 && !contexts_[t->context][w]) return false;
     return first_runnable_implementation(t, w).has_value();
+}
+
+ContextId RuntimeImpl::create_context(std::vector<WorkerId> const& workers)
+{
+    require(!workers.empty(), "create_context: no workers");
+    std::vector<bool> members(workers_.size(), false);
+    for (WorkerId w : workers) {
+        require(w < workers_.size(), "create_context: no worker " + std::to_string(w));
+        members[w] = true;
+    }
+    std::lock_guard lock(contexts_m_);
+    contexts_.push_back(std::move(members));
+    uint32_t id = uint32_t(contexts_.size() - 1);
+    ncontexts_.store(id + 1, std::memory_order_release);
+    return ContextId{id};
+}
+
+std::vector<WorkerId> RuntimeImpl::context_workers(ContextId c) const
+{
+    require(c.value < context_count(), "context_workers: unknown context " + std::to_string(c.value));
+    std::vector<WorkerId> out;
+    for (WorkerId w = 0; w < workers_.size(); ++w)
+        if (contexts_[c.value][w]) out.push_back(w);
+    return out;
+}
+
+void RuntimeImpl::push_to_group(ReadyTask rt, std::size_t g)
+{
+    Task* t = rt.get();
+    require(g < groups_.size(), "push_to_group: no combined worker " + std::to_string(g));
+    auto const& members = groups_[g];
+    t->group = g;
+    t->group_size = unsigned(members.size());
+    for (std::size_t i = 0; i < members.size(); ++i) task_retain(t);  // one per member's alias
+    {
+        std::lock_guard order(group_push_m_);
+        for (WorkerId w : members) {
+            std::lock_guard lock(bound_[w].m);
+            bound_[w].q.push_back(t);
+            bound_[w].nonempty.store(true, std::memory_order_release);
+        }
+    }
+    for (WorkerId w : members) parking_.wake(w);
 }
 
 std::vector<uint64_t> RuntimeImpl::executed_per_worker() const
@@ -250,6 +303,8 @@ std::vector<MemoryNodeInfo> Runtime::memory_nodes() const
     for (NodeId n = 0; n < impl_->node_count(); ++n) out.push_back(impl_->node(n).info());
     return out;
 }
+ContextId Runtime::create_context(std::vector<WorkerId> const& workers) { return impl_->create_context(workers); }
+std::vector<WorkerId> Runtime::context_workers(ContextId c) const { return impl_->context_workers(c); }
 std::vector<LinkStats> Runtime::link_stats() const { return impl_->links().snapshot(); }
 void Runtime::reset_link_stats() { impl_->links().reset(); }
 std::vector<PerfModelEntry> Runtime::perfmodel_entries(std::string_view symbol) const

@@ -42,11 +42,18 @@ public:
     void wake_any(ReadyTask t) noexcept override;
     void prefetch(ReadyTask t, WorkerId w) noexcept override;
     double now() const noexcept override;
+    std::vector<std::vector<WorkerId>> const& combined_workers() const noexcept override { return groups_; }
+    void push_to_group(ReadyTask t, std::size_t g) override;
     std::string_view arch_name(WorkerId w) const override { return perf_arch_.at(w); }
     std::ostream* decision_log() noexcept override { return sched_log_; }
 
     // ---- performance models ----
     Prediction expected_length(Task* t, WorkerId w);
+    Prediction expected_length_on_cores(Task* t, unsigned size);
+    unsigned max_parallelism(Task const* t) const noexcept;
+    ContextId create_context(std::vector<WorkerId> const& workers);
+    std::vector<WorkerId> context_workers(ContextId c) const;
+    uint32_t context_count() const noexcept { return ncontexts_.load(std::memory_order_acquire); }
     double expected_transfer(Task* t, WorkerId w);
     ModelStore& models() noexcept { return models_; }
     BusModel const& bus() const noexcept { return bus_; }
@@ -109,12 +116,19 @@ private:
     /// reduction starts (reduction.cpp).
     void control_ready(Task* t, WorkerId by, std::vector<Task*>& completed_now);
     void run_kernel(Task* t, WorkerId w);
+    void execute_parallel(Task* t, WorkerId w);
+    Prediction predict(Task* t, std::string const& arch, double unit_speed);
 
     RuntimeConfig config_;
     Topology topology_;
     std::vector<WorkerInfo> workers_;
     std::vector<std::string> perf_arch_;  // per worker: "cpu", "emu0"...
     std::vector<WorkerId> arch_representatives_;  // one worker per distinct architecture
+    std::vector<std::vector<WorkerId>> groups_;    // combined workers
+    std::mutex group_push_m_;                      // one order of parallel tasks on all members
+    mutable std::mutex contexts_m_;
+    std::deque<std::vector<bool>> contexts_;       // append-only: readers index without a lock
+    std::atomic<uint32_t> ncontexts_{0};
     std::vector<double> slowdown_;  // per worker: kernel time is padded to this factor
     std::unique_ptr<Policy> policy_;
     Parking parking_;

@@ -132,6 +132,11 @@ void Task::reset() noexcept
     internal = false;
     skip_deps = 0;
     reduction_phase = 0;
+    context = 0;
+    group_size = 1;
+    group = 0;
+    next_rank.store(0, std::memory_order_relaxed);
+    arrived.store(0, std::memory_order_relaxed);
     predicted = 0;
     footprint = 0;
     data_bytes = 0;
@@ -179,6 +184,8 @@ uint64_t ReadyTask::sequence() const noexcept { return t_->sequence; }
 WorkerId ReadyTask::released_by() const noexcept { return t_->released_by; }
 bool ReadyTask::can_run_on(WorkerId w) const { return t_->rt->can_run_on(t_, w); }
 Prediction ReadyTask::expected_length(WorkerId w) const { return t_->rt->expected_length(t_, w); }
+Prediction ReadyTask::expected_length_on_cores(unsigned size) const { return t_->rt->expected_length_on_cores(t_, size); }
+unsigned ReadyTask::max_parallelism() const noexcept { return t_->rt->max_parallelism(t_); }
 double ReadyTask::expected_transfer(WorkerId w) const { return t_->rt->expected_transfer(t_, w); }
 void ReadyTask::set_predicted(double seconds) noexcept { t_->predicted = seconds; }
 double ReadyTask::predicted() const noexcept { return t_->predicted; }

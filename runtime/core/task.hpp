@@ -57,6 +57,11 @@ public:
     bool internal = false;              // submitted by the runtime itself: never throttled
     uint32_t skip_deps = 0;             // buffers (bit i) that take no implicit dependency
     int reduction_phase = 0;            // a reduction task: 0 contributions pending, 1 combining
+    uint32_t context = 0;               // in_context(): 0 for every worker
+    unsigned group_size = 1;            // > 1: a parallel task on a combined worker
+    std::size_t group = 0;
+    std::atomic<unsigned> next_rank{0}; // each member of the group takes the next rank
+    std::atomic<unsigned> arrived{0};   // barrier count: data ready at size, kernel done at 2 size
     double predicted = 0;               // the length its policy expects (ReadyTask::set_predicted)
     uint64_t footprint = 0;             // shape hash of its buffers, 0 until computed
     double data_bytes = 0;

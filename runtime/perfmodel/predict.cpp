@@ -46,11 +46,27 @@ double RuntimeImpl::now() const noexcept
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-Prediction RuntimeImpl::expected_length(Task* t, WorkerId w)
+Prediction RuntimeImpl::expected_length(Task* t, WorkerId w) { return predict(t, perf_arch_[w], workers_[w].speed); }
+
+Prediction RuntimeImpl::expected_length_on_cores(Task* t, unsigned size)
+{
+    return size <= 1 ? predict(t, "cpu", 1.0) : predict(t, "cpu_x" + std::to_string(size), double(size));
+}
+
+unsigned RuntimeImpl::max_parallelism(Task const* t) const noexcept
+{
+    if (!t->ops || t->bound_worker != no_worker) return 1;
+    for (BufferSlot const& b : t->buffers)
+        if (b.mode == Mode::COMMUTE) return 1;
+    unsigned max = 1;
+    ParallelKind kind = t->ops->parallel(t->codelet, &max);
+    return kind == ParallelKind::sequential ? 1 : std::max(1u, max);
+}
+
+Prediction RuntimeImpl::predict(Task* t, std::string const& arch, double unit_speed)
 {
     if (!t->ops) return {};
     if (t->footprint == 0) compute_footprint(t);
-    std::string const& arch = perf_arch_[w];
     Prediction p;
     PerfModel const* model = t->ops->model(t->codelet);
     if (model) {
@@ -61,7 +77,7 @@ Prediction RuntimeImpl::expected_length(Task* t, WorkerId w)
     double flops = t->ops->flops(t->codelet, args);
     if (flops < 0) return p;  // nothing better: uncalibrated, or calibrating with a few samples
     double speed = models_.speed(arch);
-    if (speed <= 0) speed = default_flops_per_second * workers_[w].speed;
+    if (speed <= 0) speed = default_flops_per_second * unit_speed;
     // with a model still calibrating, the estimate orders nothing: the model must be measured
     return {flops / speed, model ? p.state : Calibration::calibrated};
 }
@@ -90,18 +106,24 @@ double RuntimeImpl::expected_transfer(Task* t, WorkerId w)
 
 void RuntimeImpl::record_sample(Task* t, WorkerId w, double seconds)
 {
+    std::string arch = t->group_size > 1 ? "cpu_x" + std::to_string(t->group_size) : perf_arch_[w];
     PerfModel const* model = t->ops->model(t->codelet);
     KernelArgs args{t->buffers.data(), t->values, nullptr};
     double flops = t->ops->flops(t->codelet, args);
     if (!model && flops < 0) return;
     if (t->footprint == 0) compute_footprint(t);
-    if (model) models_.record(*model, perf_arch_[w], t->footprint, t->data_bytes, seconds);
-    if (flops >= 0) models_.record_speed(perf_arch_[w], flops, seconds);
+    if (model) models_.record(*model, arch, t->footprint, t->data_bytes, seconds);
+    if (flops >= 0) models_.record_speed(arch, flops, seconds);
 }
 
 bool RuntimeImpl::runnable_somewhere(Task const* t) const
 {
-    if (t->bound_worker != no_worker) return first_runnable_implementation(t, t->bound_worker).has_value();
+    if (t->bound_worker != no_worker) return can_run_on(t, t->bound_worker);
+    if (t->context != 0) {
+        for (WorkerId w = 0; w < workers_.size(); ++w)
+            if (can_run_on(t, w)) return true;
+        return false;
+    }
     for (WorkerId w : arch_representatives_)
         if (first_runnable_implementation(t, w)) return true;
     return false;

@@ -11,6 +11,10 @@
 //             queued(w) -= length(t); running_end(w) = now + length(t)
 //   done:     running_end(w) = now (the expected end is corrected by what happened)
 //
+// A parallel codelet's task may also go to a combined worker (parallel-heft, thesis §4.3):
+// a group of k cores, predicted with the model of architecture "cpu_x<k>", expected to start
+// when the busiest member is free; its members then hold that time.
+//
 // While a task's model is not calibrated on some able worker's architecture, the task goes
 // to the least loaded such worker, so that every architecture gets measured (calibration);
 // a task with no model and no flop count is always placed that way (load balance).
@@ -63,6 +67,7 @@ public:
             Prediction length;
             double transfer, end;
             std::size_t queued_tasks;
+            int group = -1;  // a combined worker, or -1
         };
         std::vector<Candidate> cands;
         bool calibrating = false;
@@ -72,9 +77,29 @@ public:
             double transfer = variant_ == Variant::tm ? 0.0 : t.expected_transfer(w);
             WorkerState& s = workers_[w];
             std::lock_guard lock(s.m);
-            double free_at = std::max(now, s.running_end) + s.queued;
+            double free_at = std::max({now, s.running_end, s.reserved}) + s.queued;
             cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.ntasks});
             calibrating = calibrating || !p.known();
+        }
+        if (unsigned maxp = t.max_parallelism(); maxp > 1) {
+            auto const& groups = host().combined_workers();
+            for (std::size_t g = 0; g < groups.size(); ++g) {
+                if (groups[g].size() > maxp) continue;
+                bool able = true;
+                double start = now;
+                std::size_t queued_tasks = 0;
+                for (WorkerId w : groups[g]) {
+                    able = able && t.can_run_on(w);
+                    WorkerState& s = workers_[w];
+                    std::lock_guard lock(s.m);
+                    start = std::max({start, s.running_end, s.reserved});
+                    queued_tasks = std::max(queued_tasks, s.ntasks);
+                }
+                if (!able) continue;
+                Prediction p = t.expected_length_on_cores(unsigned(groups[g].size()));
+                cands.push_back({groups[g][0], p, 0.0, start + p.seconds, queued_tasks, int(g)});
+                calibrating = calibrating || !p.known();
+            }
         }
         if (cands.empty()) return;  // the runtime checked that some worker can run it
         Candidate const* best = nullptr;
@@ -91,6 +116,15 @@ public:
 
         double length = best->length.known() ? best->length.seconds : 0.0;
         t.set_predicted(length);
+        if (best->group >= 0) {  // every member holds the time; the runtime queues the aliases
+            for (WorkerId w : host().combined_workers()[std::size_t(best->group)]) {
+                WorkerState& s = workers_[w];
+                std::lock_guard lock(s.m);
+                s.reserved = std::max(s.reserved, best->end);
+            }
+            host().push_to_group(t, std::size_t(best->group));
+            return;
+        }
         WorkerState& s = workers_[best->w];
         if (variant_ == Variant::tmdp_pr) host().prefetch(t, best->w);  // before t is visible to w
         {
@@ -133,11 +167,12 @@ private:
     {
         auto ms = [](double s) { return s * 1e3; };
         log << name() << " t=" << ms(now) << "ms task " << t.codelet_name() << "#" << t.sequence() << " -> worker "
-            << best.w << " (" << host().arch_name(best.w) << ")" << (calibrating ? " [calibrating]" : "")
+            << best.w << " (" << (best.group >= 0 ? "combined " + std::to_string(best.group) : std::string(host().arch_name(best.w)))
+            << ")" << (calibrating ? " [calibrating]" : "")
             << " length " << ms(best.length.seconds) << "ms transfer " << ms(best.transfer) << "ms end " << ms(best.end)
             << "ms |";
         for (C const& c : cands)
-            log << " w" << c.w << ":" << host().arch_name(c.w) << " len " << ms(c.length.seconds)
+            log << " w" << c.w << ":" << (c.group >= 0 ? "x" + std::to_string(host().combined_workers()[std::size_t(c.group)].size()) : std::string(host().arch_name(c.w))) << " len " << ms(c.length.seconds)
                 << (c.length.known() ? "" : "?") << " xfer " << ms(c.transfer) << " end " << ms(c.end);
         log << "\n";
     }
@@ -148,6 +183,7 @@ private:
         PriorityQueue sorted;        // dmdas
         double queued = 0;           // predicted seconds of the queued tasks
         double running_end = 0;      // expected end of the running task
+        double reserved = 0;         // held by a parallel task until then
         std::size_t ntasks = 0;
     };
     Variant variant_;

@@ -98,6 +98,16 @@ struct OnWorker {
 };
 constexpr OnWorker on_worker(unsigned w) noexcept { return {w}; }
 
+/// A scheduling context: a subset of the workers (Runtime::create_context). A task submitted
+/// with in_context(c) runs only on c's workers.
+struct ContextId {
+    unsigned value = 0;  ///< 0: every worker
+};
+struct InContext {
+    ContextId context;
+};
+constexpr InContext in_context(ContextId c) noexcept { return {c}; }
+
 /// Explicit task-to-task dependencies: the task starts after each of these tasks completes.
 struct After {
     std::span<TaskRef const> tasks;
@@ -133,8 +143,9 @@ template <> inline constexpr bool is_option_v<Callback> = true;
 template <> inline constexpr bool is_option_v<Tag> = true;
 template <> inline constexpr bool is_option_v<After> = true;
 template <> inline constexpr bool is_option_v<OnWorker> = true;
+template <> inline constexpr bool is_option_v<InContext> = true;
 template <std::size_t N> inline constexpr bool is_option_v<AfterN<N>> = true;
-/// A task option (priority, callback, tag, after, on_worker).
+/// A task option (priority, callback, tag, after, on_worker, in_context).
 template <class T> concept TaskOption = is_option_v<std::remove_cvref_t<T>>;
 
 }  // namespace tessera::rt

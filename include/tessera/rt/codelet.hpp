@@ -52,6 +52,16 @@ constexpr bool contains(ArchMask m, Arch a) noexcept { return (uint8_t(m) >> uin
 class PerfModel;     // performance models (runtime/perfmodel)
 struct CudaContext;  // what a CUDA implementation receives: its stream and library handles
 
+/// How a codelet may use several CPU cores at once (thesis §4.2): the scheduler may give one
+/// of its tasks a combined worker, a group of cores close in the topology.
+enum class ParallelKind : uint8_t {
+    sequential,  ///< one core
+    forkjoin,    ///< the implementation runs once, on the group's first core, and may use the
+                 ///< group's cores itself (threads, a multithreaded library call)
+    spmd,        ///< the implementation runs on every core of the group at once; each call
+                 ///< learns its rank and the group's size from rt::parallel_rank()/_size()
+};
+
 /// Up to `max_impls` implementations of one architecture, e.g. `.cpu = {&blocked, &naive}`.
 /// Which one runs is decided per task (can_execute, then the scheduler); the first by default.
 template <class Fn>
@@ -92,6 +102,8 @@ struct Codelet {
     bool (*can_execute)(Arch arch, unsigned impl, Params const&...) = nullptr;
     PerfModel const* model = nullptr;                       ///< performance model (nullptr: none)
     double (*flops)(Params const&...) = nullptr;            ///< floating-point operations of a task
+    ParallelKind type = ParallelKind::sequential;           ///< may its tasks use several cores?
+    unsigned max_parallelism = 1;                           ///< the largest group worth giving it
 };
 
 namespace detail {
@@ -120,6 +132,7 @@ struct CodeletOps {
     void (*run)(void const* cl, Arch a, unsigned impl, KernelArgs const& args);
     double (*flops)(void const* cl, KernelArgs const& args);  ///< < 0 when unknown
     PerfModel const* (*model)(void const* cl);
+    ParallelKind (*parallel)(void const* cl, unsigned* max_parallelism);
 };
 
 /// Compile-time facts about a kernel signature: which parameters are buffers, where each
@@ -211,8 +224,13 @@ struct CodeletOpsFor {
         return f ? apply(f, a, seq) : -1.0;
     }
     static PerfModel const* model(void const* p) { return cl(p).model; }
+    static ParallelKind parallel(void const* p, unsigned* max)
+    {
+        *max = cl(p).max_parallelism;
+        return cl(p).type;
+    }
 
-    static constexpr CodeletOps ops{&name, &implementations, &can_execute, &run, &flops, &model};
+    static constexpr CodeletOps ops{&name, &implementations, &can_execute, &run, &flops, &model, &parallel};
 };
 
 }  // namespace detail

@@ -115,6 +115,8 @@ inline void apply_option(Task* t, Callback c, std::size_t) { task_set_callback(t
 inline void apply_option(Task* t, Tag g, std::size_t) { task_set_tag(t, g.id); }
 void task_set_worker(Task* t, unsigned w, std::size_t arg_index);
 inline void apply_option(Task* t, OnWorker o, std::size_t k) { task_set_worker(t, o.worker, k); }
+void task_set_context(Task* t, ContextId c, std::size_t arg_index);
+inline void apply_option(Task* t, InContext c, std::size_t k) { task_set_context(t, c.context, k); }
 inline void apply_option(Task* t, After a, std::size_t k)
 {
     for (TaskRef const& p : a.tasks) task_add_dependency(t, p, k);
@@ -125,6 +127,11 @@ void apply_option(Task* t, AfterN<N> a, std::size_t k)
     for (TaskRef const* p : a.tasks) task_add_dependency(t, *p, k);
 }
 }  // namespace detail
+
+/// Inside a parallel (SPMD) task: this call's rank in its group, and the group's size (0 and 1
+/// in a sequential task or outside tasks).
+unsigned parallel_rank() noexcept;
+unsigned parallel_size() noexcept;
 
 /// A codelet and an argument list it accepts: one Access or Value per kernel parameter, each
 /// binding to it (BindsTo), then options.
@@ -170,6 +177,14 @@ public:
     void notify_tag(TagId id);
     /// Forgets tag `id` so that it can be used again.
     void remove_tag(TagId id);
+
+    // ---- scheduling contexts ----
+    /// A subset of the workers; tasks submitted with in_context(c) run only there (a library
+    /// confining its tasks, two computations sharing a machine). Throws InvalidArgument for
+    /// an empty set or an unknown worker.
+    ContextId create_context(std::vector<WorkerId> const& workers);
+    /// The workers of context c.
+    std::vector<WorkerId> context_workers(ContextId c) const;
 
     // ---- memory nodes and transfers ----
     /// Node 0 is the host; then one per emulated accelerator (and later per GPU).

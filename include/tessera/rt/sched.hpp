@@ -66,6 +66,11 @@ public:
     /// The predicted time to bring the data the task reads to w's memory node (0 for what is
     /// valid there or already on its way), from the bus model.
     double expected_transfer(WorkerId w) const;
+    /// The predicted length on a combined worker of `size` CPU cores (architecture "cpu_x<size>").
+    Prediction expected_length_on_cores(unsigned size) const;
+    /// The largest combined worker worth giving this task: its codelet's max_parallelism for a
+    /// parallel codelet, 1 otherwise (and for tasks bound to a worker or with COMMUTE data).
+    unsigned max_parallelism() const noexcept;
     /// The length a policy expects, kept with the task (e.g. to correct expected ends).
     void set_predicted(double seconds) noexcept;
     double predicted() const noexcept;
@@ -92,6 +97,13 @@ public:
     /// when w runs t (best effort: nothing happens where the node is full). Call it before
     /// queueing t, or from push while t is valid.
     virtual void prefetch(ReadyTask t, WorkerId w) noexcept = 0;
+    /// Combined workers: groups of CPU workers close in the topology (2, 4, ... cores, and all),
+    /// which a policy may give a parallel task with push_to_group.
+    virtual std::vector<std::vector<WorkerId>> const& combined_workers() const noexcept = 0;
+    /// Queues t on every worker of combined worker g, in the same order on all of them (so that
+    /// two parallel tasks never wait for each other), and wakes them. Instead of queueing t in
+    /// the policy: its workers take it before anything the policy holds.
+    virtual void push_to_group(ReadyTask t, std::size_t g) = 0;
     /// Seconds since the runtime started (a steady clock).
     virtual double now() const noexcept = 0;
     /// The performance architecture of w: "cpu", "emu0", "cuda1"...
