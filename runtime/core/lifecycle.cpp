@@ -169,9 +169,13 @@ void RuntimeImpl::on_submit(Task* t)
     // the window only throttles the application: a worker submitting from a task, or the
     // runtime submitting for itself, must not block
     if (max > 0 && n > max && !t->internal && current_worker_id() == no_worker) {
+        // The flag is set again before every check: a completer that saw an earlier wait may
+        // clear it late, and must not leave this one asleep with nobody to wake it.
         std::unique_lock lock(window_m_);
-        window_waiting_.store(true, std::memory_order_seq_cst);
-        window_cv_.wait(lock, [&] { return pending_.load(std::memory_order_seq_cst) <= max / 2; });
+        window_cv_.wait(lock, [&] {
+            window_waiting_.store(true, std::memory_order_seq_cst);
+            return pending_.load(std::memory_order_seq_cst) <= max / 2;
+        });
     }
 }
 
@@ -547,14 +551,13 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             release(s.task);
         }
         successors.clear();
+        t->done.store(1, std::memory_order_release);  // before the tag: wait_tag implies done()
+        t->done.notify_all();
         if (t->has_tag) {
             tags_.task_done(t->tag, error, released);
             for (Task* r : released) release(r);
             released.clear();
         }
-
-        t->done.store(1, std::memory_order_release);
-        t->done.notify_all();
         if (t->kind == Task::Kind::codelet) {  // control tasks are not counted: wait_all ignores them
             int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
             if (left == 0) pending_.notify_all();

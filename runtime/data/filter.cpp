@@ -1,6 +1,7 @@
 // Partitioning filters: children alias disjoint pieces of the parent's memory (no copies).
 #include "runtime/core/runtime_impl.hpp"
 #include "runtime/data/coherency.hpp"
+#include "runtime/core/task.hpp"
 #include "runtime/data/data_state.hpp"
 
 #include <tessera/error.hpp>
@@ -62,6 +63,13 @@ std::vector<std::shared_ptr<DataState>> partition_data(DataState* parent, Filter
         }
     }
     std::lock_guard lock(parent->m);
+    // the pieces carry on the parent's history: a reader of a piece written by a failed task
+    // is cancelled like a reader of the whole
+    if (parent->last_writer)
+        for (auto& c : children) {
+            task_retain(parent->last_writer);
+            c->last_writer = parent->last_writer;
+        }
     parent->partitioned = true;
     parent->children = children;
     return children;
@@ -89,6 +97,16 @@ void unpartition_data(DataState* parent, std::vector<DataState*> const& children
     }
     for (auto& c : mine) unregister_data(*c);  // waits for the piece's tasks
     std::lock_guard lock(parent->m);
+    // the whole carries on its pieces' history: a failed last writer of any piece stands for it
+    for (auto& c : mine) {
+        std::lock_guard lc(c->m);
+        if (c->last_writer && c->last_writer->failed && c->last_writer != parent->last_writer) {
+            task_retain(c->last_writer);
+            if (parent->last_writer) task_release(parent->last_writer);
+            parent->last_writer = c->last_writer;
+            break;
+        }
+    }
     parent->partitioned = false;
 }
 

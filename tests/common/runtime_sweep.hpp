@@ -42,9 +42,16 @@ inline std::ostream& operator<<(std::ostream& os, RuntimeParam const& p)
 }
 
 /// The configuration of one sweep point.
+/// TESSERA_TEST_NEMU=k (ctest's "emu" runs) adds k emulated accelerators to every sweep
+/// point, so that the whole suite also runs with data moving between memory nodes.
+inline int sweep_emulated_devices()
+{
+    char const* v = std::getenv("TESSERA_TEST_NEMU");
+    return v && *v ? std::atoi(v) : 0;
+}
 inline rt::RuntimeConfig config_of(RuntimeParam const& p)
 {
-    return rt::RuntimeConfig{.ncpus = p.ncpus, .scheduler = p.scheduler};
+    return rt::RuntimeConfig{.ncpus = p.ncpus, .scheduler = p.scheduler, .nemu = sweep_emulated_devices()};
 }
 
 /// Every registered policy (read from the registry, never a fixed list) x each worker count.
