@@ -84,6 +84,7 @@ Prediction RuntimeImpl::predict(Task* t, std::string const& arch, double unit_sp
 
 double RuntimeImpl::expected_transfer(Task* t, WorkerId w)
 {
+    if (node_count() == 1) return 0;  // one memory node: nothing ever moves
     NodeId node = NodeId(workers_[w].memory_node);
     double total = 0;
     for (std::size_t i = 0; i < t->buffers.size(); ++i) {

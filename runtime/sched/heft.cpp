@@ -70,10 +70,17 @@ public:
             int group = -1;  // a combined worker, or -1
         };
         std::vector<Candidate> cands;
+        cands.reserve(workers_.size());
         bool calibrating = false;
+        // workers of one architecture share a prediction: ask the models once per architecture
+        std::string_view last_arch;
+        Prediction p;
         for (WorkerId w = 0; w < workers_.size(); ++w) {
             if (!t.can_run_on(w)) continue;
-            Prediction p = t.expected_length(w);
+            if (std::string_view arch = host().arch_name(w); arch != last_arch || cands.empty()) {
+                p = t.expected_length(w);
+                last_arch = arch;
+            }
             double transfer = variant_ == Variant::tm ? 0.0 : t.expected_transfer(w);
             WorkerState& s = workers_[w];
             std::lock_guard lock(s.m);
@@ -96,9 +103,9 @@ public:
                     queued_tasks = std::max(queued_tasks, s.ntasks);
                 }
                 if (!able) continue;
-                Prediction p = t.expected_length_on_cores(unsigned(groups[g].size()));
-                cands.push_back({groups[g][0], p, 0.0, start + p.seconds, queued_tasks, int(g)});
-                calibrating = calibrating || !p.known();
+                Prediction pg = t.expected_length_on_cores(unsigned(groups[g].size()));
+                cands.push_back({groups[g][0], pg, 0.0, start + pg.seconds, queued_tasks, int(g)});
+                calibrating = calibrating || !pg.known();
             }
         }
         if (cands.empty()) return;  // the runtime checked that some worker can run it
