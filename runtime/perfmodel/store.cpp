@@ -110,10 +110,10 @@ Prediction ModelStore::predict(PerfModel const& pm, std::string const& arch, uin
     bool have_entry = e != a->second.end() && e->second.count > 0;
     if (pm.kind() == PerfModelKind::history && have_entry && e->second.count >= calibration_samples)
         return {e->second.mean, Calibration::calibrated};
-    // a regression over the calibrated footprints of this architecture
+    // a regression over the footprints of this architecture measured a few times at least
     std::vector<SizeTime> points;
     for (auto const& [fp, s] : a->second)
-        if (s.count >= calibration_samples) points.push_back({s.size, s.mean});
+        if (s.count >= FootprintStats::min_window) points.push_back({s.size, s.mean});
     auto fit = pm.kind() == PerfModelKind::nonlinear_regression ? fit_power_law_with_offset(points) : fit_power_law(points);
     if (fit) return {(*fit)(size), Calibration::calibrated};
     if (have_entry) return {e->second.mean, Calibration::calibrating};

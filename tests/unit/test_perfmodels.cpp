@@ -144,7 +144,7 @@ TEST(PerfModel, RegressionPredictsAnUnseenSize)
     rt::Runtime r{{.ncpus = 1, .scheduler = "recorder", .perfmodel_dir = "none"}};
     std::vector<double> buf(8000);
     for (int64_t n : {1000, 2000, 4000})
-        for (int i = 0; i < 10; ++i) {
+        for (int i = 0; i < 15; ++i) {
             rt::Handle h{r, rt::Vector<double>{buf.data(), n}};
             r.submit(per_element, readwrite(h));
         }
