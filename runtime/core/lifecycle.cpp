@@ -291,10 +291,11 @@ std::vector<Task*> give_back_commute_handles(Task* t)
 
 /// The data of a task on one memory node, for the time of its kernel: coherent buffers valid
 /// there, scratch buffers from the node's allocation cache, REDUX buffers the worker's
-/// private copy (created and initialized on first use).
+/// private copy (created and initialized on first use). The kernel gets slots() (the task's
+/// own slots keep describing the registered data: a policy may still read them meanwhile).
 class TaskData {
 public:
-    TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node) : rt_(rt), t_(t), node_(node)
+    TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node) : rt_(rt), t_(t), node_(node), slots_(t->buffers)
     {
         try {
             for (std::size_t i = 0; i < t->buffers.size(); ++i) bind(i, w);
@@ -304,16 +305,18 @@ public:
         }
     }
     ~TaskData() { unbind(); }
+    BufferSlot const* slots() const noexcept { return slots_.data(); }
 
 private:
     void bind(std::size_t i, WorkerId w)
     {
-        BufferSlot& b = t_->buffers[i];
+        BufferSlot& b = slots_[i];
         DataState* d = b.state;
         for (std::size_t j = 0; j < i; ++j) {  // the same handle again: the same replica
-            if (t_->buffers[j].state == d) {
-                b.ptr = t_->buffers[j].ptr;
-                b.layout = t_->buffers[j].layout;
+            if (slots_[j].state == d) {
+                b.ptr = slots_[j].ptr;
+                b.layout = slots_[j].layout;
+                bound_ = i + 1;
                 return;
             }
         }
@@ -363,8 +366,8 @@ private:
     void unbind() noexcept
     {
         for (std::size_t i = 0; i < bound_; ++i) {
-            BufferSlot const& b = t_->buffers[i];
-            bool first = std::none_of(t_->buffers.begin(), t_->buffers.begin() + std::ptrdiff_t(i),
+            BufferSlot const& b = slots_[i];
+            bool first = std::none_of(slots_.begin(), slots_.begin() + std::ptrdiff_t(i),
                                       [&](BufferSlot const& o) { return o.state == b.state; });
             if (first && b.mode == Mode::SCRATCH) rt_.node(node_).release(b.ptr, b.state->layout.bytes());
         }
@@ -376,6 +379,7 @@ private:
     RuntimeImpl& rt_;
     Task* t_;
     NodeId node_;
+    std::vector<BufferSlot> slots_;
     std::size_t bound_ = 0;
     std::vector<std::pair<DataState*, Mode>> acquired_;
 };
@@ -385,7 +389,7 @@ private:
 void RuntimeImpl::run_kernel(Task* t, WorkerId w)
 {
     TaskData data(*this, t, w, NodeId(workers_[w].memory_node));
-    KernelArgs args{t->buffers.data(), t->values, nullptr};
+    KernelArgs args{data.slots(), t->values, nullptr};
     auto start = std::chrono::steady_clock::now();
     t->ops->run(t->codelet, workers_[w].arch, first_runnable_implementation(t, w).value_or(0), args);
     auto took = std::chrono::steady_clock::now() - start;
@@ -440,6 +444,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
         if (!t->cancelled) {
             try {
                 data.emplace(*this, t, w, NodeId(workers_[w].memory_node));
+                t->running_slots = data->slots();  // what every rank's kernel reads
             } catch (...) {
                 fail(*this, t, std::current_exception());
             }
@@ -453,7 +458,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
         tls_rank = rank;
         tls_size = size;
         try {
-            KernelArgs args{t->buffers.data(), t->values, nullptr};
+            KernelArgs args{t->running_slots, t->values, nullptr};
             t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0), args);
         } catch (...) {
             fail(*this, t, std::current_exception());

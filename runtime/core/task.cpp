@@ -137,6 +137,7 @@ void Task::reset() noexcept
     group = 0;
     next_rank.store(0, std::memory_order_relaxed);
     arrived.store(0, std::memory_order_relaxed);
+    running_slots = nullptr;
     predicted = 0;
     footprint = 0;
     data_bytes = 0;

@@ -62,6 +62,7 @@ public:
     std::size_t group = 0;
     std::atomic<unsigned> next_rank{0}; // each member of the group takes the next rank
     std::atomic<unsigned> arrived{0};   // barrier count: data ready at size, kernel done at 2 size
+    BufferSlot const* running_slots = nullptr;  // a parallel task's data on its node (rank 0's)
     double predicted = 0;               // the length its policy expects (ReadyTask::set_predicted)
     uint64_t footprint = 0;             // shape hash of its buffers, 0 until computed
     double data_bytes = 0;
