@@ -556,13 +556,9 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             release(s.task);
         }
         successors.clear();
-        t->done.store(1, std::memory_order_release);  // before the tag: wait_tag implies done()
+        // done, then no longer pending, then the tag: each wait sees the ones before it
+        t->done.store(1, std::memory_order_release);
         t->done.notify_all();
-        if (t->has_tag) {
-            tags_.task_done(t->tag, error, released);
-            for (Task* r : released) release(r);
-            released.clear();
-        }
         if (t->kind == Task::Kind::codelet) {  // control tasks are not counted: wait_all ignores them
             int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
             if (left == 0) pending_.notify_all();
@@ -571,6 +567,11 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
                 window_waiting_.store(false, std::memory_order_relaxed);
                 window_cv_.notify_all();
             }
+        }
+        if (t->has_tag) {
+            tags_.task_done(t->tag, error, released);
+            for (Task* r : released) release(r);
+            released.clear();
         }
         task_release(t);  // the runtime's reference
     }

@@ -218,7 +218,10 @@ inline void add_var_cpu(rt::Variable<int64_t> x, int64_t a) { *x += a; }
 /// x += a on a Variable<int64_t>.
 inline const rt::Codelet<rt::Variable<int64_t>, int64_t> add_var{.name = "add_var", .cpu = &add_var_cpu};
 
-inline void affine_var_cpu(rt::Variable<int64_t> x, int64_t a) { *x = *x * 3 + a; }
+/// 3x + a, wrapping around modulo 2^64 (unsigned arithmetic: long chains must not overflow).
+constexpr int64_t affine(int64_t x, int64_t a) { return int64_t(uint64_t(x) * 3u + uint64_t(a)); }
+
+inline void affine_var_cpu(rt::Variable<int64_t> x, int64_t a) { *x = affine(*x, a); }
 /// x = 3x + a: not commutative, so a different order of two updates gives a different result.
 inline const rt::Codelet<rt::Variable<int64_t>, int64_t> affine_var{.name = "affine_var",
                                                                     .cpu = &affine_var_cpu};

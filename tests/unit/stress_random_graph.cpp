@@ -151,6 +151,7 @@ struct Submitter {
                     case rt::Mode::RW:
                         return Submitter<Vs..., rt::Variable<int64_t>>::go(r, next, a, w_only, prio, dep, accs...,
                                                                            rt::readwrite(h));
+                    default: break;  // the generator draws R, W and RW only
                 }
             } else {
                 auto& h = *p.unit->vec;
@@ -164,10 +165,11 @@ struct Submitter {
                     case rt::Mode::RW:
                         return Submitter<Vs..., rt::Vector<int64_t>>::go(r, next, a, w_only, prio, dep, accs...,
                                                                          rt::readwrite(h));
+                    default: break;
                 }
             }
         }
-        ADD_FAILURE() << "more than 3 buffers";
+        ADD_FAILURE() << "more than 3 buffers, or a mode other than R, W, RW";
         return {};
     }
 };

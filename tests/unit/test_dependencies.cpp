@@ -159,6 +159,7 @@ TEST_P(Dependencies, RandomAccessMixRunsConflictingTasksInSubmissionOrder)
                 case rt::Mode::R: rt->submit(stamp_r, rt::read(h), rt::value(&clock), rt::value(int64_t{k})); break;
                 case rt::Mode::W: rt->submit(stamp_w, rt::write(h), rt::value(&clock), rt::value(int64_t{k})); break;
                 case rt::Mode::RW: rt->submit(stamp_w, rt::readwrite(h), rt::value(&clock), rt::value(int64_t{k})); break;
+                default: FAIL() << "unexpected mode";
             }
         }
         rt->wait_all();
@@ -507,7 +508,7 @@ TEST_P(Dependencies, SubmissionFromSeveralThreads)
     ho.clear();
     EXPECT_EQ(shared, threads * per_thread);
     int64_t want = 1;
-    for (int k = 0; k < per_thread; ++k) want = want * 3 + k % 5;
+    for (int k = 0; k < per_thread; ++k) want = affine(want, k % 5);
     for (int64_t o : own) EXPECT_EQ(o, want);
 }
 

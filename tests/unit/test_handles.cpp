@@ -285,7 +285,7 @@ TEST_P(Handles, UnregisterWaitsForTasksAndLeavesTheData)
     expected = 2;
     for (int64_t k = 0; k < 50; ++k) {
         rt->submit(affine_var, rt::readwrite(h), rt::value(k));
-        expected = expected * 3 + k;
+        expected = affine(expected, k);
     }
     h.unregister();
     EXPECT_EQ(x, expected);

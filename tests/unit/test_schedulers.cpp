@@ -183,7 +183,7 @@ TEST(UserPolicy, RegisteredAndUsed)
         rt.wait_all();
         h.unregister();
         int64_t want = 0;
-        for (int k = 0; k < n; ++k) want = want * 3 + k % 3;
+        for (int k = 0; k < n; ++k) want = affine(want, k % 3);
         EXPECT_EQ(x, want);
     }
     EXPECT_EQ(count.load(), n);
