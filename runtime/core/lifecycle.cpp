@@ -179,7 +179,7 @@ void RuntimeImpl::on_submit(Task* t)
     }
 }
 
-void RuntimeImpl::control_ready(Task* t, WorkerId by, std::vector<Task*>& completed_now)
+void RuntimeImpl::control_ready(Task* t, std::vector<Task*>& completed_now)
 {
     switch (t->kind) {
         case Task::Kind::acquire:  // the application thread waiting in acquire() takes it
@@ -195,7 +195,6 @@ void RuntimeImpl::control_ready(Task* t, WorkerId by, std::vector<Task*>& comple
         case Task::Kind::codelet:
             break;
     }
-    (void)by;
 }
 
 void RuntimeImpl::release_dependency(Task* t, WorkerId by)
@@ -204,7 +203,7 @@ void RuntimeImpl::release_dependency(Task* t, WorkerId by)
     t->released_by = by;
     std::vector<Task*> completed_now;
     if (t->kind != Task::Kind::codelet)
-        control_ready(t, by, completed_now);
+        control_ready(t, completed_now);
     else if (t->cancelled)
         completed_now.push_back(t);
     else
@@ -545,7 +544,7 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             if (s->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
             s->released_by = w;
             if (s->kind != Task::Kind::codelet)
-                control_ready(s, w, work);
+                control_ready(s, work);
             else if (s->cancelled)
                 work.push_back(s);
             else

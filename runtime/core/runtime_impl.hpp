@@ -114,7 +114,7 @@ private:
     void record_edge_slow(Task const* from, Task const* to, DependencyKind kind);
     /// A ready control task: an acquire wakes its application thread, a join completes, a
     /// reduction starts (reduction.cpp).
-    void control_ready(Task* t, WorkerId by, std::vector<Task*>& completed_now);
+    void control_ready(Task* t, std::vector<Task*>& completed_now);
     void run_kernel(Task* t, WorkerId w);
     void execute_parallel(Task* t, WorkerId w);
     Prediction predict(Task* t, std::string const& arch, double unit_speed);
