@@ -173,14 +173,20 @@ private:
     void explain(std::ostream& log, ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating, double now)
     {
         auto ms = [](double s) { return s * 1e3; };
+        auto unit = [&](C const& c) -> std::ostream& {  // "cpu", "emu0", or "x2" for a combined worker
+            if (c.group >= 0) return log << "x" << host().combined_workers()[std::size_t(c.group)].size();
+            return log << host().arch_name(c.w);
+        };
         log << name() << " t=" << ms(now) << "ms task " << t.codelet_name() << "#" << t.sequence() << " -> worker "
-            << best.w << " (" << (best.group >= 0 ? "combined " + std::to_string(best.group) : std::string(host().arch_name(best.w)))
-            << ")" << (calibrating ? " [calibrating]" : "")
+            << best.w << " (";
+        unit(best) << ")" << (calibrating ? " [calibrating]" : "")
             << " length " << ms(best.length.seconds) << "ms transfer " << ms(best.transfer) << "ms end " << ms(best.end)
             << "ms |";
-        for (C const& c : cands)
-            log << " w" << c.w << ":" << (c.group >= 0 ? "x" + std::to_string(host().combined_workers()[std::size_t(c.group)].size()) : std::string(host().arch_name(c.w))) << " len " << ms(c.length.seconds)
+        for (C const& c : cands) {
+            log << " w" << c.w << ":";
+            unit(c) << " len " << ms(c.length.seconds)
                 << (c.length.known() ? "" : "?") << " xfer " << ms(c.transfer) << " end " << ms(c.end);
+        }
         log << "\n";
     }
 

@@ -274,7 +274,6 @@ TEST(Heft, DmdasRunsReadyTasksByPriority)
     std::atomic<bool> open{false};
     std::vector<int> order;
     std::mutex m;
-    const rt::Codelet<> gate{.name = "gate", .cpu = +[] {}};
     struct Ctx {
         std::atomic<bool>* open;
         std::vector<int>* order;
