@@ -555,8 +555,12 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             release(s.task);
         }
         successors.clear();
-        // done, then no longer pending, then the tag: each wait sees the ones before it
-        t->done.store(1, std::memory_order_release);
+        // done (with its tag, atomically), then no longer pending: whoever waits for one of
+        // them sees the ones before it
+        if (t->has_tag)
+            tags_.task_done(t->tag, error, t->done, released);
+        else
+            t->done.store(1, std::memory_order_release);
         t->done.notify_all();
         if (t->kind == Task::Kind::codelet) {  // control tasks are not counted: wait_all ignores them
             int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
@@ -567,11 +571,8 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
                 window_cv_.notify_all();
             }
         }
-        if (t->has_tag) {
-            tags_.task_done(t->tag, error, released);
-            for (Task* r : released) release(r);
-            released.clear();
-        }
+        for (Task* r : released) release(r);  // tasks whose tags waited for this one
+        released.clear();
         task_release(t);  // the runtime's reference
     }
 }

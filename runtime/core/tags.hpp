@@ -9,7 +9,9 @@
 
 #include <tessera/rt/access.hpp>
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <span>
@@ -27,9 +29,11 @@ public:
     /// one to t->pending (released by a later task_done / notify). Throws InvalidArgument if
     /// the tag already has a task.
     void associate(TagId id, Task* t);
-    /// The tag's task completed (with `error` if it failed or was cancelled): the tag is done.
-    /// Appends to `released` the tasks whose tags thereby became ready.
-    void task_done(TagId id, std::exception_ptr error, std::vector<Task*>& released);
+    /// The tag's task completed (with `error` if it failed or was cancelled): the task's `done`
+    /// flag is set and the tag is done, both under the table's lock, so that whoever sees one
+    /// sees the other (wait_tag then done(); TaskRef::wait then remove_tag). Appends to
+    /// `released` the tasks whose tags thereby became ready.
+    void task_done(TagId id, std::exception_ptr error, std::atomic<uint32_t>& done, std::vector<Task*>& released);
     /// Marks a tag with no task done from the application.
     void notify(TagId id, std::vector<Task*>& released);
     void wait(TagId id);

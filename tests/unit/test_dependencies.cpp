@@ -374,6 +374,31 @@ TEST_P(Dependencies, WaitTagReturnsOnceTheTaskHasCompleted)
     EXPECT_EQ(c.load(), 300);
 }
 
+TEST_P(Dependencies, TagIsDoneOnceItsTaskIsWaitedFor)
+{
+    // The other direction: once TaskRef::wait() or wait_all() returned, the task's tag is done,
+    // so that it can be removed and used again at once (StarPU's wait then starpu_tag_remove).
+    auto rt = make_runtime();
+    std::atomic<int64_t> c{0};
+    int refused = 0;
+    for (int k = 0; k < 300; ++k) {
+        auto t = rt->submit(count_cl, rt::value(&c), rt::tag(77));
+        if (k % 2)
+            t.wait();
+        else
+            rt->wait_all();
+        try {
+            rt->remove_tag(77);
+        } catch (tessera::InvalidArgument const&) {
+            ++refused;
+            rt->wait_tag(77);  // then it is done: remove it for the next round
+            rt->remove_tag(77);
+        }
+    }
+    EXPECT_EQ(refused, 0) << "remove_tag refused a tag whose task had been waited for";
+    EXPECT_EQ(c.load(), 300);
+}
+
 TEST_P(Dependencies, NotifyTagReleasesDependents)
 {
     auto rt = make_runtime();
