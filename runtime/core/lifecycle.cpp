@@ -555,14 +555,11 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             release(s.task);
         }
         successors.clear();
-        // done (with its tag, atomically), then no longer pending: whoever waits for one of
-        // them sees the ones before it
-        if (t->has_tag)
-            tags_.task_done(t->tag, error, t->done, released);
-        else
+        // done and no longer pending (and its tag done, atomically with both): whoever
+        // waits for one of them sees the others
+        auto retire = [&] {
             t->done.store(1, std::memory_order_release);
-        t->done.notify_all();
-        if (t->kind == Task::Kind::codelet) {  // control tasks are not counted: wait_all ignores them
+            if (t->kind != Task::Kind::codelet) return;  // control tasks are not counted
             int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
             if (left == 0) pending_.notify_all();
             if (window_waiting_.load(std::memory_order_seq_cst) && left <= config_.max_pending_tasks / 2) {
@@ -570,7 +567,12 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
                 window_waiting_.store(false, std::memory_order_relaxed);
                 window_cv_.notify_all();
             }
-        }
+        };
+        if (t->has_tag)
+            tags_.task_done(t->tag, error, retire, released);
+        else
+            retire();
+        t->done.notify_all();
         for (Task* r : released) release(r);  // tasks whose tags waited for this one
         released.clear();
         task_release(t);  // the runtime's reference

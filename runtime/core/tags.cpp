@@ -62,14 +62,6 @@ void TagTable::mark_done_locked(TagId id, State& s, std::exception_ptr error, st
     done_cv_.notify_all();
 }
 
-void TagTable::task_done(TagId id, std::exception_ptr error, std::atomic<uint32_t>& done, std::vector<Task*>& released)
-{
-    std::lock_guard lock(m_);
-    done.store(1, std::memory_order_release);
-    auto it = tags_.find(id);
-    if (it != tags_.end()) mark_done_locked(id, it->second, error, released);
-}
-
 void TagTable::notify(TagId id, std::vector<Task*>& released)
 {
     std::lock_guard lock(m_);

@@ -9,9 +9,7 @@
 
 #include <tessera/rt/access.hpp>
 
-#include <atomic>
 #include <condition_variable>
-#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <span>
@@ -29,11 +27,19 @@ public:
     /// one to t->pending (released by a later task_done / notify). Throws InvalidArgument if
     /// the tag already has a task.
     void associate(TagId id, Task* t);
-    /// The tag's task completed (with `error` if it failed or was cancelled): the task's `done`
-    /// flag is set and the tag is done, both under the table's lock, so that whoever sees one
-    /// sees the other (wait_tag then done(); TaskRef::wait then remove_tag). Appends to
-    /// `released` the tasks whose tags thereby became ready.
-    void task_done(TagId id, std::exception_ptr error, std::atomic<uint32_t>& done, std::vector<Task*>& released);
+    /// The tag's task completed (with `error` if it failed or was cancelled): `retire` (which
+    /// marks the task done and no longer pending) runs and the tag becomes done, both under the
+    /// table's lock, so that whoever sees one sees the other (wait_tag then done() and
+    /// pending_tasks(); TaskRef::wait or wait_all then remove_tag). Appends to `released` the
+    /// tasks whose tags thereby became ready.
+    template <class Retire>
+    void task_done(TagId id, std::exception_ptr error, Retire&& retire, std::vector<Task*>& released)
+    {
+        std::lock_guard lock(m_);
+        retire();
+        auto it = tags_.find(id);
+        if (it != tags_.end()) mark_done_locked(id, it->second, error, released);
+    }
     /// Marks a tag with no task done from the application.
     void notify(TagId id, std::vector<Task*>& released);
     void wait(TagId id);
