@@ -197,18 +197,24 @@ void RuntimeImpl::control_ready(Task* t, std::vector<Task*>& completed_now)
     }
 }
 
-void RuntimeImpl::release_dependency(Task* t, WorkerId by)
+bool RuntimeImpl::drop_dependency(Task* t, WorkerId by, std::vector<Task*>& completed_now)
 {
-    if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (t->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return false;
     t->released_by = by;
-    std::vector<Task*> completed_now;
     if (t->kind != Task::Kind::codelet)
         control_ready(t, completed_now);
     else if (t->cancelled)
-        completed_now.push_back(t);
+        completed_now.push_back(t);  // never runs: completes at once, cancelling what follows
     else
         push(t);
-    for (Task* c : completed_now) complete(c, by);
+    return true;
+}
+
+void RuntimeImpl::release_dependency(Task* t, WorkerId by)
+{
+    std::vector<Task*> completed_now;
+    if (drop_dependency(t, by, completed_now))
+        for (Task* c : completed_now) complete(c, by);
 }
 
 void RuntimeImpl::push(Task* t)
@@ -540,19 +546,9 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             successors.swap(t->successors);
             if (t->failed) error = t->error;
         }
-        auto release = [&](Task* s) {
-            if (s->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-            s->released_by = w;
-            if (s->kind != Task::Kind::codelet)
-                control_ready(s, work);
-            else if (s->cancelled)
-                work.push_back(s);
-            else
-                push(s);
-        };
         for (Successor const& s : successors) {
             if (error && s.propagates_failure) s.task->poison(error);
-            release(s.task);
+            drop_dependency(s.task, w, work);
         }
         successors.clear();
         // done and no longer pending (and its tag done, atomically with both): whoever
@@ -573,7 +569,7 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
         else
             retire();
         t->done.notify_all();
-        for (Task* r : released) release(r);  // tasks whose tags waited for this one
+        for (Task* r : released) drop_dependency(r, w, work);  // tasks whose tags waited for this one
         released.clear();
         task_release(t);  // the runtime's reference
     }

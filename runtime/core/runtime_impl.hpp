@@ -63,7 +63,11 @@ public:
     // ---- task life cycle ----
     /// Counts a submitted task; blocks the application thread while the window is full.
     void on_submit(Task* t);
-    /// Drops one pending dependency of t; at zero the task is ready.
+    /// Drops one pending dependency of t; at zero the task is ready: pushed, or for a control or
+    /// cancelled task, handled at once (what completes then is appended to `completed_now`).
+    /// True if it became ready.
+    bool drop_dependency(Task* t, WorkerId by, std::vector<Task*>& completed_now);
+    /// drop_dependency, completing at once what it makes complete.
     void release_dependency(Task* t, WorkerId by);
     /// Hands a ready task to the policy (or to the worker it is bound to).
     void push(Task* t);
