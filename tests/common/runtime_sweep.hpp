@@ -19,6 +19,7 @@
 #include <exception>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -217,6 +218,18 @@ inline const rt::Codelet<Rendezvous*> rendezvous_cl{.name = "rendezvous", .cpu =
 inline void add_var_cpu(rt::Variable<int64_t> x, int64_t a) { *x += a; }
 /// x += a on a Variable<int64_t>.
 inline const rt::Codelet<rt::Variable<int64_t>, int64_t> add_var{.name = "add_var", .cpu = &add_var_cpu};
+
+/// The order in which tasks ran: log_cl appends its value k.
+struct OrderLog {
+    std::mutex m;
+    std::vector<int> order;
+};
+inline void log_cpu(OrderLog* log, int k)
+{
+    std::lock_guard lock(log->m);
+    log->order.push_back(k);
+}
+inline const rt::Codelet<OrderLog*, int> log_cl{.name = "log", .cpu = &log_cpu};
 
 /// 3x + a, wrapping around modulo 2^64 (unsigned arithmetic: long chains must not overflow).
 constexpr int64_t affine(int64_t x, int64_t a) { return int64_t(uint64_t(x) * 3u + uint64_t(a)); }

@@ -145,17 +145,6 @@ void register_fifo()
     rt::policies().add("test-fifo", "a FIFO written by the test", [] { return std::make_unique<Fifo>(); });
 }
 
-struct OrderLog {
-    std::mutex m;
-    std::vector<int> order;
-};
-void log_cpu(OrderLog* log, int k)
-{
-    std::lock_guard lock(log->m);
-    log->order.push_back(k);
-}
-const rt::Codelet<OrderLog*, int> log_cl{.name = "log", .cpu = &log_cpu};
-
 TEST(UserPolicy, RegisteredAndUsed)
 {
     register_fifo();

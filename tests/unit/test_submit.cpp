@@ -516,17 +516,6 @@ TESSERA_INSTANTIATE_SWEEP(Submit);
 
 // ---- priorities (one worker: the execution order is the policy's choice alone) ---------------
 
-struct OrderLog {
-    std::mutex m;
-    std::vector<int> order;
-};
-void log_cpu(OrderLog* log, int k)
-{
-    std::lock_guard lock(log->m);
-    log->order.push_back(k);
-}
-const rt::Codelet<OrderLog*, int> log_cl{.name = "log", .cpu = &log_cpu};
-
 /// Runs `prios.size()` independent tasks, all made ready while a gate task holds the only
 /// worker; returns the indices in execution order.
 std::vector<int> run_gated(std::string const& sched, std::vector<int> const& prios)
