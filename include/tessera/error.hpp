@@ -35,6 +35,21 @@ struct InvalidArgument : Error {
     using Error::Error;
 };
 
+/// A bad argument of a LAPACK-style routine: position() is its 1-based place in the routine's
+/// argument list, so that the C API returns LAPACK's info = -position.
+class InvalidLapackArgument : public InvalidArgument {
+public:
+    InvalidLapackArgument(std::string const& msg, int position,
+                          std::source_location at = std::source_location::current())
+        : InvalidArgument(msg, at), position_(position)
+    {
+    }
+    int position() const noexcept { return position_; }
+
+private:
+    int position_;
+};
+
 /// A CUDA, cuBLAS, cuSOLVER or cuFFT failure.
 struct DeviceError : Error {
     using Error::Error;

@@ -11,3 +11,4 @@
 #include <tessera/rt/runtime.hpp>
 #include <tessera/rt/sched.hpp>
 #include <tessera/rt/task.hpp>
+#include <tessera/la.hpp>

@@ -1,0 +1,15 @@
+/// @file la.hpp
+/// The dense linear algebra: TileMatrix, sequences, the level-3 BLAS and the Cholesky family
+/// in tile, asynchronous and LAPACK-style forms (the C API is tessera.h).
+#pragma once
+
+#include <tessera/la/blas.hpp>
+#include <tessera/la/cholesky.hpp>
+#include <tessera/la/context.hpp>
+#include <tessera/la/enums.hpp>
+#include <tessera/la/generate.hpp>
+#include <tessera/la/layout.hpp>
+#include <tessera/la/norm.hpp>
+#include <tessera/la/scalar.hpp>
+#include <tessera/la/sequence.hpp>
+#include <tessera/la/tile_matrix.hpp>

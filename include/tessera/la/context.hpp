@@ -1,0 +1,40 @@
+/// @file context.hpp
+/// The runtime behind the LAPACK-style and C APIs. It starts on the first call (with the
+/// TESSERA_* environment variables: TESSERA_NCPU, TESSERA_SCHED, TESSERA_NEMU ...) or at
+/// init(), and stops at finalize() or at exit. Tile-API calls use the runtime of their
+/// matrices instead. Inside tasks OpenBLAS runs single-threaded (the runtime owns the cores):
+/// Tessera sets openblas_set_num_threads(1) when a call starts.
+///
+///     tessera::init({.scheduler = "ws"});              // optional
+///     int64_t info = tessera::potrf(Uplo::lower, n, a, lda);
+///     tessera::finalize();                              // optional
+#pragma once
+
+#include <tessera/rt/runtime.hpp>
+
+#include <cstdint>
+
+namespace tessera::inline la {
+
+/// Starts the library's runtime with `config`. Throws InvalidArgument if it is already
+/// running (finalize() first) or the configuration is bad.
+void init(rt::RuntimeConfig config = {});
+/// Waits for the runtime's tasks and stops it (a no-op when not started). A later call
+/// starts it again.
+void finalize() noexcept;
+/// True while the library's runtime is running.
+bool initialized() noexcept;
+/// The library's runtime, started with the default configuration if need be.
+rt::Runtime& runtime();
+
+/// The routines whose tile size is tuned separately.
+enum class Routine : uint8_t { gemm, symm, syrk, trsm, trmm, potrf, potrs, posv, potri };
+
+/// Sets the tile size of the LAPACK-style and C calls (0: automatic, the default).
+void set_tile_size(int64_t nb);
+/// The tile size a LAPACK-style call of `routine` on order-n matrices of precision
+/// `precision` ('s', 'd', 'c', 'z') uses: the one set by set_tile_size, or else the one
+/// measured best on this kind of machine for that size (see docs/tile-size.md).
+int64_t tile_size(Routine routine, char precision, int64_t n);
+
+}  // namespace tessera::la

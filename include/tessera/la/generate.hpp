@@ -1,0 +1,30 @@
+/// @file generate.hpp
+/// Test matrices generated in place, one task per tile. Entries depend only on the seed and
+/// their global position, never on the tile size or the schedule, so a matrix can be
+/// regenerated exactly (for a residual) in any layout.
+#pragma once
+
+#include <tessera/la/sequence.hpp>
+#include <tessera/la/tile_matrix.hpp>
+
+#include <cstdint>
+
+namespace tessera::inline la {
+
+/// Fills A with entries uniform in [-0.5, 0.5) (complex: real and imaginary parts each).
+template <Scalar T>
+void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s);
+/// Fills the square A with a Hermitian (symmetric for real T) positive definite matrix of
+/// 2-norm condition number exactly `kappa` >= 1 and norm 1: A = H D H^H, H a random
+/// Householder reflector, D = diag(kappa^(-k/(n-1))). Both triangles are written.
+template <Scalar T>
+void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s);
+
+/// generate_random_async, then waits.
+template <Scalar T>
+void generate_random(TileMatrix<T>& A, uint64_t seed);
+/// generate_hpd_async, then waits.
+template <Scalar T>
+void generate_hpd(TileMatrix<T>& A, double kappa, uint64_t seed);
+
+}  // namespace tessera::la

@@ -1,0 +1,90 @@
+/// @file sequence.hpp
+/// A Sequence groups the tasks of asynchronous tile calls so that they chain without waiting
+/// and are waited for once (PLASMA's plasma_sequence_t):
+///
+///     tessera::Sequence s{rt};
+///     tessera::potrf_async(Uplo::lower, A, s);      // submits, returns at once
+///     tessera::potrs_async(Uplo::lower, A, B, s);   // its tasks wait for potrf's by data
+///     int64_t info = s.wait();                      // LAPACK's info of the first failure
+///
+/// A failure poisons the sequence: once a call's numerical failure (info > 0) or a task's
+/// exception is known, later calls on the sequence submit nothing, and wait() reports the
+/// first failure. Tasks already submitted when a factorization fails still run on the
+/// unfinished part, as LAPACK leaves it unspecified.
+#pragma once
+
+#include <tessera/rt/codelet.hpp>
+#include <tessera/rt/runtime.hpp>
+#include <tessera/rt/task.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace tessera::inline la {
+
+namespace detail {
+/// Where factorization tasks report LAPACK's info: the smallest positive value wins, since
+/// the first failing minor is the one LAPACK reports.
+struct InfoSlot {
+    std::atomic<int64_t> value{0};
+    void record(int64_t info) noexcept
+    {
+        int64_t cur = value.load(std::memory_order_relaxed);
+        while ((cur == 0 || info < cur) && !value.compare_exchange_weak(cur, info, std::memory_order_relaxed)) {
+        }
+    }
+};
+}  // namespace detail
+
+/// The tasks of chained asynchronous calls, their first failure, and what must outlive them.
+class Sequence {
+public:
+    /// A sequence on runtime `rt`, which must outlive it.
+    explicit Sequence(rt::Runtime& rt);
+    Sequence(Sequence&&) noexcept = default;
+    Sequence& operator=(Sequence&&) = delete;
+    /// Waits for the sequence's tasks; their errors are dropped here: call wait() to see them.
+    ~Sequence();
+
+    /// Submits one task of the sequence; a no-op returning an empty TaskRef once the sequence
+    /// has failed.
+    template <class... Params, class... Args>
+    rt::TaskRef submit(rt::Codelet<Params...> const& cl, Args&&... args)
+    {
+        if (failed()) return {};
+        rt::TaskRef t = state_->rt->submit(cl, std::forward<Args>(args)...);
+        state_->tasks.push_back(t);
+        return t;
+    }
+
+    /// Waits for every task submitted through the sequence. Returns LAPACK's info of the first
+    /// numerical failure (0: success). Rethrows the first exception a task raised (a bad
+    /// device, a kernel error), after all tasks are done.
+    int64_t wait();
+    /// The info recorded so far (tasks may still be running).
+    int64_t info() const noexcept { return state_->info.value.load(std::memory_order_relaxed); }
+    /// True once a numerical failure or a task's exception is known.
+    bool failed() const noexcept { return info() != 0 || state_->error != nullptr; }
+
+    rt::Runtime& runtime() const noexcept { return *state_->rt; }
+    /// Where this sequence's factorization tasks record their info (internal: passed to tasks).
+    detail::InfoSlot* info_slot() const noexcept { return &state_->info; }
+    /// Keeps `p` alive until the sequence's tasks are done (e.g. registrations of user memory).
+    void keep_alive(std::shared_ptr<void const> p) { state_->kept.push_back(std::move(p)); }
+
+private:
+    struct State {
+        rt::Runtime* rt;
+        detail::InfoSlot info;
+        std::exception_ptr error;
+        std::vector<rt::TaskRef> tasks;
+        std::vector<std::shared_ptr<void const>> kept;
+    };
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace tessera::la

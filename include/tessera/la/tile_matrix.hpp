@@ -1,0 +1,95 @@
+/// @file tile_matrix.hpp
+/// TileMatrix<T>: an m x n matrix cut into nb x nb tiles (the last tile row and column
+/// smaller when nb does not divide m or n), each tile a registered handle, so that tile
+/// algorithms are loops of tasks on tiles (PLASMA's descriptor, StarPU's filtered matrix).
+///
+///       j=0    j=1    j=2
+///     +------+------+----+   tile (i, j) holds rows [i nb, min((i+1) nb, m)) and the
+///  i=0|      |      |    |   columns [j nb, min((j+1) nb, n)); it is column-major with its own
+///     +------+------+----+   leading dimension: contiguous (ld = its row count) in the tile
+///  i=1|      |      |    |   storage TileMatrix allocates (pinned, so that a tile moves to a
+///     +------+------+----+   GPU in one copy), or lda when wrapping a LAPACK array in place.
+///  i=2|      |      |    |
+///     +------+------+----+
+///
+///     tessera::TileMatrix<double> A{rt, n, n, 256};      // tile storage, content undefined
+///     tessera::lapack_to_tiles(a, lda, A);              // one copy task per tile, then waits
+///     int64_t info = tessera::potrf(Uplo::lower, A);
+///     tessera::tiles_to_lapack(A, a, lda);
+///
+/// Copies of a TileMatrix are views sharing its tiles; sub() gives a view of a range of tiles.
+/// The storage lives until the last view is gone; destroying it waits for the tiles' tasks.
+#pragma once
+
+#include <tessera/la/scalar.hpp>
+#include <tessera/rt/handle.hpp>
+#include <tessera/rt/interfaces.hpp>
+#include <tessera/rt/runtime.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tessera::inline la {
+
+template <Scalar T>
+class TileMatrix {
+public:
+    using Tile = rt::Handle<rt::Matrix<T>>;
+
+    /// An empty 0 x 0 matrix with no runtime.
+    TileMatrix() = default;
+    /// Allocates an m x n matrix of nb x nb tiles in contiguous pinned tile storage and
+    /// registers every tile with `rt`. The content is undefined until written.
+    /// Throws InvalidArgument when m < 0, n < 0 or nb < 1.
+    TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb);
+    /// Registers the tiles of column-major memory `a` (m x n, leading dimension lda) in place,
+    /// without copying: tasks then read and write `a` itself. `a` must outlive the matrix; it
+    /// holds valid data again once the matrix (all its views) is destroyed.
+    static TileMatrix wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
+
+    int64_t m() const noexcept { return m_; }    ///< rows
+    int64_t n() const noexcept { return n_; }    ///< columns
+    int64_t nb() const noexcept { return s_ ? s_->nb : 1; }  ///< tile size
+    int64_t mt() const noexcept { return mt_; }  ///< tile rows
+    int64_t nt() const noexcept { return nt_; }  ///< tile columns
+    /// Rows of tile row i (nb, or fewer for the last one).
+    int64_t tile_m(int64_t i) const noexcept { return std::min(nb(), s_->m - (i0_ + i) * nb()); }
+    /// Columns of tile column j.
+    int64_t tile_n(int64_t j) const noexcept { return std::min(nb(), s_->n - (j0_ + j) * nb()); }
+
+    /// Tile (i, j), 0 <= i < mt(), 0 <= j < nt() (checked: throws InvalidArgument).
+    Tile& operator()(int64_t i, int64_t j) { return s_->tiles[index(i, j)]; }
+    Tile const& operator()(int64_t i, int64_t j) const { return s_->tiles[index(i, j)]; }
+
+    /// A view of the tiles [i, i + mt) x [j, j + nt) (m and n follow from their sizes).
+    TileMatrix sub(int64_t i, int64_t j, int64_t mt, int64_t nt) const;
+
+    /// The runtime the tiles are registered with.
+    rt::Runtime& runtime() const;
+    /// True when the tiles live in the matrix's own contiguous tile storage (not wrapped).
+    bool owns_storage() const noexcept { return s_ && s_->buffer != nullptr; }
+    explicit operator bool() const noexcept { return s_ != nullptr; }
+
+private:
+    struct Storage {
+        rt::Runtime* rt = nullptr;
+        int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
+        T* buffer = nullptr;      ///< the pinned tile storage, or nullptr when wrapping
+        std::vector<Tile> tiles;  ///< tile (i, j) at i + j mt
+        ~Storage();
+    };
+    std::size_t index(int64_t i, int64_t j) const;
+
+    std::shared_ptr<Storage> s_;
+    int64_t i0_ = 0, j0_ = 0;  ///< this view's first tile in the storage
+    int64_t m_ = 0, n_ = 0, mt_ = 0, nt_ = 0;
+};
+
+extern template class TileMatrix<float>;
+extern template class TileMatrix<double>;
+extern template class TileMatrix<std::complex<float>>;
+extern template class TileMatrix<std::complex<double>>;
+
+}  // namespace tessera::la

@@ -1,0 +1,74 @@
+// Tile Cholesky (thesis §3 and §7, PLASMA's pzpotrf): for each step k, factor the diagonal
+// tile, solve the panel below (lower) or to its right (upper), and update the trailing
+// matrix. Lower, A = L L^H:
+//     A(k,k) = L(k,k) L(k,k)^H                       potrf
+//     A(m,k) = A(m,k) L(k,k)^{-H}           m > k    trsm (right, lower, conjtrans)
+//     A(m,m) = A(m,m) - A(m,k) A(m,k)^H     m > k    herk
+//     A(m,n) = A(m,n) - A(m,k) A(n,k)^H     m > n > k gemm
+// Upper, A = U^H U, is the conjugate transpose of it. Priorities give the critical path (the
+// panel of the next step) precedence, as StarPU's Cholesky does: potrf 2(nt-k), trsm and the
+// updates 2(nt-k) - m - n, so lookahead keeps every worker busy.
+#include <tessera/la/cholesky.hpp>
+
+#include "linalg/codelets/cholesky.hpp"
+#include "linalg/instantiate.hpp"
+
+#include <string>
+
+namespace tessera::inline la {
+
+template <Scalar T>
+void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
+{
+    require(uplo == Uplo::lower || uplo == Uplo::upper, "potrf: uplo must be Uplo::lower or Uplo::upper");
+    require(A.m() == A.n(),
+            "potrf: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    using R = real_t<T>;
+    const int64_t nt = A.nt();
+    const bool lower = uplo == Uplo::lower;
+    const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
+    auto prio = [nt](int64_t k, int64_t m, int64_t n) { return rt::priority(int(2 * (nt - k) - m - n)); };
+    for (int64_t k = 0; k < nt; ++k) {
+        s.submit(cl::potrf<T>, rt::value(uplo), readwrite(A(k, k)), rt::value(k * A.nb()),
+                 rt::value(s.info_slot()), rt::priority(int(2 * (nt - k))));
+        for (int64_t m = k + 1; m < nt; ++m) {
+            if (lower)  // A(m,k) = A(m,k) L(k,k)^{-H}
+                s.submit(cl::trsm<T>, rt::value(Side::right), rt::value(uplo), rt::value(conjtrans),
+                         rt::value(Diag::nonunit), rt::value(T(1)), read(A(k, k)), readwrite(A(m, k)), prio(k, m, k));
+            else  // A(k,m) = U(k,k)^{-H} A(k,m)
+                s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(conjtrans),
+                         rt::value(Diag::nonunit), rt::value(T(1)), read(A(k, k)), readwrite(A(k, m)), prio(k, m, k));
+        }
+        for (int64_t m = k + 1; m < nt; ++m) {
+            auto& panel_m = lower ? A(m, k) : A(k, m);
+            // A(m,m) -= A(m,k) A(m,k)^H  (upper: A(k,m)^H A(k,m))
+            s.submit(cl::syrk<T>, rt::value(uplo), rt::value(lower ? Op::notrans : conjtrans), rt::value(true),
+                     rt::value(T(R(-1))), read(panel_m), rt::value(T(R(1))), readwrite(A(m, m)), prio(k, m, m));
+            for (int64_t n = k + 1; n < m; ++n) {
+                if (lower)  // A(m,n) -= A(m,k) A(n,k)^H
+                    s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(conjtrans), rt::value(T(-1)),
+                             read(A(m, k)), read(A(n, k)), rt::value(T(1)), readwrite(A(m, n)), prio(k, m, n));
+                else  // A(n,m) -= A(k,n)^H A(k,m)
+                    s.submit(cl::gemm<T>, rt::value(conjtrans), rt::value(Op::notrans), rt::value(T(-1)),
+                             read(A(k, n)), read(A(k, m)), rt::value(T(1)), readwrite(A(n, m)), prio(k, m, n));
+            }
+        }
+    }
+}
+
+template <Scalar T>
+int64_t potrf(Uplo uplo, TileMatrix<T>& A)
+{
+    if (!A) return 0;
+    Sequence s{A.runtime()};
+    potrf_async(uplo, A, s);
+    return s.wait();
+}
+
+#define TESSERA_INSTANTIATE(T)                                          \
+    template void potrf_async<T>(Uplo, TileMatrix<T>&, Sequence&);     \
+    template int64_t potrf<T>(Uplo, TileMatrix<T>&);
+TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::la

@@ -1,0 +1,69 @@
+// Codelets of the diagonal-tile factorizations of the Cholesky family: potrf (A = L L^H),
+// trtri (inverse of a triangle) and lauum (L^H L or U U^H). A failing potrf or trtri records
+// LAPACK's info, shifted by the tile's offset in the whole matrix, into the sequence's
+// InfoSlot: the smallest one wins. Internal.
+#pragma once
+
+#include "linalg/codelets/blas3.hpp"
+
+#include <tessera/la/sequence.hpp>
+
+namespace tessera::la::cl {
+
+template <Scalar T>
+void potrf_tile(Uplo uplo, Tile<T> a, int64_t offset, detail::InfoSlot* info)
+{
+    const int64_t i = kernels::cpu::potrf(uplo, a.n, a.ptr, a.ld);
+    if (i > 0) info->record(offset + i);
+}
+template <Scalar T>
+inline constexpr rt::PerfModel potrf_model{by_precision<T>("tile_spotrf", "tile_dpotrf", "tile_cpotrf", "tile_zpotrf")};
+template <Scalar T>
+inline const rt::Codelet<Uplo, Tile<T>, int64_t, detail::InfoSlot*> potrf{
+    .name = by_precision<T>("spotrf", "dpotrf", "cpotrf", "zpotrf"),
+    .cpu = &potrf_tile<T>,
+    .model = &potrf_model<T>,
+    .flops = [](Uplo const&, Tile<T> const& a, int64_t const&, detail::InfoSlot* const&) {
+        const double n = double(a.n);
+        return fma_flops<T> / 2.0 * n * n * n / 3.0;  // n^3/3 (real), 4n^3/3 (complex)
+    },
+};
+
+template <Scalar T>
+void trtri_tile(Uplo uplo, Diag diag, Tile<T> a, int64_t offset, detail::InfoSlot* info)
+{
+    const int64_t i = kernels::cpu::trtri(uplo, diag, a.n, a.ptr, a.ld);
+    if (i > 0) info->record(offset + i);
+}
+template <Scalar T>
+inline constexpr rt::PerfModel trtri_model{by_precision<T>("tile_strtri", "tile_dtrtri", "tile_ctrtri", "tile_ztrtri")};
+template <Scalar T>
+inline const rt::Codelet<Uplo, Diag, Tile<T>, int64_t, detail::InfoSlot*> trtri{
+    .name = by_precision<T>("strtri", "dtrtri", "ctrtri", "ztrtri"),
+    .cpu = &trtri_tile<T>,
+    .model = &trtri_model<T>,
+    .flops = [](Uplo const&, Diag const&, Tile<T> const& a, int64_t const&, detail::InfoSlot* const&) {
+        const double n = double(a.n);
+        return fma_flops<T> / 2.0 * n * n * n / 3.0;
+    },
+};
+
+template <Scalar T>
+void lauum_tile(Uplo uplo, Tile<T> a)
+{
+    kernels::cpu::lauum(uplo, a.n, a.ptr, a.ld);
+}
+template <Scalar T>
+inline constexpr rt::PerfModel lauum_model{by_precision<T>("tile_slauum", "tile_dlauum", "tile_clauum", "tile_zlauum")};
+template <Scalar T>
+inline const rt::Codelet<Uplo, Tile<T>> lauum{
+    .name = by_precision<T>("slauum", "dlauum", "clauum", "zlauum"),
+    .cpu = &lauum_tile<T>,
+    .model = &lauum_model<T>,
+    .flops = [](Uplo const&, Tile<T> const& a) {
+        const double n = double(a.n);
+        return fma_flops<T> / 2.0 * n * n * n / 3.0;
+    },
+};
+
+}  // namespace tessera::la::cl

@@ -1,0 +1,186 @@
+// Codelets that move and make tiles: copy (the layout conversion), the generators and the
+// per-tile parts of the norms. Internal.
+#pragma once
+
+#include "linalg/codelets/blas3.hpp"
+
+#include <tessera/la/enums.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace tessera::la::cl {
+
+// ---- copy: B = A, tile by tile (LAPACK layout <-> tile storage) -------------------------------
+template <Scalar T>
+void copy_tile(ConstTile<T> a, Tile<T> b)
+{
+    kernels::cpu::lacpy(a.m, a.n, a.ptr, a.ld, b.ptr, b.ld);
+}
+template <Scalar T>
+inline const rt::Codelet<ConstTile<T>, Tile<T>> copy{
+    .name = by_precision<T>("slacpy", "dlacpy", "clacpy", "zlacpy"),
+    .cpu = &copy_tile<T>,
+};
+
+// ---- generators -------------------------------------------------------------------------------
+/// A counter-based random number in [-0.5, 0.5) for (seed, k): splitmix64, so that any tile
+/// can be generated alone and the matrix does not depend on the tile size or the order.
+inline double random_at(uint64_t seed, uint64_t k) noexcept
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull * (k + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return double(z >> 11) * 0x1.0p-53 - 0.5;
+}
+/// Entry (i, j) of the random m x n matrix of `seed` (complex: independent real and imaginary parts).
+template <Scalar T>
+T random_entry(uint64_t seed, int64_t i, int64_t j, int64_t m) noexcept
+{
+    const uint64_t k = uint64_t(i) + uint64_t(j) * uint64_t(m);
+    if constexpr (is_complex_v<T>) return T(real_t<T>(random_at(seed, 2 * k)), real_t<T>(random_at(seed, 2 * k + 1)));
+    else return T(random_at(seed, k));
+}
+
+/// Where a tile sits in the whole matrix and what the generator needs to know of it.
+struct TilePlace {
+    int64_t i0 = 0, j0 = 0;  ///< global index of the tile's first row and column
+    int64_t m = 0;           ///< rows of the whole matrix
+    uint64_t seed = 0;
+};
+template <Scalar T>
+void random_tile(Tile<T> a, TilePlace p)
+{
+    for (int64_t j = 0; j < a.n; ++j)
+        for (int64_t i = 0; i < a.m; ++i) a(i, j) = random_entry<T>(p.seed, p.i0 + i, p.j0 + j, p.m);
+}
+template <Scalar T>
+inline const rt::Codelet<Tile<T>, TilePlace> random{
+    .name = by_precision<T>("splrnt", "dplrnt", "cplrnt", "zplrnt"),
+    .cpu = &random_tile<T>,
+};
+
+/// The Hermitian positive definite A = H D H^H of condition number kappa: D = diag(d_k) with
+/// d_k = kappa^(-k/(n-1)) from 1 down to 1/kappa, and H = I - 2 v v^H / s the Householder
+/// reflector of a random v (s = v^H v), unitary, so the eigenvalues of A are exactly the d_k:
+///     a_ij = d_i [i = j] - (2/s) (d_i + d_j) v_i conj(v_j) + (4 t / s^2) v_i conj(v_j),
+/// with t = sum_k d_k |v_k|^2. Every entry needs only v_i, v_j and the sums s and t.
+struct HpdShape {
+    int64_t n = 0;
+    double kappa = 1;
+    double s = 1, t = 1;  ///< v^H v and v^H D v
+    uint64_t seed = 0;
+};
+inline double hpd_eigenvalue(HpdShape const& h, int64_t k) noexcept
+{
+    return h.n <= 1 ? 1.0 : std::pow(h.kappa, -double(k) / double(h.n - 1));
+}
+template <Scalar T>
+T hpd_vector_entry(HpdShape const& h, int64_t k) noexcept
+{
+    return random_entry<T>(h.seed, k, 0, h.n) + T(real_t<T>(0.75));  // away from 0: a dense reflector
+}
+template <Scalar T>
+void hpd_tile(Tile<T> a, int64_t i0, int64_t j0, HpdShape h)
+{
+    using R = real_t<T>;
+    for (int64_t j = 0; j < a.n; ++j) {
+        const int64_t gj = j0 + j;
+        const T vj = conj(hpd_vector_entry<T>(h, gj));
+        const double dj = hpd_eigenvalue(h, gj);
+        for (int64_t i = 0; i < a.m; ++i) {
+            const int64_t gi = i0 + i;
+            const double di = hpd_eigenvalue(h, gi);
+            const T vv = hpd_vector_entry<T>(h, gi) * vj;
+            T x = vv * R(4 * h.t / (h.s * h.s) - 2 * (di + dj) / h.s);
+            if (gi == gj) x = T(R(std::real(x) + di));  // the diagonal of a Hermitian matrix is real
+            a(i, j) = x;
+        }
+    }
+}
+template <Scalar T>
+inline const rt::Codelet<Tile<T>, int64_t, int64_t, HpdShape> hpd{
+    .name = by_precision<T>("splghe", "dplghe", "cplghe", "zplghe"),
+    .cpu = &hpd_tile<T>,
+};
+
+// ---- norms: per-tile parts, combined by the caller ---------------------------------------------
+/// Writes the tile's part of a norm into `out`: column sums of |a_ij| (one), row sums (inf),
+/// the largest |a_ij| in out[0] (max), or (scale, ssq) with sum |a_ij|^2 = scale^2 ssq (fro,
+/// LAPACK's lassq: no overflow).
+template <Scalar T>
+void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> out)
+{
+    using R = real_t<T>;
+    switch (norm) {
+        case Norm::one:
+            for (int64_t j = 0; j < a.n; ++j) {
+                R s = 0;
+                for (int64_t i = 0; i < a.m; ++i) s += std::abs(a(i, j));
+                out[j] = s;
+            }
+            break;
+        case Norm::inf:
+            std::fill(out.begin(), out.end(), R(0));
+            for (int64_t j = 0; j < a.n; ++j)
+                for (int64_t i = 0; i < a.m; ++i) out[i] += std::abs(a(i, j));
+            break;
+        case Norm::max: {
+            R m = 0;
+            for (int64_t j = 0; j < a.n; ++j)
+                for (int64_t i = 0; i < a.m; ++i) {
+                    const R x = std::abs(a(i, j));
+                    if (x > m || std::isnan(x)) m = x;
+                }
+            out[0] = m;
+            break;
+        }
+        case Norm::fro: {
+            R scale = 0, ssq = 1;
+            auto add = [&](R x) {
+                x = std::abs(x);
+                if (x == 0) return;
+                if (scale < x) {
+                    ssq = 1 + ssq * (scale / x) * (scale / x);
+                    scale = x;
+                } else {
+                    ssq += (x / scale) * (x / scale);
+                }
+            };
+            for (int64_t j = 0; j < a.n; ++j)
+                for (int64_t i = 0; i < a.m; ++i) {
+                    add(std::real(a(i, j)));
+                    if constexpr (is_complex_v<T>) add(std::imag(a(i, j)));
+                }
+            out[0] = scale;
+            out[1] = ssq;
+            break;
+        }
+    }
+}
+template <Scalar T>
+inline const rt::Codelet<Norm, ConstTile<T>, rt::Vector<real_t<T>>> norm{
+    .name = by_precision<T>("slange", "dlange", "clange", "zlange"),
+    .cpu = &norm_tile<T>,
+};
+
+}  // namespace tessera::la::cl
+
+namespace tessera::la::cl {
+
+// ---- scale: A = alpha A (BLAS's beta C when alpha op(A) op(B) vanishes) ------------------------
+template <Scalar T>
+void scale_tile(T alpha, Tile<T> a)
+{
+    for (int64_t j = 0; j < a.n; ++j)
+        for (int64_t i = 0; i < a.m; ++i) a(i, j) = alpha == T(0) ? T(0) : alpha * a(i, j);  // 0: NaN-free, as BLAS
+}
+template <Scalar T>
+inline const rt::Codelet<T, Tile<T>> scale{
+    .name = by_precision<T>("slascl", "dlascl", "clascl", "zlascl"),
+    .cpu = &scale_tile<T>,
+};
+
+}  // namespace tessera::la::cl

@@ -1,0 +1,176 @@
+// CBLAS and LAPACKE behind one template per routine (see blas_lapack.hpp). The complex types
+// are std::complex, which LAPACKE accepts once lapack_complex_* name them; CBLAS takes
+// complex scalars by address.
+#include "linalg/kernels/cpu/blas_lapack.hpp"
+
+#include <complex>
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <concepts>
+
+namespace tessera::la::kernels::cpu {
+namespace {
+
+using cf = std::complex<float>;
+using cz = std::complex<double>;
+
+CBLAS_TRANSPOSE cblas(Op o) noexcept
+{
+    return o == Op::notrans ? CblasNoTrans : o == Op::trans ? CblasTrans : CblasConjTrans;
+}
+CBLAS_UPLO cblas(Uplo u) noexcept { return u == Uplo::upper ? CblasUpper : CblasLower; }
+CBLAS_SIDE cblas(Side s) noexcept { return s == Side::left ? CblasLeft : CblasRight; }
+CBLAS_DIAG cblas(Diag d) noexcept { return d == Diag::unit ? CblasUnit : CblasNonUnit; }
+constexpr auto col = CblasColMajor;
+constexpr int lapack_col = LAPACK_COL_MAJOR;
+
+}  // namespace
+
+template <Scalar T>
+void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, T const* a, int64_t lda, T const* b,
+          int64_t ldb, T beta, T* c, int64_t ldc)
+{
+    auto A = cblas(ta), B = cblas(tb);
+    if constexpr (std::same_as<T, float>)
+        cblas_sgemm(col, A, B, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+    else if constexpr (std::same_as<T, double>)
+        cblas_dgemm(col, A, B, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+    else if constexpr (std::same_as<T, cf>)
+        cblas_cgemm(col, A, B, int(m), int(n), int(k), &alpha, a, int(lda), b, int(ldb), &beta, c, int(ldc));
+    else
+        cblas_zgemm(col, A, B, int(m), int(n), int(k), &alpha, a, int(lda), b, int(ldb), &beta, c, int(ldc));
+}
+
+template <Scalar T>
+void symm(Side side, Uplo uplo, bool hermitian, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T const* b,
+          int64_t ldb, T beta, T* c, int64_t ldc)
+{
+    auto S = cblas(side);
+    auto U = cblas(uplo);
+    if constexpr (std::same_as<T, float>)
+        cblas_ssymm(col, S, U, int(m), int(n), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+    else if constexpr (std::same_as<T, double>)
+        cblas_dsymm(col, S, U, int(m), int(n), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+    else if constexpr (std::same_as<T, cf>)
+        (hermitian ? cblas_chemm : cblas_csymm)(col, S, U, int(m), int(n), &alpha, a, int(lda), b, int(ldb), &beta, c,
+                                                int(ldc));
+    else
+        (hermitian ? cblas_zhemm : cblas_zsymm)(col, S, U, int(m), int(n), &alpha, a, int(lda), b, int(ldb), &beta, c,
+                                                int(ldc));
+}
+
+template <Scalar T>
+void syrk(Uplo uplo, Op trans, bool hermitian, int64_t n, int64_t k, T alpha, T const* a, int64_t lda, T beta, T* c,
+          int64_t ldc)
+{
+    auto U = cblas(uplo);
+    auto O = cblas(trans);
+    if constexpr (std::same_as<T, float>)
+        cblas_ssyrk(col, U, O, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc));
+    else if constexpr (std::same_as<T, double>)
+        cblas_dsyrk(col, U, O, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc));
+    else if constexpr (std::same_as<T, cf>) {
+        if (hermitian)
+            cblas_cherk(col, U, O, int(n), int(k), alpha.real(), a, int(lda), beta.real(), c, int(ldc));
+        else
+            cblas_csyrk(col, U, O, int(n), int(k), &alpha, a, int(lda), &beta, c, int(ldc));
+    } else {
+        if (hermitian)
+            cblas_zherk(col, U, O, int(n), int(k), alpha.real(), a, int(lda), beta.real(), c, int(ldc));
+        else
+            cblas_zsyrk(col, U, O, int(n), int(k), &alpha, a, int(lda), &beta, c, int(ldc));
+    }
+}
+
+template <Scalar T>
+void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
+          int64_t ldb)
+{
+    auto S = cblas(side);
+    auto U = cblas(uplo);
+    auto O = cblas(trans);
+    auto D = cblas(diag);
+    if constexpr (std::same_as<T, float>)
+        cblas_strsm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+    else if constexpr (std::same_as<T, double>)
+        cblas_dtrsm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+    else if constexpr (std::same_as<T, cf>)
+        cblas_ctrsm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+    else
+        cblas_ztrsm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+}
+
+template <Scalar T>
+void trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
+          int64_t ldb)
+{
+    auto S = cblas(side);
+    auto U = cblas(uplo);
+    auto O = cblas(trans);
+    auto D = cblas(diag);
+    if constexpr (std::same_as<T, float>)
+        cblas_strmm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+    else if constexpr (std::same_as<T, double>)
+        cblas_dtrmm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+    else if constexpr (std::same_as<T, cf>)
+        cblas_ctrmm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+    else
+        cblas_ztrmm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+}
+
+template <Scalar T>
+int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
+{
+    char u = to_char(uplo);
+    if constexpr (std::same_as<T, float>) return LAPACKE_spotrf_work(lapack_col, u, int(n), a, int(lda));
+    else if constexpr (std::same_as<T, double>) return LAPACKE_dpotrf_work(lapack_col, u, int(n), a, int(lda));
+    else if constexpr (std::same_as<T, cf>) return LAPACKE_cpotrf_work(lapack_col, u, int(n), a, int(lda));
+    else return LAPACKE_zpotrf_work(lapack_col, u, int(n), a, int(lda));
+}
+
+template <Scalar T>
+int64_t trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda)
+{
+    char u = to_char(uplo), d = to_char(diag);
+    if constexpr (std::same_as<T, float>) return LAPACKE_strtri_work(lapack_col, u, d, int(n), a, int(lda));
+    else if constexpr (std::same_as<T, double>) return LAPACKE_dtrtri_work(lapack_col, u, d, int(n), a, int(lda));
+    else if constexpr (std::same_as<T, cf>) return LAPACKE_ctrtri_work(lapack_col, u, d, int(n), a, int(lda));
+    else return LAPACKE_ztrtri_work(lapack_col, u, d, int(n), a, int(lda));
+}
+
+template <Scalar T>
+void lauum(Uplo uplo, int64_t n, T* a, int64_t lda)
+{
+    char u = to_char(uplo);
+    if constexpr (std::same_as<T, float>) LAPACKE_slauum_work(lapack_col, u, int(n), a, int(lda));
+    else if constexpr (std::same_as<T, double>) LAPACKE_dlauum_work(lapack_col, u, int(n), a, int(lda));
+    else if constexpr (std::same_as<T, cf>) LAPACKE_clauum_work(lapack_col, u, int(n), a, int(lda));
+    else LAPACKE_zlauum_work(lapack_col, u, int(n), a, int(lda));
+}
+
+void single_threaded_blas() noexcept
+{
+    if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
+}
+
+#define TESSERA_INSTANTIATE_KERNELS(T)                                                                           \
+    template void gemm<T>(Op, Op, int64_t, int64_t, int64_t, T, T const*, int64_t, T const*, int64_t, T, T*,    \
+                          int64_t);                                                                               \
+    template void symm<T>(Side, Uplo, bool, int64_t, int64_t, T, T const*, int64_t, T const*, int64_t, T, T*,   \
+                          int64_t);                                                                               \
+    template void syrk<T>(Uplo, Op, bool, int64_t, int64_t, T, T const*, int64_t, T, T*, int64_t);              \
+    template void trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);           \
+    template void trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);           \
+    template int64_t potrf<T>(Uplo, int64_t, T*, int64_t);                                                       \
+    template int64_t trtri<T>(Uplo, Diag, int64_t, T*, int64_t);                                                 \
+    template void lauum<T>(Uplo, int64_t, T*, int64_t);
+TESSERA_INSTANTIATE_KERNELS(float)
+TESSERA_INSTANTIATE_KERNELS(double)
+TESSERA_INSTANTIATE_KERNELS(cf)
+TESSERA_INSTANTIATE_KERNELS(cz)
+#undef TESSERA_INSTANTIATE_KERNELS
+
+}  // namespace tessera::la::kernels::cpu

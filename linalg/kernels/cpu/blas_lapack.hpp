@@ -1,0 +1,61 @@
+// The thin precision layer over CBLAS and LAPACKE: the only place where the letters s, d, c
+// and z appear (STYLE.md). One template per routine, defined for the four Scalar types in
+// blas_lapack.cpp, with BLAS/LAPACK argument meanings on column-major arrays. Pure kernels:
+// no runtime includes. Internal.
+#pragma once
+
+#include <tessera/la/enums.hpp>
+#include <tessera/la/scalar.hpp>
+
+#include <cstdint>
+
+namespace tessera::la::kernels::cpu {
+
+/// C = alpha op(A) op(B) + beta C, C m x n, op(A) m x k.
+template <Scalar T>
+void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, T const* a, int64_t lda, T const* b,
+          int64_t ldb, T beta, T* c, int64_t ldc);
+/// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric (hermitian when
+/// `hermitian`, complex only) stored in its `uplo` triangle.
+template <Scalar T>
+void symm(Side side, Uplo uplo, bool hermitian, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T const* b,
+          int64_t ldb, T beta, T* c, int64_t ldc);
+/// C = alpha op(A) op(A)^T + beta C (syrk) or, when `hermitian`, alpha op(A) op(A)^H + beta C
+/// with real alpha and beta (herk), on the `uplo` triangle of the n x n C.
+template <Scalar T>
+void syrk(Uplo uplo, Op trans, bool hermitian, int64_t n, int64_t k, T alpha, T const* a, int64_t lda, T beta, T* c,
+          int64_t ldc);
+/// B = alpha op(A)^{-1} B (left) or alpha B op(A)^{-1} (right), A triangular.
+template <Scalar T>
+void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
+          int64_t ldb);
+/// B = alpha op(A) B (left) or alpha B op(A) (right), A triangular.
+template <Scalar T>
+void trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
+          int64_t ldb);
+/// Cholesky factorization of the n x n A in place; LAPACK's info (k > 0: the minor of order k
+/// is not positive definite).
+template <Scalar T>
+int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda);
+/// Inverse of the triangular A in place; LAPACK's info (k > 0: a_kk is exactly zero).
+template <Scalar T>
+int64_t trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda);
+/// U U^H or L^H L of the triangle of A, in place.
+template <Scalar T>
+void lauum(Uplo uplo, int64_t n, T* a, int64_t lda);
+
+/// B = A, both m x n.
+template <Scalar T>
+void lacpy(int64_t m, int64_t n, T const* a, int64_t lda, T* b, int64_t ldb) noexcept
+{
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) b[i + j * ldb] = a[i + j * lda];
+}
+
+}  // namespace tessera::la::kernels::cpu
+
+namespace tessera::la::kernels::cpu {
+/// Makes OpenBLAS run each call on the calling thread: the runtime owns the cores, one task
+/// per core (with OpenBLAS's own threads inside tasks, tile algorithms lose half their speed).
+void single_threaded_blas() noexcept;
+}  // namespace tessera::la::kernels::cpu

@@ -1,0 +1,52 @@
+// Argument checks of the LAPACK-style forms, with LAPACK's numbering: a failed check throws
+// InvalidLapackArgument naming the routine, the argument and its value, and carrying its
+// position (the C API returns -position). Internal.
+#pragma once
+
+#include <tessera/error.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace tessera::la::detail {
+
+/// Throws InvalidLapackArgument "<routine>: argument <position> (<name> = <value>) <rule>".
+inline void check_argument(bool ok, char const* routine, int position, char const* name, int64_t value,
+                           char const* rule)
+{
+    if (!ok) [[unlikely]]
+        throw InvalidLapackArgument(std::string(routine) + ": argument " + std::to_string(position) + " (" + name +
+                                        " = " + std::to_string(value) + ") " + rule,
+                                    position);
+}
+/// A dimension: >= 0.
+inline void check_dimension(char const* routine, int position, char const* name, int64_t value)
+{
+    check_argument(value >= 0, routine, position, name, value, "must be >= 0");
+}
+/// A leading dimension: >= max(1, rows).
+inline void check_leading(char const* routine, int position, char const* name, int64_t ld, int64_t rows)
+{
+    check_argument(ld >= std::max<int64_t>(1, rows), routine, position, name, ld,
+                   ("must be >= max(1, " + std::to_string(rows) + ")").c_str());
+}
+/// An array: not null unless it holds no element.
+inline void check_array(char const* routine, int position, char const* name, void const* p, bool empty)
+{
+    if (!(p != nullptr || empty)) [[unlikely]]
+        throw InvalidLapackArgument(std::string(routine) + ": argument " + std::to_string(position) + " (" + name +
+                                        ") is a null pointer",
+                                    position);
+}
+/// An option given as an enum (only a cast can make it bad).
+template <class E>
+void check_option(bool ok, char const* routine, int position, char const* name, E value)
+{
+    if (!ok) [[unlikely]]
+        throw InvalidLapackArgument(std::string(routine) + ": argument " + std::to_string(position) + " (" + name +
+                                        " = '" + std::string(1, char(value)) + "') is not valid here",
+                                    position);
+}
+
+}  // namespace tessera::la::detail

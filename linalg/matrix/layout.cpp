@@ -1,0 +1,80 @@
+// LAPACK layout <-> tile storage: the column-major array is registered in place, tile by tile
+// (TileMatrix::wrap), and each tile is copied by a task. The registration lives in the
+// sequence until its tasks are done; unregistering it then leaves the array valid.
+#include <tessera/la/layout.hpp>
+
+#include "linalg/codelets/matrix.hpp"
+#include "linalg/instantiate.hpp"
+
+#include <string>
+
+namespace tessera::inline la {
+
+namespace {
+template <Scalar T>
+std::shared_ptr<TileMatrix<T>> wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, char const* fn)
+{
+    require(lda >= std::max<int64_t>(1, A.m()), std::string(fn) + ": lda = " + std::to_string(lda) +
+                                                    " must be >= max(1, m = " + std::to_string(A.m()) + ")");
+    require(a != nullptr || A.m() == 0 || A.n() == 0, std::string(fn) + ": the array is null");
+    return std::make_shared<TileMatrix<T>>(TileMatrix<T>::wrap(A.runtime(), a, A.m(), A.n(), lda, A.nb()));
+}
+}  // namespace
+
+template <Scalar T>
+void lapack_to_tiles_async(T const* a, int64_t lda, TileMatrix<T>& A, Sequence& s)
+{
+    if (A.m() == 0 || A.n() == 0) return;
+    // Only read through the registration: casting the const away is safe.
+    auto W = wrap_lapack(A, const_cast<T*>(a), lda, "lapack_to_tiles");
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read((*W)(i, j)), write(A(i, j)));
+    s.keep_alive(std::move(W));
+}
+
+template <Scalar T>
+void tiles_to_lapack_async(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& s)
+{
+    if (A.m() == 0 || A.n() == 0) return;
+    auto W = wrap_lapack(A, a, lda, "tiles_to_lapack");
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(A(i, j)), write((*W)(i, j)));
+    s.keep_alive(std::move(W));
+}
+
+template <Scalar T>
+void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A)
+{
+    if (!A) return;
+    Sequence s{A.runtime()};
+    lapack_to_tiles_async(a, lda, A, s);
+    s.wait();
+}
+
+template <Scalar T>
+void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda)
+{
+    if (!A) return;
+    Sequence s{A.runtime()};
+    tiles_to_lapack_async(A, a, lda, s);
+    s.wait();
+}
+
+template <Scalar T>
+TileMatrix<T> tile_copy_of(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda, int64_t nb)
+{
+    TileMatrix<T> A{rt, m, n, nb};
+    lapack_to_tiles(a, lda, A);
+    return A;
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                  \
+    template void lapack_to_tiles_async(T const*, int64_t, TileMatrix<T>&, Sequence&);         \
+    template void tiles_to_lapack_async(TileMatrix<T> const&, T*, int64_t, Sequence&);         \
+    template void lapack_to_tiles(T const*, int64_t, TileMatrix<T>&);                          \
+    template void tiles_to_lapack(TileMatrix<T> const&, T*, int64_t);                          \
+    template TileMatrix<T> tile_copy_of(rt::Runtime&, T const*, int64_t, int64_t, int64_t, int64_t);
+TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::la
