@@ -62,7 +62,9 @@ real_t<T> norm(Norm kind, TileMatrix<T> const& A)
             for (int64_t j = 0; j < nt; ++j)
                 for (int64_t i = 0; i < mt; ++i) {
                     const R sc = part(i, j)[0], sq = part(i, j)[1];
-                    if (sc == 0) continue;
+                    // An all-zero tile adds nothing; a NaN in a tile of zeros leaves its scale 0 with
+                    // ssq NaN, which must reach the result (as in lange).
+                    if (sc == 0 && !std::isnan(sq)) continue;
                     if (scale < sc) {
                         ssq = sq + ssq * (scale / sc) * (scale / sc);
                         scale = sc;

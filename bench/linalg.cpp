@@ -1,0 +1,323 @@
+// tessera-bench gemm | potrf | potrs | posv | potri: the LAPACK-style routines against the same
+// call of OpenBLAS/LAPACKE in the same run. For each n: a warm-up call of each, then --reps
+// timed calls on fresh copies of the inputs (copies are not timed); medians, GFlop/s with
+// LAPACK's flop counts, the ratio (peer time / Tessera time: above 1, Tessera is faster) and a
+// scaled residual of Tessera's result (O(n^2) checks with a random vector, so that n = 8000
+// costs no extra factorization). The peer runs multithreaded over every core; Tessera's tasks
+// call OpenBLAS single-threaded. --svg writes GFlop/s against n.
+#include "bench/bench.hpp"
+#include "bench/svg_plot.hpp"
+
+#include <tessera/tessera.hpp>
+
+#include "linalg/kernels/cpu/blas_lapack.hpp"
+
+#include <complex>
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace tessera::bench {
+namespace {
+
+using la::Op;
+using la::Scalar;
+using la::Uplo;
+namespace blas = la::kernels::cpu;
+
+// ---- the peers: LAPACKE's own calls (multithreaded OpenBLAS underneath) ------------------------
+template <Scalar T>
+int lapacke_potrf(int n, T* a, int lda)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    else return LAPACKE_zpotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
+}
+template <Scalar T>
+int lapacke_potrs(int n, int nrhs, T const* a, int lda, T* b, int ldb)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    else return LAPACKE_zpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+}
+template <Scalar T>
+int lapacke_posv(int n, int nrhs, T* a, int lda, T* b, int ldb)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    else return LAPACKE_zposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+}
+template <Scalar T>
+int lapacke_potri(int n, T* a, int lda)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    else return LAPACKE_zpotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
+}
+
+// ---- inputs and checks ---------------------------------------------------------------------------
+template <Scalar T>
+std::vector<T> random_matrix(int64_t m, int64_t n, uint64_t seed)
+{
+    std::mt19937_64 g(seed);
+    std::uniform_real_distribution<double> u(-0.5, 0.5);
+    std::vector<T> a(std::size_t(m * n));
+    for (T& x : a) {
+        if constexpr (la::is_complex_v<T>) x = T(la::real_t<T>(u(g)), la::real_t<T>(u(g)));
+        else x = T(u(g));
+    }
+    return a;
+}
+/// Hermitian positive definite in O(n^2): random Hermitian plus n I (diagonally dominant).
+template <Scalar T>
+std::vector<T> hpd_matrix(int64_t n, uint64_t seed)
+{
+    std::vector<T> a = random_matrix<T>(n, n, seed);
+    for (int64_t j = 0; j < n; ++j) {
+        for (int64_t i = 0; i < j; ++i) a[std::size_t(i + j * n)] = la::conj(a[std::size_t(j + i * n)]);
+        a[std::size_t(j + j * n)] = T(la::real_t<T>(std::real(a[std::size_t(j + j * n)]) + double(n)));
+    }
+    return a;
+}
+template <Scalar T>
+double norm1(int64_t m, int64_t n, T const* a, int64_t lda)
+{
+    double best = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t i = 0; i < m; ++i) s += std::abs(std::complex<double>(a[i + j * lda]));
+        best = std::max(best, s);
+    }
+    return best;
+}
+/// The full Hermitian matrix whose lower triangle `a` holds.
+template <Scalar T>
+void hermitian_from_lower(int64_t n, T* a)
+{
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < j; ++i) a[i + j * n] = la::conj(a[j + i * n]);
+}
+/// ||A x - y||_1 / (||A||_1 ||x||_1 n eps) for y computed from x by the routine under test.
+template <Scalar T>
+double scaled_residual(std::vector<T> const& A, int64_t n, std::vector<T> const& x, std::vector<T> y, double xnorm)
+{
+    const int64_t k = int64_t(x.size()) / std::max<int64_t>(n, 1);
+    blas::gemm<T>(Op::notrans, Op::notrans, n, k, n, T(1), A.data(), n, x.data(), n, T(-1), y.data(), n);
+    return norm1(n, k, y.data(), n) / (norm1(n, n, A.data(), n) * xnorm * double(n) * double(la::eps<T>));
+}
+
+// ---- one routine: inputs, the two calls, the flop count and the check --------------------------
+template <Scalar T>
+struct Problem {
+    std::string routine;
+    la::Routine kind;
+    int64_t n = 0, nrhs = 0;
+    double flops = 0;
+    std::vector<T> A0, B0, A, B, Cpeer;  ///< inputs, the working copies, the peer's gemm result
+    std::vector<T> H;                    ///< the positive definite matrix (potrs, potri: A0 is its factor)
+    void fresh() { A = A0, B = B0; }
+    void peer();
+    void tessera();
+    double residual();
+};
+
+template <Scalar T>
+Problem<T> make_problem(std::string const& routine, int64_t n, int64_t nrhs)
+{
+    Problem<T> p;
+    p.routine = routine;
+    p.n = n;
+    p.nrhs = routine == "potrs" || routine == "posv" ? nrhs : 0;
+    const double fma = la::fma_flops<T>, N = double(n);
+    if (routine == "gemm") {
+        p.kind = la::Routine::gemm;
+        p.A0 = random_matrix<T>(n, n, 1);
+        p.B0 = random_matrix<T>(n, 2 * n, 2);  // B then C, side by side
+        p.flops = fma * N * N * N;
+    } else {
+        p.A0 = p.H = hpd_matrix<T>(n, 3);
+        if (routine == "potrf") {
+            p.kind = la::Routine::potrf;
+            p.flops = fma / 2 * N * N * N / 3;
+        } else if (routine == "potri") {
+            p.kind = la::Routine::potri;
+            openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+            lapacke_potrf<T>(int(n), p.A0.data(), int(n));  // potri starts from the factor
+            p.flops = fma * N * N * N / 3;                  // trtri n^3/3 + lauum n^3/3 (real)
+        } else {
+            p.B0 = random_matrix<T>(n, nrhs, 4);
+            if (routine == "potrs") {
+                p.kind = la::Routine::potrs;
+                openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+                lapacke_potrf<T>(int(n), p.A0.data(), int(n));  // potrs starts from the factor
+                p.flops = fma * N * N * double(nrhs);
+            } else {
+                p.kind = la::Routine::posv;
+                p.flops = fma / 2 * N * N * N / 3 + fma * N * N * double(nrhs);
+            }
+        }
+    }
+    return p;
+}
+
+template <Scalar T>
+void Problem<T>::peer()
+{
+    const int N = int(n);
+    if (routine == "gemm")
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1), B.data() + n * n, n);
+    else if (routine == "potrf") lapacke_potrf<T>(N, A.data(), N);
+    else if (routine == "potrs") lapacke_potrs<T>(N, int(nrhs), A.data(), N, B.data(), N);
+    else if (routine == "posv") lapacke_posv<T>(N, int(nrhs), A.data(), N, B.data(), N);
+    else lapacke_potri<T>(N, A.data(), N);
+}
+
+template <Scalar T>
+void Problem<T>::tessera()
+{
+    int64_t info = 0;
+    if (routine == "gemm")
+        la::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1), B.data() + n * n, n);
+    else if (routine == "potrf") info = la::potrf<T>(Uplo::lower, n, A.data(), n);
+    else if (routine == "potrs") info = la::potrs<T>(Uplo::lower, n, nrhs, A.data(), n, B.data(), n);
+    else if (routine == "posv") info = la::posv<T>(Uplo::lower, n, nrhs, A.data(), n, B.data(), n);
+    else info = la::potri<T>(Uplo::lower, n, A.data(), n);
+    require(info == 0, routine + ": info = " + std::to_string(info) + " on a positive definite matrix");
+}
+
+template <Scalar T>
+double Problem<T>::residual()
+{
+    // Tessera's outputs are in A and B (the last timed call).
+    if (routine == "gemm") {  // against the peer's C: ||C - C_peer||_1 / (||A||_1 ||B||_1 n eps)
+        double diff = 0;
+        for (int64_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (int64_t i = 0; i < n; ++i) s += std::abs(std::complex<double>(B[std::size_t(n * n + i + j * n)] - Cpeer[std::size_t(i + j * n)]));
+            diff = std::max(diff, s);
+        }
+        return diff / (norm1(n, n, A0.data(), n) * norm1(n, n, B0.data(), n) * double(n) * double(la::eps<T>));
+    }
+    std::vector<T> x = random_matrix<T>(n, 1, 5), y = x;
+    if (routine == "potrf") {  // y = L (L^H x)
+        blas::trmm<T>(la::Side::left, Uplo::lower, Op::conjtrans, la::Diag::nonunit, n, 1, T(1), A.data(), n, y.data(), n);
+        blas::trmm<T>(la::Side::left, Uplo::lower, Op::notrans, la::Diag::nonunit, n, 1, T(1), A.data(), n, y.data(), n);
+        return scaled_residual(A0, n, x, y, norm1(n, 1, x.data(), n));
+    }
+    if (routine == "potri") {  // ||H (A^{-1} x) - x||_1 / (||H||_1 ||A^{-1}||_1 ||x||_1 n eps)
+        std::vector<T> inv = A;
+        hermitian_from_lower(n, inv.data());
+        blas::gemm<T>(Op::notrans, Op::notrans, n, 1, n, T(1), inv.data(), n, x.data(), n, T(0), y.data(), n);
+        return scaled_residual(H, n, y, x, norm1(n, n, inv.data(), n) * norm1(n, 1, x.data(), n));
+    }
+    // potrs, posv: ||H X - B0||_1 / (||H||_1 ||X||_1 n eps)
+    return scaled_residual(H, n, B, B0, norm1(n, nrhs, B.data(), n));
+}
+
+template <Scalar T>
+int run_routine(std::string const& routine, Options const& o, Report& report)
+{
+    auto ns = o.integers("n", {1000, 2000, 4000});
+    const int64_t nb_opt = o.integer("nb", 0), reps = o.integer("reps", 3);
+    const int ncpus = int(o.integer("ncpus", -1)), nemu = int(o.integer("nemu", 0));
+    auto scheds = o.list("sched", {"dmdas"});
+    const std::string svg = o.text("svg", "");
+    require(reps >= 1 && nb_opt >= 0, "--reps must be >= 1 and --nb >= 0 (0: automatic)");
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    const std::string name = std::string(1, la::precision_letter<T>()) + routine;
+    std::vector<Series> plot(scheds.size() + 1);
+    plot[0].name = routine == "gemm" ? "OpenBLAS" : "LAPACKE";
+    for (std::size_t i = 0; i < scheds.size(); ++i) plot[i + 1].name = "Tessera " + scheds[i];
+
+    for (int64_t n : ns) {
+        require(n >= 1, "--n must be >= 1");
+        Problem<T> p = make_problem<T>(routine, n, o.integer("nrhs", std::max<int64_t>(1, n / 10)));
+        // The peer: every core in OpenBLAS.
+        openblas_set_num_threads(cores);
+        std::vector<double> peer;
+        for (int64_t r = 0; r <= reps; ++r) {
+            p.fresh();
+            double t = seconds_of([&] { p.peer(); });
+            if (r > 0) peer.push_back(t);  // r = 0 warms up
+        }
+        if (routine == "gemm") p.Cpeer.assign(p.B.begin() + n * n, p.B.end());
+        plot[0].points.push_back({double(n), p.flops / median(peer) * 1e-9});
+
+        for (std::size_t si = 0; si < scheds.size(); ++si) {
+            la::finalize();
+            la::init({.ncpus = ncpus, .scheduler = scheds[si], .nemu = nemu});
+            la::set_tile_size(nb_opt);
+            std::vector<double> times;
+            for (int64_t r = 0; r <= reps; ++r) {
+                p.fresh();
+                double t = seconds_of([&] { p.tessera(); });
+                if (r > 0) times.push_back(t);
+            }
+            Result res;
+            res.bench = routine;
+            res.variant = name;
+            res.labels = {{"sched", scheds[si]}, {"workers", std::to_string(la::runtime().worker_count())}};
+            res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), n))}};
+            if (p.nrhs) res.sizes.push_back({"nrhs", double(p.nrhs)});
+            res.seconds = median(times);
+            res.gflops = p.flops / res.seconds * 1e-9;
+            res.peer = (routine == "gemm" ? "openblas_" : "lapacke_") + name;
+            res.peer_seconds = median(peer);
+            res.peer_gflops = p.flops / res.peer_seconds * 1e-9;
+            res.ratio = res.peer_seconds / res.seconds;
+            res.residual = p.residual();
+            report.add(res);
+            plot[si + 1].points.push_back({double(n), res.gflops});
+        }
+        la::set_tile_size(0);
+        la::finalize();
+    }
+    if (!svg.empty())
+        write_svg_plot(svg, name + ": Tessera against " + plot[0].name + " (" + std::to_string(cores) + " cores)", "n",
+                       "GFlop/s", plot);
+    return 0;
+}
+
+int run(std::string const& routine, Options const& o, Report& report)
+{
+    const std::string prec = o.text("precision", "d");
+    if (prec == "s") return run_routine<float>(routine, o, report);
+    if (prec == "d") return run_routine<double>(routine, o, report);
+    if (prec == "c") return run_routine<std::complex<float>>(routine, o, report);
+    if (prec == "z") return run_routine<std::complex<double>>(routine, o, report);
+    throw InvalidArgument("--precision must be s, d, c or z, not '" + prec + "'");
+}
+
+Subcommand linalg_subcommand(std::string const& routine, std::string const& what)
+{
+    const bool rhs = routine == "potrs" || routine == "posv";
+    return {routine,
+            what + " (LAPACK-style call) against " + (routine == "gemm" ? "OpenBLAS" : "LAPACKE") + ": GFlop/s, ratio",
+            "tessera-bench " + routine + " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
+                (rhs ? "[--nrhs n/10] " : "") + "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--reps 3] " +
+                "[--svg plot.svg] [--json]",
+            {"n", "nb", "precision", "sched", "ncpus", "nemu", "reps", "svg", "nrhs"},
+            [routine](Options const& o, Report& r) { return run(routine, o, r); }};
+}
+
+Register gemm_reg{linalg_subcommand("gemm", "C = A B + C, square")};
+Register potrf_reg{linalg_subcommand("potrf", "Cholesky factorization A = L L^H")};
+Register potrs_reg{linalg_subcommand("potrs", "solve with the Cholesky factor")};
+Register posv_reg{linalg_subcommand("posv", "factor and solve A X = B")};
+Register potri_reg{linalg_subcommand("potri", "inverse from the Cholesky factor")};
+
+}  // namespace
+}  // namespace tessera::bench

@@ -1,0 +1,139 @@
+/* @file tessera.h
+ * Tessera's C API: the LAPACK-style routines in the four precisions s, d, c and z, computed as
+ * tile algorithms on all the cores (and devices) of the machine.
+ *
+ *     int info = tessera_dpotrf('L', n, A, lda);
+ *
+ * Arguments follow LAPACKE's order without its layout argument (matrices are always
+ * column-major) and use int like LAPACKE's LP64 interface; option letters are LAPACK's
+ * ('N'/'T'/'C', 'L'/'U', 'L'/'R', 'N'/'U'), upper or lower case. Each routine returns
+ * LAPACK's info: 0 on success, -i when argument i is invalid, k > 0 for a numerical failure
+ * (potrf, posv: the leading minor of order k is not positive definite; potri: the k-th
+ * diagonal entry of the factor is zero), or TESSERA_ERROR for any other failure (a device
+ * error, out of memory), whose message tessera_last_error() returns.
+ *
+ * The library's runtime starts on the first call, configured by the TESSERA_* environment
+ * variables (TESSERA_NCPU, TESSERA_SCHED, TESSERA_NEMU ...), or at tessera_init(); it stops at
+ * tessera_finalize() or at exit. Complex scalars are passed by value, as in LAPACKE.
+ */
+#ifndef TESSERA_TESSERA_H
+#define TESSERA_TESSERA_H
+
+#ifdef __cplusplus
+#include <complex>
+typedef std::complex<float> tessera_complex_float;
+typedef std::complex<double> tessera_complex_double;
+extern "C" {
+#else
+#include <complex.h>
+typedef float _Complex tessera_complex_float;
+typedef double _Complex tessera_complex_double;
+#endif
+
+/* Returned for a failure that is neither a bad argument nor a numerical one. */
+#define TESSERA_ERROR (-1000)
+
+/* Starts the runtime (0 on success; TESSERA_ERROR if it is already running or cannot start). */
+int tessera_init(void);
+/* Waits for the runtime's tasks and stops it (a later call starts it again). */
+void tessera_finalize(void);
+/* Tile size of the following calls (0: automatic, the default); -1 if nb < 0. */
+int tessera_set_tile_size(int nb);
+/* The message of the last TESSERA_ERROR or bad argument on this thread ("" if none). */
+const char* tessera_last_error(void);
+
+/* C = alpha op(A) op(B) + beta C */
+int tessera_sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* A, int lda,
+                  const float* B, int ldb, float beta, float* C, int ldc);
+int tessera_dgemm(char transa, char transb, int m, int n, int k, double alpha, const double* A, int lda,
+                  const double* B, int ldb, double beta, double* C, int ldc);
+int tessera_cgemm(char transa, char transb, int m, int n, int k, tessera_complex_float alpha,
+                  const tessera_complex_float* A, int lda, const tessera_complex_float* B, int ldb,
+                  tessera_complex_float beta, tessera_complex_float* C, int ldc);
+int tessera_zgemm(char transa, char transb, int m, int n, int k, tessera_complex_double alpha,
+                  const tessera_complex_double* A, int lda, const tessera_complex_double* B, int ldb,
+                  tessera_complex_double beta, tessera_complex_double* C, int ldc);
+
+/* C = alpha A B + beta C (side 'L') or alpha B A + beta C (side 'R'), A symmetric */
+int tessera_ssymm(char side, char uplo, int m, int n, float alpha, const float* A, int lda, const float* B,
+                  int ldb, float beta, float* C, int ldc);
+int tessera_dsymm(char side, char uplo, int m, int n, double alpha, const double* A, int lda, const double* B,
+                  int ldb, double beta, double* C, int ldc);
+int tessera_csymm(char side, char uplo, int m, int n, tessera_complex_float alpha, const tessera_complex_float* A,
+                  int lda, const tessera_complex_float* B, int ldb, tessera_complex_float beta,
+                  tessera_complex_float* C, int ldc);
+int tessera_zsymm(char side, char uplo, int m, int n, tessera_complex_double alpha,
+                  const tessera_complex_double* A, int lda, const tessera_complex_double* B, int ldb,
+                  tessera_complex_double beta, tessera_complex_double* C, int ldc);
+/* the same with A Hermitian */
+int tessera_chemm(char side, char uplo, int m, int n, tessera_complex_float alpha, const tessera_complex_float* A,
+                  int lda, const tessera_complex_float* B, int ldb, tessera_complex_float beta,
+                  tessera_complex_float* C, int ldc);
+int tessera_zhemm(char side, char uplo, int m, int n, tessera_complex_double alpha,
+                  const tessera_complex_double* A, int lda, const tessera_complex_double* B, int ldb,
+                  tessera_complex_double beta, tessera_complex_double* C, int ldc);
+
+/* C = alpha op(A) op(A)^T + beta C on the uplo triangle of C */
+int tessera_ssyrk(char uplo, char trans, int n, int k, float alpha, const float* A, int lda, float beta, float* C,
+                  int ldc);
+int tessera_dsyrk(char uplo, char trans, int n, int k, double alpha, const double* A, int lda, double beta,
+                  double* C, int ldc);
+int tessera_csyrk(char uplo, char trans, int n, int k, tessera_complex_float alpha, const tessera_complex_float* A,
+                  int lda, tessera_complex_float beta, tessera_complex_float* C, int ldc);
+int tessera_zsyrk(char uplo, char trans, int n, int k, tessera_complex_double alpha,
+                  const tessera_complex_double* A, int lda, tessera_complex_double beta, tessera_complex_double* C,
+                  int ldc);
+/* C = alpha op(A) op(A)^H + beta C, real alpha and beta */
+int tessera_cherk(char uplo, char trans, int n, int k, float alpha, const tessera_complex_float* A, int lda,
+                  float beta, tessera_complex_float* C, int ldc);
+int tessera_zherk(char uplo, char trans, int n, int k, double alpha, const tessera_complex_double* A, int lda,
+                  double beta, tessera_complex_double* C, int ldc);
+
+/* B = alpha op(A)^-1 B (side 'L') or alpha B op(A)^-1 (side 'R'), A triangular */
+int tessera_strsm(char side, char uplo, char transa, char diag, int m, int n, float alpha, const float* A, int lda,
+                  float* B, int ldb);
+int tessera_dtrsm(char side, char uplo, char transa, char diag, int m, int n, double alpha, const double* A,
+                  int lda, double* B, int ldb);
+int tessera_ctrsm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_float alpha,
+                  const tessera_complex_float* A, int lda, tessera_complex_float* B, int ldb);
+int tessera_ztrsm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_double alpha,
+                  const tessera_complex_double* A, int lda, tessera_complex_double* B, int ldb);
+/* B = alpha op(A) B (side 'L') or alpha B op(A) (side 'R'), A triangular */
+int tessera_strmm(char side, char uplo, char transa, char diag, int m, int n, float alpha, const float* A, int lda,
+                  float* B, int ldb);
+int tessera_dtrmm(char side, char uplo, char transa, char diag, int m, int n, double alpha, const double* A,
+                  int lda, double* B, int ldb);
+int tessera_ctrmm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_float alpha,
+                  const tessera_complex_float* A, int lda, tessera_complex_float* B, int ldb);
+int tessera_ztrmm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_double alpha,
+                  const tessera_complex_double* A, int lda, tessera_complex_double* B, int ldb);
+
+/* Cholesky factorization A = L L^H (uplo 'L') or U^H U (uplo 'U') */
+int tessera_spotrf(char uplo, int n, float* A, int lda);
+int tessera_dpotrf(char uplo, int n, double* A, int lda);
+int tessera_cpotrf(char uplo, int n, tessera_complex_float* A, int lda);
+int tessera_zpotrf(char uplo, int n, tessera_complex_double* A, int lda);
+/* Solve A X = B with the factor from potrf */
+int tessera_spotrs(char uplo, int n, int nrhs, const float* A, int lda, float* B, int ldb);
+int tessera_dpotrs(char uplo, int n, int nrhs, const double* A, int lda, double* B, int ldb);
+int tessera_cpotrs(char uplo, int n, int nrhs, const tessera_complex_float* A, int lda, tessera_complex_float* B,
+                   int ldb);
+int tessera_zpotrs(char uplo, int n, int nrhs, const tessera_complex_double* A, int lda, tessera_complex_double* B,
+                   int ldb);
+/* Factor and solve A X = B (B untouched when info > 0) */
+int tessera_sposv(char uplo, int n, int nrhs, float* A, int lda, float* B, int ldb);
+int tessera_dposv(char uplo, int n, int nrhs, double* A, int lda, double* B, int ldb);
+int tessera_cposv(char uplo, int n, int nrhs, tessera_complex_float* A, int lda, tessera_complex_float* B, int ldb);
+int tessera_zposv(char uplo, int n, int nrhs, tessera_complex_double* A, int lda, tessera_complex_double* B,
+                  int ldb);
+/* Inverse of A from the factor potrf left in it */
+int tessera_spotri(char uplo, int n, float* A, int lda);
+int tessera_dpotri(char uplo, int n, double* A, int lda);
+int tessera_cpotri(char uplo, int n, tessera_complex_float* A, int lda);
+int tessera_zpotri(char uplo, int n, tessera_complex_double* A, int lda);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_TESSERA_H */

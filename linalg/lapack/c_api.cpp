@@ -1,0 +1,185 @@
+// The C API (include/tessera/tessera.h): each function converts its option letters, calls the
+// LAPACK-style C++ form, and turns exceptions into LAPACK's info: InvalidLapackArgument into
+// -position, anything else into TESSERA_ERROR with its message kept for tessera_last_error().
+// Exceptions never cross into C.
+#include <tessera/tessera.h>
+
+#include <tessera/la/blas.hpp>
+#include <tessera/la/cholesky.hpp>
+#include <tessera/la/context.hpp>
+
+#include <exception>
+#include <string>
+
+using namespace tessera;
+
+namespace {
+
+thread_local std::string last_error;
+
+/// Runs `call` (returning LAPACK's info or void) and maps exceptions to LAPACK's info.
+template <class F>
+int guarded(F&& call) noexcept
+{
+    try {
+        last_error.clear();
+        if constexpr (std::is_void_v<decltype(call())>) {
+            call();
+            return 0;
+        } else {
+            return int(call());
+        }
+    } catch (InvalidLapackArgument const& e) {
+        last_error = e.what();
+        return -e.position();
+    } catch (std::exception const& e) {
+        last_error = e.what();
+    } catch (...) {
+        last_error = "unknown exception";
+    }
+    return TESSERA_ERROR;
+}
+
+/// An option letter parsed by `parse`, or InvalidLapackArgument at `position`.
+template <class E>
+E option(char c, int position, E (*parse)(char, char const*), char const* name)
+{
+    try {
+        return parse(c, name);
+    } catch (InvalidArgument const& e) {
+        throw InvalidLapackArgument(e.what(), position);
+    }
+}
+Op op(char c, int position, char const* name) { return option(c, position, &op_from_char, name); }
+Uplo uplo(char c, int position) { return option(c, position, &uplo_from_char, "uplo"); }
+Side side(char c, int position) { return option(c, position, &side_from_char, "side"); }
+Diag diag(char c, int position) { return option(c, position, &diag_from_char, "diag"); }
+
+template <class T>
+int gemm_c(char ta, char tb, int m, int n, int k, T alpha, T const* A, int lda, T const* B, int ldb, T beta, T* C,
+           int ldc)
+{
+    return guarded([&] {
+        la::gemm<T>(op(ta, 1, "transa"), op(tb, 2, "transb"), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    });
+}
+template <class T>
+int symm_c(bool hermitian, char sd, char ul, int m, int n, T alpha, T const* A, int lda, T const* B, int ldb, T beta,
+           T* C, int ldc)
+{
+    return guarded([&] {
+        if (hermitian) la::hemm<T>(side(sd, 1), uplo(ul, 2), m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+        else la::symm<T>(side(sd, 1), uplo(ul, 2), m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+    });
+}
+template <class T>
+int syrk_c(char ul, char tr, int n, int k, T alpha, T const* A, int lda, T beta, T* C, int ldc)
+{
+    return guarded([&] { la::syrk<T>(uplo(ul, 1), op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc); });
+}
+template <class T>
+int herk_c(char ul, char tr, int n, int k, real_t<T> alpha, T const* A, int lda, real_t<T> beta, T* C, int ldc)
+{
+    return guarded([&] { la::herk<T>(uplo(ul, 1), op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc); });
+}
+template <class T>
+int trsm_c(bool solve, char sd, char ul, char ta, char dg, int m, int n, T alpha, T const* A, int lda, T* B, int ldb)
+{
+    return guarded([&] {
+        const Side s = side(sd, 1);
+        const Uplo u = uplo(ul, 2);
+        const Op o = op(ta, 3, "transa");
+        const Diag d = diag(dg, 4);
+        if (solve) la::trsm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
+        else la::trmm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
+    });
+}
+template <class T>
+int potrf_c(char ul, int n, T* A, int lda)
+{
+    return guarded([&] { return la::potrf<T>(uplo(ul, 1), n, A, lda); });
+}
+template <class T>
+int potrs_c(char ul, int n, int nrhs, T const* A, int lda, T* B, int ldb)
+{
+    return guarded([&] { return la::potrs<T>(uplo(ul, 1), n, nrhs, A, lda, B, ldb); });
+}
+template <class T>
+int posv_c(char ul, int n, int nrhs, T* A, int lda, T* B, int ldb)
+{
+    return guarded([&] { return la::posv<T>(uplo(ul, 1), n, nrhs, A, lda, B, ldb); });
+}
+template <class T>
+int potri_c(char ul, int n, T* A, int lda)
+{
+    return guarded([&] { return la::potri<T>(uplo(ul, 1), n, A, lda); });
+}
+
+using cf = tessera_complex_float;
+using cz = tessera_complex_double;
+
+}  // namespace
+
+extern "C" {
+
+int tessera_init(void)
+{
+    return guarded([] { la::init(); });
+}
+void tessera_finalize(void) { la::finalize(); }
+int tessera_set_tile_size(int nb)
+{
+    if (nb < 0) return -1;
+    la::set_tile_size(nb);
+    return 0;
+}
+const char* tessera_last_error(void) { return last_error.c_str(); }
+
+// clang-format off
+int tessera_sgemm(char ta, char tb, int m, int n, int k, float alpha, const float* A, int lda, const float* B, int ldb, float beta, float* C, int ldc) { return gemm_c(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_dgemm(char ta, char tb, int m, int n, int k, double alpha, const double* A, int lda, const double* B, int ldb, double beta, double* C, int ldc) { return gemm_c(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_cgemm(char ta, char tb, int m, int n, int k, cf alpha, const cf* A, int lda, const cf* B, int ldb, cf beta, cf* C, int ldc) { return gemm_c(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_zgemm(char ta, char tb, int m, int n, int k, cz alpha, const cz* A, int lda, const cz* B, int ldb, cz beta, cz* C, int ldc) { return gemm_c(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); }
+
+int tessera_ssymm(char s, char u, int m, int n, float alpha, const float* A, int lda, const float* B, int ldb, float beta, float* C, int ldc) { return symm_c(false, s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_dsymm(char s, char u, int m, int n, double alpha, const double* A, int lda, const double* B, int ldb, double beta, double* C, int ldc) { return symm_c(false, s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_csymm(char s, char u, int m, int n, cf alpha, const cf* A, int lda, const cf* B, int ldb, cf beta, cf* C, int ldc) { return symm_c(false, s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_zsymm(char s, char u, int m, int n, cz alpha, const cz* A, int lda, const cz* B, int ldb, cz beta, cz* C, int ldc) { return symm_c(false, s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_chemm(char s, char u, int m, int n, cf alpha, const cf* A, int lda, const cf* B, int ldb, cf beta, cf* C, int ldc) { return symm_c(true, s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc); }
+int tessera_zhemm(char s, char u, int m, int n, cz alpha, const cz* A, int lda, const cz* B, int ldb, cz beta, cz* C, int ldc) { return symm_c(true, s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc); }
+
+int tessera_ssyrk(char u, char t, int n, int k, float alpha, const float* A, int lda, float beta, float* C, int ldc) { return syrk_c(u, t, n, k, alpha, A, lda, beta, C, ldc); }
+int tessera_dsyrk(char u, char t, int n, int k, double alpha, const double* A, int lda, double beta, double* C, int ldc) { return syrk_c(u, t, n, k, alpha, A, lda, beta, C, ldc); }
+int tessera_csyrk(char u, char t, int n, int k, cf alpha, const cf* A, int lda, cf beta, cf* C, int ldc) { return syrk_c(u, t, n, k, alpha, A, lda, beta, C, ldc); }
+int tessera_zsyrk(char u, char t, int n, int k, cz alpha, const cz* A, int lda, cz beta, cz* C, int ldc) { return syrk_c(u, t, n, k, alpha, A, lda, beta, C, ldc); }
+int tessera_cherk(char u, char t, int n, int k, float alpha, const cf* A, int lda, float beta, cf* C, int ldc) { return herk_c(u, t, n, k, alpha, A, lda, beta, C, ldc); }
+int tessera_zherk(char u, char t, int n, int k, double alpha, const cz* A, int lda, double beta, cz* C, int ldc) { return herk_c(u, t, n, k, alpha, A, lda, beta, C, ldc); }
+
+int tessera_strsm(char s, char u, char t, char d, int m, int n, float alpha, const float* A, int lda, float* B, int ldb) { return trsm_c(true, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+int tessera_dtrsm(char s, char u, char t, char d, int m, int n, double alpha, const double* A, int lda, double* B, int ldb) { return trsm_c(true, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+int tessera_ctrsm(char s, char u, char t, char d, int m, int n, cf alpha, const cf* A, int lda, cf* B, int ldb) { return trsm_c(true, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+int tessera_ztrsm(char s, char u, char t, char d, int m, int n, cz alpha, const cz* A, int lda, cz* B, int ldb) { return trsm_c(true, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+int tessera_strmm(char s, char u, char t, char d, int m, int n, float alpha, const float* A, int lda, float* B, int ldb) { return trsm_c(false, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+int tessera_dtrmm(char s, char u, char t, char d, int m, int n, double alpha, const double* A, int lda, double* B, int ldb) { return trsm_c(false, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+int tessera_ctrmm(char s, char u, char t, char d, int m, int n, cf alpha, const cf* A, int lda, cf* B, int ldb) { return trsm_c(false, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+int tessera_ztrmm(char s, char u, char t, char d, int m, int n, cz alpha, const cz* A, int lda, cz* B, int ldb) { return trsm_c(false, s, u, t, d, m, n, alpha, A, lda, B, ldb); }
+
+int tessera_spotrf(char u, int n, float* A, int lda) { return potrf_c(u, n, A, lda); }
+int tessera_dpotrf(char u, int n, double* A, int lda) { return potrf_c(u, n, A, lda); }
+int tessera_cpotrf(char u, int n, cf* A, int lda) { return potrf_c(u, n, A, lda); }
+int tessera_zpotrf(char u, int n, cz* A, int lda) { return potrf_c(u, n, A, lda); }
+int tessera_spotrs(char u, int n, int nrhs, const float* A, int lda, float* B, int ldb) { return potrs_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_dpotrs(char u, int n, int nrhs, const double* A, int lda, double* B, int ldb) { return potrs_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_cpotrs(char u, int n, int nrhs, const cf* A, int lda, cf* B, int ldb) { return potrs_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_zpotrs(char u, int n, int nrhs, const cz* A, int lda, cz* B, int ldb) { return potrs_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_sposv(char u, int n, int nrhs, float* A, int lda, float* B, int ldb) { return posv_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_dposv(char u, int n, int nrhs, double* A, int lda, double* B, int ldb) { return posv_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_cposv(char u, int n, int nrhs, cf* A, int lda, cf* B, int ldb) { return posv_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_zposv(char u, int n, int nrhs, cz* A, int lda, cz* B, int ldb) { return posv_c(u, n, nrhs, A, lda, B, ldb); }
+int tessera_spotri(char u, int n, float* A, int lda) { return potri_c(u, n, A, lda); }
+int tessera_dpotri(char u, int n, double* A, int lda) { return potri_c(u, n, A, lda); }
+int tessera_cpotri(char u, int n, cf* A, int lda) { return potri_c(u, n, A, lda); }
+int tessera_zpotri(char u, int n, cz* A, int lda) { return potri_c(u, n, A, lda); }
+// clang-format on
+
+}  // extern "C"

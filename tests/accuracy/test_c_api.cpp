@@ -1,0 +1,183 @@
+// Checks the C API (tessera.h) in the four precisions: every routine's result against the
+// same CBLAS call or a residual on the host, LAPACK's info for a matrix that is not positive
+// definite, -i for a bad argument i (letters, dimensions, leading dimensions), and a message
+// in tessera_last_error(). The library's runtime starts on the first call (no tessera_init).
+#include "accuracy/accuracy.hpp"
+
+#include <tessera/tessera.h>
+
+namespace tessera::test {
+namespace {
+
+using tessera::Diag;
+using tessera::Op;
+using tessera::Side;
+using tessera::Uplo;
+
+/// The C functions of precision T.
+template <class T> struct CApi;
+#define TESSERA_C_API(T, p, herk_, hemm_)                                                                  \
+    template <> struct CApi<T> {                                                                         \
+        static constexpr auto gemm = &tessera_##p##gemm;                                                \
+        static constexpr auto symm = &tessera_##p##symm;                                                \
+        static constexpr auto hemm = hemm_;                                                              \
+        static constexpr auto syrk = &tessera_##p##syrk;                                                \
+        static constexpr auto herk = herk_;                                                              \
+        static constexpr auto trsm = &tessera_##p##trsm;                                                \
+        static constexpr auto trmm = &tessera_##p##trmm;                                                \
+        static constexpr auto potrf = &tessera_##p##potrf;                                              \
+        static constexpr auto potrs = &tessera_##p##potrs;                                              \
+        static constexpr auto posv = &tessera_##p##posv;                                                \
+        static constexpr auto potri = &tessera_##p##potri;                                              \
+    };
+TESSERA_C_API(float, s, nullptr, nullptr)
+TESSERA_C_API(double, d, nullptr, nullptr)
+TESSERA_C_API(std::complex<float>, c, &tessera_cherk, &tessera_chemm)
+TESSERA_C_API(std::complex<double>, z, &tessera_zherk, &tessera_zhemm)
+#undef TESSERA_C_API
+
+class CApiSweep : public testing::TestWithParam<char> {
+protected:
+    template <class F>
+    void with_precision(F&& f) const
+    {
+        switch (GetParam()) {
+            case 's': f.template operator()<float>(); break;
+            case 'd': f.template operator()<double>(); break;
+            case 'c': f.template operator()<std::complex<float>>(); break;
+            default: f.template operator()<std::complex<double>>(); break;
+        }
+    }
+    void TearDown() override
+    {
+        tessera_set_tile_size(0);
+        tessera_finalize();
+    }
+};
+
+template <Scalar T>
+double relative_error(Dense<T> const& X, Dense<T> const& Ref, double scale)
+{
+    return norm1_diff(X, Ref) / (scale * eps<T>());
+}
+
+TEST_P(CApiSweep, BlasRoutinesMatchCblas)
+{
+    with_precision([&]<class T>() {
+        using C = CApi<T>;
+        tessera_set_tile_size(16);
+        const int m = 50, n = 37, k = 29;
+        const T alpha = T(real_t<T>(0.75)), beta = T(real_t<T>(-0.5));
+        auto A = random_dense<T>(m, k, 1), B = random_dense<T>(k, n, 2), C0 = random_dense<T>(m, n, 3);
+        Dense<T> X = C0, R = C0;
+        ASSERT_EQ(C::gemm('N', 'N', m, n, k, alpha, A.data(), int(A.ld), B.data(), int(B.ld), beta, X.data(), int(X.ld)), 0);
+        blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, alpha, A.data(), A.ld, B.data(), B.ld, beta, R.data(), R.ld);
+        EXPECT_LT(relative_error(X, R, (norm1(A) * norm1(B) + norm1(C0)) * k), tol) << "gemm";
+
+        auto S = random_dense<T>(m, m, 4);  // symmetric / Hermitian through its lower triangle
+        X = C0, R = C0;
+        ASSERT_EQ(C::symm('L', 'l', m, n, alpha, S.data(), int(S.ld), C0.data(), int(C0.ld), beta, X.data(), int(X.ld)), 0);
+        blas::symm<T>(Side::left, Uplo::lower, false, m, n, alpha, S.data(), S.ld, C0.data(), C0.ld, beta, R.data(), R.ld);
+        EXPECT_LT(relative_error(X, R, (norm1(S) * norm1(C0) + norm1(C0)) * m), tol) << "symm";
+        if constexpr (tessera::la::is_complex_v<T>) {
+            X = C0, R = C0;
+            auto Sh = random_dense<T>(n, n, 11);
+            ASSERT_EQ(C::hemm('R', 'U', m, n, alpha, Sh.data(), int(Sh.ld), C0.data(), int(C0.ld), beta, X.data(),
+                              int(X.ld)),
+                      0);
+            blas::symm<T>(Side::right, Uplo::upper, true, m, n, alpha, Sh.data(), Sh.ld, C0.data(), C0.ld, beta,
+                          R.data(), R.ld);
+            EXPECT_LT(relative_error(X, R, (norm1(Sh) * norm1(C0) + norm1(C0)) * n), tol) << "hemm";
+        }
+
+        auto W = random_dense<T>(n, k, 5);
+        Dense<T> Y = random_dense<T>(n, n, 6), Yr = Y;
+        ASSERT_EQ(C::syrk('U', 'N', n, k, alpha, W.data(), int(W.ld), beta, Y.data(), int(Y.ld)), 0);
+        blas::syrk<T>(Uplo::upper, Op::notrans, false, n, k, alpha, W.data(), W.ld, beta, Yr.data(), Yr.ld);
+        EXPECT_LT(relative_error(triangle(Y, Uplo::upper), triangle(Yr, Uplo::upper), (norm1(W) * norm1(W) + norm1(Y)) * k), tol) << "syrk";
+
+        if constexpr (tessera::la::is_complex_v<T>) {
+            Dense<T> Z = random_dense<T>(n, n, 12), Zr = Z;
+            ASSERT_EQ(C::herk('L', 'N', n, k, real_t<T>(0.5), W.data(), int(W.ld), real_t<T>(-0.5), Z.data(), int(Z.ld)), 0);
+            blas::syrk<T>(Uplo::lower, Op::notrans, true, n, k, T(real_t<T>(0.5)), W.data(), W.ld, T(real_t<T>(-0.5)),
+                          Zr.data(), Zr.ld);
+            EXPECT_LT(relative_error(triangle(Z, Uplo::lower), triangle(Zr, Uplo::lower),
+                                     (norm1(W) * norm1(W) + norm1(Zr)) * k),
+                      tol)
+                << "herk";
+        }
+
+        auto L = random_dense<T>(m, m, 7);
+        for (int i = 0; i < m; ++i) L(i, i) = T(real_t<T>(m));
+        X = C0, R = C0;
+        ASSERT_EQ(C::trsm('L', 'L', 'N', 'N', m, n, alpha, L.data(), int(L.ld), X.data(), int(X.ld)), 0);
+        blas::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::nonunit, m, n, alpha, L.data(), L.ld, R.data(), R.ld);
+        EXPECT_LT(relative_error(X, R, norm1(R) * m), tol) << "trsm";
+        X = C0, R = C0;
+        ASSERT_EQ(C::trmm('L', 'U', 'T', 'U', m, n, alpha, L.data(), int(L.ld), X.data(), int(X.ld)), 0);
+        blas::trmm<T>(Side::left, Uplo::upper, Op::trans, Diag::unit, m, n, alpha, L.data(), L.ld, R.data(), R.ld);
+        EXPECT_LT(relative_error(X, R, norm1(L) * norm1(C0) * m), tol) << "trmm";
+    });
+}
+
+TEST_P(CApiSweep, CholeskyFamilySolvesAndInverts)
+{
+    with_precision([&]<class T>() {
+        using C = CApi<T>;
+        tessera_set_tile_size(16);
+        const int n = 45, nrhs = 3;
+        auto H = hpd_dense<T>(n, 9);
+        auto B0 = random_dense<T>(n, nrhs, 10);
+        // posv: ||H X - B||_1 / (||H||_1 ||X||_1 n eps)
+        Dense<T> F = H, X = B0;
+        ASSERT_EQ(C::posv('L', n, nrhs, F.data(), int(F.ld), X.data(), int(X.ld)), 0);
+        Dense<T> R = B0;
+        blas::gemm<T>(Op::notrans, Op::notrans, n, nrhs, n, T(1), H.data(), H.ld, X.data(), X.ld, T(-1), R.data(), R.ld);
+        EXPECT_LT(norm1(R) / (norm1(H) * norm1(X) * n * eps<T>()), tol) << "posv";
+        // potrf + potrs give the same solution
+        Dense<T> G = H, Y = B0;
+        ASSERT_EQ(C::potrf('U', n, G.data(), int(G.ld)), 0);
+        ASSERT_EQ(C::potrs('U', n, nrhs, G.data(), int(G.ld), Y.data(), int(Y.ld)), 0);
+        EXPECT_LT(norm1_diff(X, Y) / (norm1(X) * n * eps<T>()), 1e3) << "potrs";
+        // potri: ||I - H H^{-1}||_1 / (||H||_1 ||H^{-1}||_1 n eps)
+        ASSERT_EQ(C::potri('U', n, G.data(), int(G.ld)), 0);
+        Dense<T> Inv = hermitian_from(G, Uplo::upper), I(n, n);
+        for (int i = 0; i < n; ++i) I(i, i) = T(1);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), H.data(), H.ld, Inv.data(), Inv.ld, T(-1), I.data(), I.ld);
+        EXPECT_LT(norm1(I) / (norm1(H) * norm1(Inv) * n * eps<T>()), tol) << "potri";
+        // not positive definite: LAPACK's info, and posv leaves B untouched
+        Dense<T> Bad = H, Xb = B0;
+        Bad(20, 20) = T(-1);
+        EXPECT_EQ(C::posv('L', n, nrhs, Bad.data(), int(Bad.ld), Xb.data(), int(Xb.ld)), 21);
+        EXPECT_EQ(norm1_diff(Xb, B0), 0.0);
+    });
+}
+
+TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
+{
+    with_precision([&]<class T>() {
+        using C = CApi<T>;
+        std::vector<T> a(64), b(64), c(64);
+        const T one = T(1);
+        EXPECT_EQ(C::gemm('X', 'N', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -1);
+        EXPECT_STRNE(tessera_last_error(), "");
+        EXPECT_EQ(C::gemm('N', 'q', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -2);
+        EXPECT_EQ(C::gemm('N', 'N', -1, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -3);
+        EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 3, b.data(), 2, one, c.data(), 4), -8);
+        EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 4, b.data(), 4, one, c.data(), 3), -13);
+        EXPECT_EQ(C::symm('M', 'L', 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -1);
+        EXPECT_EQ(C::syrk('L', 'N', 2, -2, one, a.data(), 2, one, c.data(), 2), -4);
+        EXPECT_EQ(C::trsm('L', 'L', 'N', 'Z', 2, 2, one, a.data(), 2, b.data(), 2), -4);
+        EXPECT_EQ(C::trmm('L', 'L', 'N', 'N', 4, 2, one, a.data(), 2, b.data(), 4), -9);
+        EXPECT_EQ(C::potrf('U', 4, a.data(), 2), -4);
+        EXPECT_EQ(C::potrs('L', 4, -1, a.data(), 4, b.data(), 4), -3);
+        EXPECT_EQ(C::posv('L', 4, 1, a.data(), 4, b.data(), 2), -7);
+        EXPECT_EQ(C::potri('?', 4, a.data(), 4), -1);
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, CApiSweep, testing::Values('s', 'd', 'c', 'z'),
+                         [](testing::TestParamInfo<char> const& i) { return std::string(1, i.param); });
+
+}  // namespace
+}  // namespace tessera::test

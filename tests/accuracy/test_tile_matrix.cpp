@@ -1,0 +1,383 @@
+// Checks the pieces every tile algorithm stands on, in the four precisions and on every
+// scheduler of the sweep: TileMatrix (the tile sizes at the edges when nb does not divide m or
+// n, contiguous tile storage, sub() views that read and write the right tiles, wrap() working
+// in place on a LAPACK array with lda > m, bad arguments throwing InvalidArgument); the layout
+// conversions (lapack_to_tiles / tiles_to_lapack round trip with lda > m, the rows below m
+// untouched); the generators (generate_random reproducible and independent of nb,
+// generate_hpd Hermitian with eigenvalues from 1 down to exactly 1/kappa, checked by LAPACK's
+// heev/syev in double); and norm() of each kind against a host computation, NaN propagation
+// and no overflow in the Frobenius norm included.
+#include "accuracy/accuracy.hpp"
+
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace tessera::test {
+namespace {
+
+using tessera::Norm;
+
+/// Bitwise equality of the m x n parts (NaNs included).
+template <Scalar T>
+bool same_entries(Dense<T> const& a, Dense<T> const& b)
+{
+    if (a.m != b.m || a.n != b.n) return false;
+    for (int64_t j = 0; j < a.n; ++j)
+        for (int64_t i = 0; i < a.m; ++i)
+            if (std::memcmp(&a(i, j), &b(i, j), sizeof(T)) != 0) return false;
+    return true;
+}
+
+/// A(i0:i0+m, j0:j0+n) as a new matrix.
+template <Scalar T>
+Dense<T> block(Dense<T> const& A, int64_t i0, int64_t j0, int64_t m, int64_t n)
+{
+    Dense<T> B(m, n);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) B(i, j) = A(i0 + i, j0 + j);
+    return B;
+}
+
+template <Scalar T>
+Dense<T> to_dense(tessera::TileMatrix<T> const& A)
+{
+    Dense<T> D(A.m(), A.n());
+    tessera::tiles_to_lapack(A, D.data(), D.ld);
+    return D;
+}
+
+class TileMatrixAccuracy : public AccuracySweep {};
+
+TEST_P(TileMatrixAccuracy, TileSizesAtTheEdges)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        struct Shape {
+            int64_t m, n, nb;
+        };
+        for (Shape sh : {Shape{10, 7, 4}, Shape{7, 10, 3}, Shape{8, 8, 4}, Shape{5, 3, 8}, Shape{0, 4, 2},
+                         Shape{4, 0, 2}, Shape{1, 1, 1}}) {
+            tessera::TileMatrix<T> A{*rt, sh.m, sh.n, sh.nb};
+            const auto where = ::testing::Message() << sh.m << " x " << sh.n << ", nb=" << sh.nb;
+            EXPECT_EQ(A.m(), sh.m) << where;
+            EXPECT_EQ(A.n(), sh.n) << where;
+            EXPECT_EQ(A.nb(), sh.nb) << where;
+            EXPECT_EQ(A.mt(), (sh.m + sh.nb - 1) / sh.nb) << where;
+            EXPECT_EQ(A.nt(), (sh.n + sh.nb - 1) / sh.nb) << where;
+            EXPECT_EQ(A.owns_storage(), sh.m * sh.n > 0) << where;  // no storage for no entry
+            int64_t rows = 0, cols = 0;
+            for (int64_t i = 0; i < A.mt(); ++i) rows += A.tile_m(i);
+            for (int64_t j = 0; j < A.nt(); ++j) cols += A.tile_n(j);
+            EXPECT_EQ(rows, sh.m) << where;
+            EXPECT_EQ(cols, sh.n) << where;
+            for (int64_t j = 0; j < A.nt(); ++j)
+                for (int64_t i = 0; i < A.mt(); ++i) {
+                    EXPECT_EQ(A.tile_m(i), std::min(sh.nb, sh.m - i * sh.nb)) << where;
+                    EXPECT_EQ(A.tile_n(j), std::min(sh.nb, sh.n - j * sh.nb)) << where;
+                    const rt::Matrix<T> v = A(i, j).view();
+                    EXPECT_EQ(v.m, A.tile_m(i)) << where << " tile " << i << "," << j;
+                    EXPECT_EQ(v.n, A.tile_n(j)) << where << " tile " << i << "," << j;
+                    EXPECT_EQ(v.ld, A.tile_m(i)) << "tile storage is contiguous, " << where;
+                }
+            EXPECT_THROW((void)A(A.mt(), 0), tessera::InvalidArgument) << where;
+            EXPECT_THROW((void)A(0, A.nt()), tessera::InvalidArgument) << where;
+            EXPECT_THROW((void)A(-1, 0), tessera::InvalidArgument) << where;
+        }
+    });
+}
+
+TEST_P(TileMatrixAccuracy, SubViewsReadAndWriteTheirTiles)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t m = 10, n = 11, nb = 3;  // tile rows 3 3 3 1, tile columns 3 3 3 2
+        const Dense<T> D = random_dense<T>(m, n, 1);
+        auto A = tessera::tile_copy_of(*rt, D.data(), m, n, D.ld, nb);
+
+        auto V = A.sub(1, 2, 3, 2);  // rows 3..9, columns 6..10
+        EXPECT_EQ(V.m(), 7);
+        EXPECT_EQ(V.n(), 5);
+        EXPECT_EQ(V.mt(), 3);
+        EXPECT_EQ(V.nt(), 2);
+        EXPECT_EQ(V.tile_m(2), 1);
+        EXPECT_EQ(V.tile_n(1), 2);
+        EXPECT_EQ(&V(0, 0), &A(1, 2));
+        EXPECT_EQ(&V(2, 1), &A(3, 3));
+        EXPECT_TRUE(same_entries(to_dense(V), block(D, 3, 6, 7, 5))) << "reading through a view";
+
+        const Dense<T> W = random_dense<T>(7, 5, 2);
+        tessera::lapack_to_tiles(W.data(), W.ld, V);  // writes the view's tiles only
+        Dense<T> expected = D;
+        for (int64_t j = 0; j < 5; ++j)
+            for (int64_t i = 0; i < 7; ++i) expected(3 + i, 6 + j) = W(i, j);
+        EXPECT_TRUE(same_entries(to_dense(A), expected)) << "writing through a view";
+
+        auto VV = V.sub(1, 1, 2, 1);  // a view of a view: tiles (2..3, 3) of A
+        EXPECT_EQ(&VV(0, 0), &A(2, 3));
+        EXPECT_EQ(VV.m(), 4);
+        EXPECT_EQ(VV.n(), 2);
+        EXPECT_TRUE(same_entries(to_dense(VV), block(expected, 6, 9, 4, 2)));
+        EXPECT_EQ(A.sub(0, 0, 0, 0).m(), 0);
+        EXPECT_EQ(A.sub(0, 0, 0, 0).n(), 0);
+        EXPECT_EQ(A.sub(1, 1, 0, 2).m(), 0);  // no tile rows: 0 x 6
+        EXPECT_EQ(A.sub(1, 1, 0, 2).n(), 6);
+        EXPECT_EQ(A.sub(2, 2, 2, 2).m(), 4);  // through the last, short tiles
+        EXPECT_EQ(A.sub(2, 2, 2, 2).n(), 5);
+
+        // The norm of a view is the norm of its block.
+        const double host = norm1(block(expected, 3, 6, 7, 5));
+        EXPECT_NEAR(double(tessera::norm(Norm::one, V)), host, 1e-5 * host);
+
+        EXPECT_THROW((void)V.sub(0, 0, 4, 1), tessera::InvalidArgument);
+        EXPECT_THROW((void)V.sub(0, 1, 1, 2), tessera::InvalidArgument);
+        EXPECT_THROW((void)A.sub(-1, 0, 1, 1), tessera::InvalidArgument);
+        EXPECT_THROW((void)A.sub(0, 0, 1, -1), tessera::InvalidArgument);
+
+        // A view keeps the storage alive after the matrix it came from is gone.
+        tessera::TileMatrix<T> kept;
+        {
+            auto B = tessera::tile_copy_of(*rt, D.data(), m, n, D.ld, nb);
+            kept = B.sub(3, 3, 1, 1);
+        }
+        EXPECT_TRUE(same_entries(to_dense(kept), block(D, 9, 9, 1, 2)));
+    });
+}
+
+TEST_P(TileMatrixAccuracy, WrapWorksInPlace)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t m = 10, n = 7, lda = 13, nb = 4;
+        Dense<T> D = random_dense<T>(m, n, 3, lda);  // rows m..lda-1 hold values too
+        const Dense<T> D0 = D;
+        {
+            auto W = tessera::TileMatrix<T>::wrap(*rt, D.data(), m, n, lda, nb);
+            EXPECT_FALSE(W.owns_storage());
+            EXPECT_EQ(W.mt(), 3);
+            EXPECT_EQ(W.nt(), 2);
+            const rt::Matrix<T> v = W(2, 1).view();
+            EXPECT_EQ(v.ptr, D.data() + 8 + 4 * lda);
+            EXPECT_EQ(v.m, 2);
+            EXPECT_EQ(v.n, 3);
+            EXPECT_EQ(v.ld, lda);
+            EXPECT_TRUE(same_entries(to_dense(W), block(D0, 0, 0, m, n)));
+            tessera::scale(T(2), W);  // tasks write the array itself
+        }  // unregistered: the array holds the result
+        bool scaled = true, padding_kept = true;
+        for (int64_t j = 0; j < n; ++j) {
+            for (int64_t i = 0; i < m; ++i) scaled = scaled && D(i, j) == T(2) * D0(i, j);
+            for (int64_t i = m; i < lda; ++i) padding_kept = padding_kept && D(i, j) == D0(i, j);
+        }
+        EXPECT_TRUE(scaled);
+        EXPECT_TRUE(padding_kept);
+    });
+}
+
+TEST_P(TileMatrixAccuracy, LayoutRoundTrip)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        struct Shape {
+            int64_t m, n, nb, lda, ldb;
+        };
+        for (Shape sh : {Shape{10, 7, 4, 13, 11}, Shape{7, 10, 3, 7, 9}, Shape{33, 33, 32, 40, 33}, Shape{1, 5, 2, 1, 3},
+                         Shape{0, 3, 2, 1, 1}}) {
+            const auto where = ::testing::Message() << sh.m << " x " << sh.n << ", nb=" << sh.nb;
+            const Dense<T> D = random_dense<T>(sh.m, sh.n, 4, sh.lda);
+            tessera::TileMatrix<T> A{*rt, sh.m, sh.n, sh.nb};
+            tessera::lapack_to_tiles(D.data(), D.ld, A);
+            // Each tile holds its block of the array.
+            bool tiles_right = true;
+            for (int64_t j = 0; j < A.nt(); ++j)
+                for (int64_t i = 0; i < A.mt(); ++i) {
+                    auto g = A(i, j).template acquire<rt::Mode::R>();
+                    for (int64_t jj = 0; jj < A.tile_n(j); ++jj)
+                        for (int64_t ii = 0; ii < A.tile_m(i); ++ii)
+                            tiles_right = tiles_right && g.view()(ii, jj) == D(i * sh.nb + ii, j * sh.nb + jj);
+                }
+            EXPECT_TRUE(tiles_right) << where;
+            Dense<T> out(sh.m, sh.n, sh.ldb);
+            const T sentinel = T(real_t<T>(12345));
+            std::fill(out.a.begin(), out.a.end(), sentinel);
+            tessera::tiles_to_lapack(A, out.data(), out.ld);
+            EXPECT_TRUE(same_entries(out, block(D, 0, 0, sh.m, sh.n))) << where;
+            bool padding_kept = true;
+            for (int64_t j = 0; j < sh.n; ++j)
+                for (int64_t i = sh.m; i < out.ld; ++i) padding_kept = padding_kept && out(i, j) == sentinel;
+            EXPECT_TRUE(padding_kept) << where;
+        }
+    });
+}
+
+TEST_P(TileMatrixAccuracy, BadArgumentsThrow)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        std::vector<T> a(64);
+        using TM = tessera::TileMatrix<T>;
+        EXPECT_THROW((void)TM(*rt, -1, 2, 2), tessera::InvalidArgument);
+        EXPECT_THROW((void)TM(*rt, 2, -1, 2), tessera::InvalidArgument);
+        EXPECT_THROW((void)TM(*rt, 2, 2, 0), tessera::InvalidArgument);
+        EXPECT_THROW((void)TM::wrap(*rt, a.data(), 4, 4, 3, 2), tessera::InvalidArgument);  // lda < m
+        EXPECT_THROW((void)TM::wrap(*rt, a.data(), 4, 4, 4, 0), tessera::InvalidArgument);  // nb
+        EXPECT_THROW((void)TM::wrap(*rt, a.data(), -4, 4, 4, 2), tessera::InvalidArgument);
+        EXPECT_THROW((void)TM::wrap(*rt, nullptr, 4, 4, 4, 2), tessera::InvalidArgument);
+        EXPECT_NO_THROW((void)TM::wrap(*rt, nullptr, 0, 4, 1, 2));
+
+        TM A{*rt, 4, 4, 2};
+        EXPECT_THROW(tessera::lapack_to_tiles(a.data(), 3, A), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::tiles_to_lapack(A, a.data(), 3), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::lapack_to_tiles(static_cast<T const*>(nullptr), 4, A), tessera::InvalidArgument);
+
+        TM empty;
+        EXPECT_FALSE(empty);
+        EXPECT_EQ(empty.m(), 0);
+        EXPECT_THROW((void)empty.runtime(), tessera::InvalidArgument);
+
+        TM R{*rt, 4, 3, 2};
+        EXPECT_THROW(tessera::generate_hpd(R, 10, 1), tessera::InvalidArgument);  // not square
+        EXPECT_THROW(tessera::generate_hpd(A, 0.5, 1), tessera::InvalidArgument);  // kappa < 1
+    });
+}
+
+TEST_P(TileMatrixAccuracy, GenerateRandomIsReproducibleAndIndependentOfNb)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t m = 37, n = 23;
+        tessera::TileMatrix<T> A{*rt, m, n, 5}, B{*rt, m, n, 16}, C{*rt, m, n, 5};
+        tessera::generate_random(A, 42);
+        {
+            tessera::Sequence s{*rt};
+            tessera::generate_random_async(B, 42, s);
+            tessera::generate_random_async(C, 43, s);
+            EXPECT_EQ(s.wait(), 0);
+        }
+        const Dense<T> a = to_dense(A), b = to_dense(B), c = to_dense(C);
+        EXPECT_TRUE(same_entries(a, b)) << "the entries depend on the tile size";
+        tessera::generate_random(A, 42);
+        EXPECT_TRUE(same_entries(to_dense(A), a)) << "not reproducible";
+        int64_t equal = 0;
+        bool in_range = true;
+        auto part_in_range = [](real_t<T> x) { return x >= real_t<T>(-0.5) && x < real_t<T>(0.5); };
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) {
+                equal += a(i, j) == c(i, j);
+                in_range = in_range && part_in_range(std::real(a(i, j))) && part_in_range(std::imag(a(i, j)));
+            }
+        EXPECT_EQ(equal, 0) << "seeds 42 and 43 give equal entries";
+        EXPECT_TRUE(in_range);
+        EXPECT_GT(norm1(a), 0.1 * double(m) * 0.25) << "entries far from uniform in [-0.5, 0.5)";
+    });
+}
+
+/// The eigenvalues of the Hermitian A, ascending, computed in double precision.
+template <Scalar T>
+std::vector<double> eigenvalues(Dense<T> const& A)
+{
+    const int64_t n = A.n;
+    std::vector<double> w(static_cast<std::size_t>(n));
+    if constexpr (tessera::la::is_complex_v<T>) {
+        std::vector<std::complex<double>> a(static_cast<std::size_t>(n * n));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i) a[std::size_t(i + j * n)] = std::complex<double>(A(i, j));
+        EXPECT_EQ(LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', int(n), reinterpret_cast<lapack_complex_double*>(a.data()),
+                                int(n), w.data()),
+                  0);
+    } else {
+        std::vector<double> a(static_cast<std::size_t>(n * n));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i) a[std::size_t(i + j * n)] = double(A(i, j));
+        EXPECT_EQ(LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'L', int(n), a.data(), int(n), w.data()), 0);
+    }
+    return w;
+}
+
+TEST_P(TileMatrixAccuracy, GenerateHpdIsHermitianWithTheAskedCondition)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const double kappa = 1e3;
+        // The eigenvalues of the matrix rounded to T move by about n eps_T, 1/kappa included:
+        // relative to 1/kappa, about 1e-13 in double and 4e-5 in single.
+        const double rel = std::is_same_v<real_t<T>, double> ? 1e-10 : 1e-3;
+        for (int64_t n : {1, 2, 7, 100}) {
+            tessera::TileMatrix<T> A{*rt, n, n, tile_for(n)}, B{*rt, n, n, n};
+            tessera::generate_hpd(A, kappa, 5);
+            tessera::generate_hpd(B, kappa, 5);
+            const Dense<T> a = to_dense(A);
+            EXPECT_TRUE(same_entries(a, to_dense(B))) << "the entries depend on the tile size, n=" << n;
+            bool hermitian = true;
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) hermitian = hermitian && a(i, j) == tessera::la::conj(a(j, i));
+            EXPECT_TRUE(hermitian) << "n=" << n;
+            const std::vector<double> w = eigenvalues(a);
+            const double lo = n == 1 ? 1.0 : 1.0 / kappa;
+            EXPECT_NEAR(w.front(), lo, rel * lo) << "smallest eigenvalue, n=" << n;
+            EXPECT_NEAR(w.back(), 1.0, rel) << "largest eigenvalue, n=" << n;
+        }
+    });
+}
+
+/// The norm of D computed on the host in double, the way LAPACK's lange defines it.
+template <Scalar T>
+double host_norm(Norm kind, Dense<T> const& D)
+{
+    double r = 0;
+    if (kind == Norm::one) return norm1(D);
+    if (kind == Norm::inf) {
+        for (int64_t i = 0; i < D.m; ++i) {
+            double s = 0;
+            for (int64_t j = 0; j < D.n; ++j) s += std::abs(std::complex<double>(D(i, j)));
+            r = std::max(r, s);
+        }
+    } else if (kind == Norm::max) {
+        for (int64_t j = 0; j < D.n; ++j)
+            for (int64_t i = 0; i < D.m; ++i) r = std::max(r, std::abs(std::complex<double>(D(i, j))));
+    } else {
+        for (int64_t j = 0; j < D.n; ++j)
+            for (int64_t i = 0; i < D.m; ++i) r += std::norm(std::complex<double>(D(i, j)));
+        r = std::sqrt(r);
+    }
+    return r;
+}
+
+TEST_P(TileMatrixAccuracy, NormsMatchTheHost)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        struct Shape {
+            int64_t m, n, nb;
+        };
+        for (Shape sh : {Shape{37, 23, 5}, Shape{23, 37, 8}, Shape{1, 1, 3}, Shape{100, 100, 32}})
+            for (double magnitude : {1.0, 1e20}) {  // 1e20: squares overflow in single
+                Dense<T> D = random_dense<T>(sh.m, sh.n, 6);
+                for (T& x : D.a) x *= real_t<T>(magnitude);
+                auto A = tessera::tile_copy_of(*rt, D.data(), sh.m, sh.n, D.ld, sh.nb);
+                for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro}) {
+                    const double host = host_norm(kind, D), got = double(tessera::norm(kind, A));
+                    EXPECT_NEAR(got, host, 10.0 * double(sh.m + sh.n) * eps<T>() * host)
+                        << "norm " << char(kind) << ", " << sh.m << " x " << sh.n << ", magnitude " << magnitude;
+                }
+            }
+        tessera::TileMatrix<T> E{*rt, 0, 5, 2};
+        for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro}) EXPECT_EQ(tessera::norm(kind, E), real_t<T>(0));
+
+        // A NaN anywhere makes every norm NaN, as LAPACK's lange: in a tile of zeros too.
+        for (bool zeros : {false, true}) {
+            Dense<T> D = zeros ? Dense<T>(9, 8) : random_dense<T>(9, 8, 7);
+            D(5, 4) = T(std::numeric_limits<real_t<T>>::quiet_NaN());
+            auto A = tessera::tile_copy_of(*rt, D.data(), 9, 8, D.ld, 4);
+            for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro})
+                EXPECT_TRUE(std::isnan(tessera::norm(kind, A))) << "norm " << char(kind) << (zeros ? " of zeros" : "");
+        }
+    });
+}
+
+TESSERA_INSTANTIATE_ACCURACY(TileMatrixAccuracy);
+
+}  // namespace
+}  // namespace tessera::test
