@@ -1,11 +1,8 @@
 // LAPACK-style trmm: A and B tiled in place on the library's runtime.
 #include <tessera/la/blas.hpp>
-#include <tessera/la/context.hpp>
 
 #include "linalg/instantiate.hpp"
-#include "linalg/lapack/arguments.hpp"
-
-#include <algorithm>
+#include "linalg/lapack/triangular.hpp"
 
 namespace tessera::inline la {
 
@@ -13,31 +10,10 @@ template <Scalar T>
 void trmm(Side side, Uplo uplo, Op transa, Diag diag, int64_t m, int64_t n, scalar_arg<T> alpha, T const* a,
           int64_t lda, T* b, int64_t ldb)
 {
-    constexpr char const* fn = "trmm";
-    detail::check_option(side == Side::left || side == Side::right, fn, 1, "side", side);
-    detail::check_option(uplo == Uplo::lower || uplo == Uplo::upper, fn, 2, "uplo", uplo);
-    detail::check_option(transa == Op::notrans || transa == Op::trans || transa == Op::conjtrans, fn, 3, "transa",
-                         transa);
-    detail::check_option(diag == Diag::nonunit || diag == Diag::unit, fn, 4, "diag", diag);
-    detail::check_dimension(fn, 5, "m", m);
-    detail::check_dimension(fn, 6, "n", n);
-    const int64_t ka = side == Side::left ? m : n;  // the order of A
-    const bool uses_a = alpha != T(0) && m > 0 && n > 0;
-    detail::check_array(fn, 8, "A", a, !uses_a);
-    detail::check_leading(fn, 9, "lda", lda, ka);
-    detail::check_array(fn, 10, "B", b, m == 0 || n == 0);
-    detail::check_leading(fn, 11, "ldb", ldb, m);
-    if (m == 0 || n == 0) return;
-    rt::Runtime& rt = runtime();
-    const int64_t nb = tile_size(Routine::trmm, precision_letter<T>(), std::max(m, n));
-    auto B = TileMatrix<T>::wrap(rt, b, m, n, ldb, nb);
-    if (!uses_a) {  // B = 0: A is not referenced
-        scale(T(0), B);
-        return;
-    }
-    // A is only read: casting const away for the registration is safe.
-    auto A = TileMatrix<T>::wrap(rt, const_cast<T*>(a), ka, ka, lda, nb);
-    trmm(side, uplo, transa, diag, alpha, A, B);
+    detail::triangular_in_place<T>("trmm", Routine::trmm, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb,
+                                   [&](TileMatrix<T> const& A, TileMatrix<T>& B) {
+                                       trmm(side, uplo, transa, diag, alpha, A, B);
+                                   });
 }
 
 #define TESSERA_INSTANTIATE(T) \

@@ -1,7 +1,11 @@
 // Shared pieces of the accuracy tests (tests/accuracy): the sweep over precisions x
 // schedulers x emulated devices, the sizes and tile sizes (nb never divides n), host-side
-// column-major matrices and their generators, and the norms the scaled residuals need
-// (DESIGN.md: each residual must stay under tol = 50... 60).
+// column-major matrices and their generators, the norms the scaled residuals need
+// (DESIGN.md: each residual must stay under tol = 50... 60), and what several routines'
+// tests check alike (NaN where a routine must not read, the padding below m it must not
+// write, the position a bad argument is reported at, the solve residual). Each
+// tests/accuracy/*.cpp is its own executable: code they share lives in headers, this one,
+// triangular.hpp (trmm and trsm) and lapacke_oracle.hpp (LAPACKE's info as the oracle).
 //
 //     class PotrfAccuracy : public tessera::test::AccuracySweep {};
 //     TEST_P(PotrfAccuracy, Residual) {
@@ -16,10 +20,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <memory>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -27,6 +35,11 @@
 namespace tessera::test {
 
 namespace rt = tessera::rt;
+using tessera::Diag;
+using tessera::Op;
+using tessera::Side;
+using tessera::Uplo;
+using tessera::la::is_complex_v;
 using tessera::la::real_t;
 using tessera::la::Scalar;
 namespace blas = tessera::la::kernels::cpu;
@@ -40,6 +53,13 @@ struct AccuracyParam {
     std::string scheduler;  ///< "eager", "ws", "dmdas" (heft-tmdp-pr)
     int nemu;               ///< emulated devices (0 or 2)
 };
+/// How GoogleTest prints a sweep point (in a failure and in --gtest_list_tests), e.g.
+/// "{precision 'z', scheduler heft-tmdp-pr, 2 emulated devices}".
+inline void PrintTo(AccuracyParam const& p, std::ostream* os)
+{
+    *os << "{precision '" << p.precision << "', scheduler " << p.scheduler << ", " << p.nemu << " emulated device"
+        << (p.nemu == 1 ? "" : "s") << "}";
+}
 inline std::string name_of(testing::TestParamInfo<AccuracyParam> const& info)
 {
     std::string s = info.param.scheduler;
@@ -201,5 +221,136 @@ Dense<T> hermitian_from(Dense<T> const& A, tessera::Uplo uplo)
 /// Machine epsilon of T, as double.
 template <Scalar T>
 double eps() { return double(tessera::la::eps<T>); }
+
+/// re + i im (re for a real T).
+template <Scalar T>
+T scalar(double re, double im)
+{
+    if constexpr (is_complex_v<T>) return T(real_t<T>(re), real_t<T>(im));
+    else return T(re);
+}
+/// A quiet NaN of T (real part NaN).
+template <Scalar T>
+T nan()
+{
+    return T(std::numeric_limits<real_t<T>>::quiet_NaN());
+}
+/// True when an entry of the m x n part of X is NaN.
+template <Scalar T>
+bool has_nan(Dense<T> const& X)
+{
+    for (int64_t j = 0; j < X.n; ++j)
+        for (int64_t i = 0; i < X.m; ++i)
+            if (std::isnan(std::abs(X(i, j)))) return true;
+    return false;
+}
+/// ||op(A)||_1: the max column sum of A, or its max row sum when A is transposed.
+template <Scalar T>
+double norm1_op(Dense<T> const& A, Op op)
+{
+    if (op == Op::notrans) return norm1(A);
+    std::vector<double> rows(std::size_t(A.m), 0.0);
+    for (int64_t j = 0; j < A.n; ++j)
+        for (int64_t i = 0; i < A.m; ++i) rows[std::size_t(i)] += std::abs(std::complex<double>(A(i, j)));
+    double best = 0;
+    for (double r : rows) best = std::max(best, r);
+    return best;
+}
+
+/// True for (i, j) in the strict triangle opposite to `uplo`.
+inline bool in_other_triangle(int64_t i, int64_t j, Uplo uplo) { return uplo == Uplo::lower ? i < j : i > j; }
+/// A with the strict triangle opposite to `uplo` (the one the routine must not reference)
+/// set to NaN, so that reading it would show.
+template <Scalar T>
+Dense<T> with_other_triangle_nan(Dense<T> A, Uplo uplo)
+{
+    for (int64_t j = 0; j < A.n; ++j)
+        for (int64_t i = 0; i < A.m; ++i)
+            if (in_other_triangle(i, j, uplo)) A(i, j) = nan<T>();
+    return A;
+}
+/// Both triangles, lower then upper, but `turn` only above size 257: at the largest size of
+/// the sweep a routine's tile-form and LAPACK-style tests take one triangle each, for time.
+inline std::vector<Uplo> uplos_for(int64_t n, Uplo turn)
+{
+    if (n > 257) return {turn};
+    return {Uplo::lower, Uplo::upper};
+}
+
+/// Bitwise equality (NaNs included).
+template <Scalar T>
+bool same_bits(std::vector<T> const& a, std::vector<T> const& b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+/// True when X's rows below X.m (its padding up to ld) are those of X0, in X's n columns.
+template <Scalar T>
+bool padding_unchanged(Dense<T> const& X, Dense<T> const& X0)
+{
+    bool kept = true;
+    for (int64_t j = 0; j < X.n; ++j)
+        for (int64_t i = X.m; i < X.ld; ++i) kept = kept && X(i, j) == X0(i, j);
+    return kept;
+}
+
+/// ||A X - B||_1 / (||A||_1 ||X||_1 n eps), A the full n x n matrix, X and B n x nrhs.
+template <Scalar T>
+double solve_residual(Dense<T> const& A, Dense<T> const& X, Dense<T> const& B)
+{
+    const int64_t n = A.n, nrhs = B.n;
+    if (n == 0 || nrhs == 0) return 0;
+    Dense<T> R = B;
+    blas::gemm<T>(Op::notrans, Op::notrans, n, nrhs, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1), R.data(), R.ld);
+    return norm1(R) / (norm1(A) * norm1(X) * double(n) * eps<T>());
+}
+
+/// A tile copy of D's m x n part, with tile size nb.
+template <Scalar T>
+tessera::TileMatrix<T> tiles_of(rt::Runtime& rt, Dense<T> const& D, int64_t nb)
+{
+    return tessera::tile_copy_of(rt, D.data(), D.m, D.n, D.ld, nb);
+}
+/// A tile matrix's entries on the host.
+template <Scalar T>
+Dense<T> to_dense(tessera::TileMatrix<T> const& A)
+{
+    Dense<T> D(A.m(), A.n());
+    tessera::tiles_to_lapack(A, D.data(), D.ld);
+    return D;
+}
+
+/// The position (LAPACK's numbering) of the bad argument that call() throws
+/// InvalidLapackArgument for; 0 when it throws nothing.
+template <class F>
+int argument_position(F&& call)
+{
+    try {
+        call();
+    } catch (tessera::InvalidLapackArgument const& e) {
+        return e.position();
+    }
+    return 0;
+}
+
+/// The LAPACK-style form of a Cholesky solve, solve(uplo, n, nrhs, a, lda, b, ldb) (posv's and
+/// potrs's arguments), throws InvalidLapackArgument naming each bad argument's position, and
+/// nothing for an empty system with null arrays.
+template <Scalar T, class Solve>
+void expect_solve_arguments_named(Solve const& solve)
+{
+    std::vector<T> a(16), b(16);
+    T* const null = nullptr;
+    auto position = [&](Uplo uplo, int64_t n, int64_t nrhs, T* pa, int64_t lda, T* pb, int64_t ldb) {
+        return argument_position([&] { solve(uplo, n, nrhs, pa, lda, pb, ldb); });
+    };
+    EXPECT_EQ(position(Uplo('X'), 4, 1, a.data(), 4, b.data(), 4), 1);
+    EXPECT_EQ(position(Uplo::lower, -1, 1, a.data(), 4, b.data(), 4), 2);
+    EXPECT_EQ(position(Uplo::lower, 4, -1, a.data(), 4, b.data(), 4), 3);
+    EXPECT_EQ(position(Uplo::lower, 4, 1, null, 4, b.data(), 4), 4);
+    EXPECT_EQ(position(Uplo::lower, 4, 1, a.data(), 3, b.data(), 4), 5);
+    EXPECT_EQ(position(Uplo::lower, 4, 1, a.data(), 4, null, 4), 6);
+    EXPECT_EQ(position(Uplo::lower, 4, 1, a.data(), 4, b.data(), 3), 7);
+    EXPECT_EQ(position(Uplo::upper, 0, 0, null, 1, null, 1), 0);
+}
 
 }  // namespace tessera::test

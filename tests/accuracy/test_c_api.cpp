@@ -9,11 +9,6 @@
 namespace tessera::test {
 namespace {
 
-using tessera::Diag;
-using tessera::Op;
-using tessera::Side;
-using tessera::Uplo;
-
 /// The C functions of precision T.
 template <class T> struct CApi;
 #define TESSERA_C_API(T, p, herk_, hemm_)                                                                  \

@@ -11,40 +11,10 @@
 // InvalidArgument.
 #include "accuracy/accuracy.hpp"
 
-#include <limits>
-
 namespace tessera::test {
 namespace {
 
-using tessera::Op;
-using tessera::la::is_complex_v;
-
 constexpr Op all_ops[] = {Op::notrans, Op::trans, Op::conjtrans};
-
-/// re + i im (re for a real T).
-template <Scalar T>
-T scalar(double re, double im)
-{
-    if constexpr (is_complex_v<T>) return T(real_t<T>(re), real_t<T>(im));
-    else return T(re);
-}
-template <Scalar T>
-T nan()
-{
-    return T(std::numeric_limits<real_t<T>>::quiet_NaN());
-}
-/// ||op(A)||_1: the max column sum of A, or its max row sum when A is transposed.
-template <Scalar T>
-double norm1_op(Dense<T> const& A, Op op)
-{
-    if (op == Op::notrans) return norm1(A);
-    std::vector<double> rows(std::size_t(A.m), 0.0);
-    for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.m; ++i) rows[std::size_t(i)] += std::abs(std::complex<double>(A(i, j)));
-    double best = 0;
-    for (double r : rows) best = std::max(best, r);
-    return best;
-}
 
 /// C's extents and k for sweep size s.
 struct Dims {
@@ -103,13 +73,11 @@ void for_each_combination(int64_t s, F&& f)
 template <Scalar T>
 Dense<T> tile_gemm(rt::Runtime& rt, GemmCase<T> const& c, int64_t nb)
 {
-    auto A = tessera::tile_copy_of(rt, c.A.data(), c.A.m, c.A.n, c.A.ld, nb);
-    auto B = tessera::tile_copy_of(rt, c.B.data(), c.B.m, c.B.n, c.B.ld, nb);
-    auto C = tessera::tile_copy_of(rt, c.C0.data(), c.m, c.n, c.C0.ld, nb);
+    auto A = tiles_of(rt, c.A, nb);
+    auto B = tiles_of(rt, c.B, nb);
+    auto C = tiles_of(rt, c.C0, nb);
     tessera::gemm(c.ta, c.tb, c.alpha, A, B, c.beta, C);
-    Dense<T> out(c.m, c.n);
-    tessera::tiles_to_lapack(C, out.data(), out.ld);
-    return out;
+    return to_dense(C);
 }
 
 class GemmAccuracy : public AccuracySweep {};
@@ -170,12 +138,6 @@ TEST_P(GemmAccuracy, AlphaZeroKZeroAndBetaZero)
         const int64_t s = 100, nb = tile_for(s);
         tessera::set_tile_size(nb);
         const Dims d = dims_for(s);
-        auto has_nan = [](Dense<T> const& X) {
-            for (int64_t j = 0; j < X.n; ++j)
-                for (int64_t i = 0; i < X.m; ++i)
-                    if (std::isnan(std::abs(X(i, j)))) return true;
-            return false;
-        };
         GemmCase<T> c(Op::notrans, Op::conjtrans, d, 5);
         Dense<T> nans(d.m, d.n);
         for (T& x : nans.a) x = nan<T>();
@@ -234,18 +196,10 @@ TEST_P(GemmAccuracy, BadArgumentsThrowNamingThem)
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(64), b(64), c(64);
-        auto position = [&](auto&& call) {
-            try {
-                call();
-            } catch (tessera::InvalidLapackArgument const& e) {
-                return e.position();
-            }
-            return 0;
-        };
         const T one(1);
         auto call = [&](Op ta, Op tb, int64_t m, int64_t n, int64_t k, T const* pa, int64_t lda, T const* pb,
                         int64_t ldb, T* pc, int64_t ldc) {
-            return position([&] { tessera::gemm<T>(ta, tb, m, n, k, one, pa, lda, pb, ldb, one, pc, ldc); });
+            return argument_position([&] { tessera::gemm<T>(ta, tb, m, n, k, one, pa, lda, pb, ldb, one, pc, ldc); });
         };
         const Op N = Op::notrans, Tr = Op::trans;
         EXPECT_EQ(call(N, N, 4, 4, 4, a.data(), 4, b.data(), 4, c.data(), 4), 0);

@@ -3,16 +3,10 @@
 // the scaled residual ||A - L L^H||_1 / (n ||A||_1 eps) (upper: U^H U) stays under tol; a
 // matrix whose leading minor of order k is not positive definite gives LAPACK's info = k
 // (LAPACKE's own potrf on the same matrix is the oracle); bad arguments throw naming them.
-#include "accuracy/accuracy.hpp"
-
-#include <lapacke.h>
+#include "accuracy/lapacke_oracle.hpp"
 
 namespace tessera::test {
 namespace {
-
-using tessera::Diag;
-using tessera::Op;
-using tessera::Uplo;
 
 /// ||A0 - L L^H||_1 / (n ||A0||_1 eps), L the `uplo` triangle of F (upper: U^H U).
 template <Scalar T>
@@ -38,10 +32,9 @@ TEST_P(PotrfAccuracy, TileFormResidual)
         for (int64_t n : accuracy_sizes())
             for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
                 Dense<T> A0 = hpd_dense<T>(n, 100 + uint64_t(n));
-                auto A = tessera::tile_copy_of(*rt, A0.data(), n, n, A0.ld, tile_for(n));
+                auto A = tiles_of(*rt, A0, tile_for(n));
                 ASSERT_EQ(tessera::potrf(uplo, A), 0) << "n=" << n;
-                Dense<T> F(n, n);
-                tessera::tiles_to_lapack(A, F.data(), F.ld);
+                const Dense<T> F = to_dense(A);
                 EXPECT_LT(potrf_residual(A0, F, uplo), tol) << "n=" << n << " uplo=" << char(uplo);
             }
     });
@@ -79,17 +72,6 @@ TEST_P(PotrfAccuracy, LapackFormResidual)
     });
 }
 
-template <Scalar T>
-int64_t lapacke_potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
-{
-    const char u = char(uplo);
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrf(LAPACK_COL_MAJOR, u, int(n), a, int(lda));
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotrf(LAPACK_COL_MAJOR, u, int(n), a, int(lda));
-    else if constexpr (std::is_same_v<T, std::complex<float>>)
-        return LAPACKE_cpotrf(LAPACK_COL_MAJOR, u, int(n), reinterpret_cast<lapack_complex_float*>(a), int(lda));
-    else return LAPACKE_zpotrf(LAPACK_COL_MAJOR, u, int(n), reinterpret_cast<lapack_complex_double*>(a), int(lda));
-}
-
 TEST_P(PotrfAccuracy, NotPositiveDefiniteGivesLapackInfo)
 {
     with_precision([&]<class T>() {
@@ -108,7 +90,7 @@ TEST_P(PotrfAccuracy, NotPositiveDefiniteGivesLapackInfo)
                 ASSERT_EQ(expected, bad + 1);
                 Dense<T> F = A0;
                 EXPECT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), expected) << "LAPACK-style, bad=" << bad;
-                auto A = tessera::tile_copy_of(*rt, A0.data(), n, n, A0.ld, tile_for(n));
+                auto A = tiles_of(*rt, A0, tile_for(n));
                 EXPECT_EQ(tessera::potrf(uplo, A), expected) << "tile form, bad=" << bad;
             }
     });
@@ -121,16 +103,15 @@ TEST_P(PotrfAccuracy, FailurePoisonsTheSequence)
         const int64_t n = 64;
         Dense<T> A0 = hpd_dense<T>(n, 5);
         A0(40, 40) = T(-1);
-        auto A = tessera::tile_copy_of(*rt, A0.data(), n, n, A0.ld, 16);
-        auto B = tessera::tile_copy_of(*rt, A0.data(), n, n, A0.ld, 16);
+        auto A = tiles_of(*rt, A0, 16);
+        auto B = tiles_of(*rt, A0, 16);
         tessera::Sequence s{*rt};
         tessera::potrf_async(Uplo::lower, A, s);
         EXPECT_EQ(s.wait(), 41);
         EXPECT_TRUE(s.failed());
         tessera::potrf_async(Uplo::lower, B, s);  // poisoned: submits nothing
         EXPECT_EQ(s.wait(), 41);
-        Dense<T> Bcopy(n, n);
-        tessera::tiles_to_lapack(B, Bcopy.data(), Bcopy.ld);
+        const Dense<T> Bcopy = to_dense(B);
         EXPECT_EQ(norm1_diff(Bcopy, A0), 0.0) << "B was factored by a poisoned sequence";
     });
 }
@@ -140,18 +121,10 @@ TEST_P(PotrfAccuracy, BadArgumentsThrowNamingThem)
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(16);
-        auto position = [&](auto&& call) {
-            try {
-                call();
-            } catch (tessera::InvalidLapackArgument const& e) {
-                return e.position();
-            }
-            return 0;
-        };
-        EXPECT_EQ(position([&] { (void)tessera::potrf(Uplo::lower, -1, a.data(), 4); }), 2);
-        EXPECT_EQ(position([&] { (void)tessera::potrf(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }), 3);
-        EXPECT_EQ(position([&] { (void)tessera::potrf(Uplo::lower, 4, a.data(), 3); }), 4);
-        EXPECT_EQ(position([&] { (void)tessera::potrf(Uplo('X'), 4, a.data(), 4); }), 1);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, -1, a.data(), 4); }), 2);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }), 3);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, 4, a.data(), 3); }), 4);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo('X'), 4, a.data(), 4); }), 1);
         auto rt = make_runtime();
         tessera::TileMatrix<T> R{*rt, 4, 3, 2};
         EXPECT_THROW(tessera::potrf_async(Uplo::lower, R, *std::make_unique<tessera::Sequence>(*rt)),

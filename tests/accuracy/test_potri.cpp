@@ -10,19 +10,10 @@
 // factor has). A zero on the factor's diagonal gives LAPACK's info (LAPACKE's own potri is
 // the oracle) and the LAPACK-style form then leaves A untouched, as LAPACK does. Bad
 // arguments throw naming them.
-#include "accuracy/accuracy.hpp"
-
-#include <lapacke.h>
-
-#include <cstring>
-#include <limits>
+#include "accuracy/lapacke_oracle.hpp"
 
 namespace tessera::test {
 namespace {
-
-using tessera::Diag;
-using tessera::Op;
-using tessera::Uplo;
 
 /// ||I - A X||_1 / (||A||_1 ||X||_1 n eps), A and X full n x n.
 template <Scalar T>
@@ -36,17 +27,6 @@ double inverse_residual(Dense<T> const& A, Dense<T> const& X)
     return norm1(R) / (norm1(A) * norm1(X) * double(n) * eps<T>());
 }
 
-bool in_other_triangle(int64_t i, int64_t j, Uplo uplo) { return uplo == Uplo::lower ? i < j : i > j; }
-
-/// Sets the strict triangle of A opposite to `uplo` (not referenced by potri) to NaN.
-template <Scalar T>
-void poison_other_triangle(Dense<T>& A, Uplo uplo)
-{
-    const T nan = T(std::numeric_limits<real_t<T>>::quiet_NaN());
-    for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.m; ++i)
-            if (in_other_triangle(i, j, uplo)) A(i, j) = nan;
-}
 /// True when the strict triangle opposite to `uplo` still holds NaNs only.
 template <Scalar T>
 bool other_triangle_is_nan(Dense<T> const& A, Uplo uplo)
@@ -55,24 +35,6 @@ bool other_triangle_is_nan(Dense<T> const& A, Uplo uplo)
         for (int64_t i = 0; i < A.m; ++i)
             if (in_other_triangle(i, j, uplo) && !std::isnan(std::real(A(i, j)))) return false;
     return true;
-}
-
-/// Bitwise equality (NaNs included).
-template <Scalar T>
-bool same_bits(std::vector<T> const& a, std::vector<T> const& b)
-{
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-template <Scalar T>
-int64_t lapacke_potri(Uplo uplo, int64_t n, T* a, int64_t lda)
-{
-    const char u = char(uplo);
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotri(LAPACK_COL_MAJOR, u, int(n), a, int(lda));
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotri(LAPACK_COL_MAJOR, u, int(n), a, int(lda));
-    else if constexpr (std::is_same_v<T, std::complex<float>>)
-        return LAPACKE_cpotri(LAPACK_COL_MAJOR, u, int(n), reinterpret_cast<lapack_complex_float*>(a), int(lda));
-    else return LAPACKE_zpotri(LAPACK_COL_MAJOR, u, int(n), reinterpret_cast<lapack_complex_double*>(a), int(lda));
 }
 
 /// The Cholesky factor of a well-conditioned Hermitian positive definite matrix (host
@@ -93,17 +55,13 @@ TEST_P(PotriAccuracy, TileFormResidual)
         auto rt = make_runtime();
         for (int64_t n : accuracy_sizes()) {
             const Dense<T> A0 = hpd_dense<T>(n, 100 + uint64_t(n));
-            // Both triangles at every size but the largest, where lower and upper take turns
-            // with the LAPACK-style test (each check there is an O(n^3) product on one core).
-            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
-                if (n > 257 && uplo == Uplo::upper) continue;
-                Dense<T> P = A0;
-                poison_other_triangle(P, uplo);
-                auto A = tessera::tile_copy_of(*rt, P.data(), n, n, P.ld, tile_for(n));
+            // At the largest size lower and upper take turns with the LAPACK-style test (each
+            // check there is an O(n^3) product on one core).
+            for (Uplo uplo : uplos_for(n, Uplo::lower)) {
+                auto A = tiles_of(*rt, with_other_triangle_nan(A0, uplo), tile_for(n));
                 ASSERT_EQ(tessera::potrf(uplo, A), 0) << "n=" << n;
                 ASSERT_EQ(tessera::potri(uplo, A), 0) << "n=" << n;
-                Dense<T> F(n, n);
-                tessera::tiles_to_lapack(A, F.data(), F.ld);
+                const Dense<T> F = to_dense(A);
                 EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol) << "n=" << n << " uplo=" << char(uplo);
                 EXPECT_TRUE(other_triangle_is_nan(F, uplo)) << "n=" << n << " uplo=" << char(uplo);
             }
@@ -119,8 +77,7 @@ TEST_P(PotriAccuracy, AsyncChainedWithPotrfAndConversions)
             for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
                 const int64_t nb = tile_for(n);
                 const Dense<T> A0 = hpd_dense<T>(n, 7 + uint64_t(n), n + 5);  // lda > n
-                Dense<T> F = A0;
-                poison_other_triangle(F, uplo);
+                Dense<T> F = with_other_triangle_nan(A0, uplo);
                 tessera::TileMatrix<T> A{*rt, n, n, nb};
                 tessera::Sequence s{*rt};  // one wait for the whole chain
                 tessera::lapack_to_tiles_async(F.data(), F.ld, A, s);
@@ -140,18 +97,13 @@ TEST_P(PotriAccuracy, LapackFormResidual)
         for (int64_t n : accuracy_sizes()) {
             tessera::set_tile_size(tile_for(n));
             const Dense<T> A0 = hpd_dense<T>(n, 300 + uint64_t(n), n + 3);  // lda > n
-            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
-                if (n > 257 && uplo == Uplo::lower) continue;  // the tile form's turn
-                Dense<T> F = A0;
-                poison_other_triangle(F, uplo);
+            for (Uplo uplo : uplos_for(n, Uplo::upper)) {  // the tile form takes lower
+                Dense<T> F = with_other_triangle_nan(A0, uplo);
                 ASSERT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), 0) << "n=" << n;
                 ASSERT_EQ(tessera::potri(uplo, n, F.data(), F.ld), 0) << "n=" << n;
                 EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol) << "n=" << n << " uplo=" << char(uplo);
                 EXPECT_TRUE(other_triangle_is_nan(F, uplo)) << "n=" << n << " uplo=" << char(uplo);
-                bool padding_kept = true;
-                for (int64_t j = 0; j < n; ++j)
-                    for (int64_t i = n; i < F.ld; ++i) padding_kept = padding_kept && F(i, j) == A0(i, j);
-                EXPECT_TRUE(padding_kept) << "potri wrote below row n, n=" << n;
+                EXPECT_TRUE(padding_unchanged(F, A0)) << "potri wrote below row n, n=" << n;
             }
         }
     });
@@ -171,14 +123,11 @@ TEST_P(PotriAccuracy, TrtriResidual)
                                 if (i != j) T0(i, j) /= T0(uplo == Uplo::lower ? j : i, uplo == Uplo::lower ? j : i);
                         for (int64_t i = 0; i < n; ++i) T0(i, i) = T(7);  // must be neither read nor written
                     }
-                    Dense<T> P = T0;
-                    poison_other_triangle(P, uplo);
-                    auto A = tessera::tile_copy_of(*rt, P.data(), n, n, P.ld, tile_for(n));
+                    auto A = tiles_of(*rt, with_other_triangle_nan(T0, uplo), tile_for(n));
                     tessera::Sequence s{*rt};
                     tessera::trtri_async(uplo, diag, A, s);
                     ASSERT_EQ(s.wait(), 0);
-                    Dense<T> X(n, n);
-                    tessera::tiles_to_lapack(A, X.data(), X.ld);
+                    const Dense<T> X = to_dense(A);
                     const auto where = ::testing::Message() << "n=" << n << " uplo=" << char(uplo) << " diag=" << char(diag);
                     EXPECT_LT(inverse_residual(triangle(T0, uplo, diag), triangle(X, uplo, diag)), tol) << where;
                     EXPECT_TRUE(other_triangle_is_nan(X, uplo)) << where;
@@ -200,14 +149,12 @@ TEST_P(PotriAccuracy, LauumResidual)
                 // A real diagonal, as a Cholesky factor has: LAPACK's lauum reads only its real part.
                 Dense<T> L = triangle(random_dense<T>(n, n, 600 + uint64_t(n)), uplo);
                 for (int64_t i = 0; i < n; ++i) L(i, i) = T(std::real(L(i, i)));
-                Dense<T> P = L;
-                poison_other_triangle(P, uplo);
-                auto A = tessera::tile_copy_of(*rt, P.data(), n, n, P.ld, tile_for(n));
+                auto A = tiles_of(*rt, with_other_triangle_nan(L, uplo), tile_for(n));
                 tessera::Sequence s{*rt};
                 tessera::lauum_async(uplo, A, s);
                 ASSERT_EQ(s.wait(), 0);
-                Dense<T> X(n, n), ref(n, n);
-                tessera::tiles_to_lapack(A, X.data(), X.ld);
+                const Dense<T> X = to_dense(A);
+                Dense<T> ref(n, n);
                 if (n == 0) continue;
                 if (uplo == Uplo::lower)  // L^H L
                     blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld, T(0),
@@ -242,10 +189,10 @@ TEST_P(PotriAccuracy, ZeroOnTheDiagonalGivesLapackInfo)
                 EXPECT_EQ(tessera::potri(uplo, n, F.data(), F.ld), expected) << "LAPACK-style, bad=" << bad;
                 EXPECT_TRUE(same_bits(F.a, C.a)) << "LAPACK-style potri wrote into A, bad=" << bad;
 
-                auto A = tessera::tile_copy_of(*rt, C.data(), n, n, C.ld, tile_for(n));
+                auto A = tiles_of(*rt, C, tile_for(n));
                 EXPECT_EQ(tessera::potri(uplo, A), expected) << "tile form, bad=" << bad;
                 // With a unit diagonal the zeros are not read: no failure.
-                auto U = tessera::tile_copy_of(*rt, C.data(), n, n, C.ld, tile_for(n));
+                auto U = tiles_of(*rt, C, tile_for(n));
                 tessera::Sequence s{*rt};
                 tessera::trtri_async(uplo, Diag::unit, U, s);
                 EXPECT_EQ(s.wait(), 0) << "unit trtri, bad=" << bad;
@@ -258,19 +205,11 @@ TEST_P(PotriAccuracy, BadArgumentsThrowNamingThem)
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(16);
-        auto position = [&](auto&& call) {
-            try {
-                call();
-            } catch (tessera::InvalidLapackArgument const& e) {
-                return e.position();
-            }
-            return 0;
-        };
-        EXPECT_EQ(position([&] { (void)tessera::potri(Uplo('X'), 4, a.data(), 4); }), 1);
-        EXPECT_EQ(position([&] { (void)tessera::potri(Uplo::lower, -1, a.data(), 4); }), 2);
-        EXPECT_EQ(position([&] { (void)tessera::potri(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }), 3);
-        EXPECT_EQ(position([&] { (void)tessera::potri(Uplo::lower, 4, a.data(), 3); }), 4);
-        EXPECT_EQ(position([&] { (void)tessera::potri(Uplo::upper, 0, static_cast<T*>(nullptr), 1); }), 0);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo('X'), 4, a.data(), 4); }), 1);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::lower, -1, a.data(), 4); }), 2);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }), 3);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::lower, 4, a.data(), 3); }), 4);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::upper, 0, static_cast<T*>(nullptr), 1); }), 0);
 
         auto rt = make_runtime();
         tessera::TileMatrix<T> A{*rt, 4, 4, 2}, R{*rt, 4, 3, 2};

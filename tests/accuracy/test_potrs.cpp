@@ -8,35 +8,8 @@
 // untouched. Bad arguments throw naming them.
 #include "accuracy/accuracy.hpp"
 
-#include <cstring>
-#include <limits>
-
 namespace tessera::test {
 namespace {
-
-using tessera::Op;
-using tessera::Uplo;
-
-/// ||A X - B||_1 / (||A||_1 ||X||_1 n eps), A the full n x n matrix, X and B n x nrhs.
-template <Scalar T>
-double solve_residual(Dense<T> const& A, Dense<T> const& X, Dense<T> const& B)
-{
-    const int64_t n = A.n, nrhs = B.n;
-    if (n == 0 || nrhs == 0) return 0;
-    Dense<T> R = B;
-    blas::gemm<T>(Op::notrans, Op::notrans, n, nrhs, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1), R.data(), R.ld);
-    return norm1(R) / (norm1(A) * norm1(X) * double(n) * eps<T>());
-}
-
-/// Sets the strict triangle of A opposite to `uplo` (the one potrf and potrs do not reference) to NaN.
-template <Scalar T>
-void poison_other_triangle(Dense<T>& A, Uplo uplo)
-{
-    const T nan = T(std::numeric_limits<real_t<T>>::quiet_NaN());
-    for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.m; ++i)
-            if (uplo == Uplo::lower ? i < j : i > j) A(i, j) = nan;
-}
 
 /// Right-hand side counts: one, a few, and more than the matrix has columns (capped at the
 /// largest size to keep the test short).
@@ -44,13 +17,6 @@ std::vector<int64_t> nrhs_for(int64_t n)
 {
     if (n <= 257) return {1, 5, 2 * n + 1};
     return {5, 131};
-}
-
-/// Bitwise equality (NaNs included).
-template <Scalar T>
-bool same_bits(std::vector<T> const& a, std::vector<T> const& b)
-{
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
 class PotrsAccuracy : public AccuracySweep {};
@@ -61,19 +27,15 @@ TEST_P(PotrsAccuracy, TileFormResidual)
         auto rt = make_runtime();
         for (int64_t n : accuracy_sizes()) {
             const Dense<T> A0 = hpd_dense<T>(n, 100 + uint64_t(n));
-            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
-                // At the largest size lower and upper take turns with the LAPACK-style test.
-                if (n > 257 && uplo == Uplo::upper) continue;
-                Dense<T> P = A0;
-                poison_other_triangle(P, uplo);
-                auto A = tessera::tile_copy_of(*rt, P.data(), n, n, P.ld, tile_for(n));
+            // At the largest size lower and upper take turns with the LAPACK-style test.
+            for (Uplo uplo : uplos_for(n, Uplo::lower)) {
+                auto A = tiles_of(*rt, with_other_triangle_nan(A0, uplo), tile_for(n));
                 ASSERT_EQ(tessera::potrf(uplo, A), 0) << "n=" << n;
                 for (int64_t nrhs : nrhs_for(n)) {
                     const Dense<T> B0 = random_dense<T>(n, nrhs, 200 + uint64_t(nrhs));
-                    auto B = tessera::tile_copy_of(*rt, B0.data(), n, nrhs, B0.ld, tile_for(n));
+                    auto B = tiles_of(*rt, B0, tile_for(n));
                     tessera::potrs(uplo, A, B);
-                    Dense<T> X(n, nrhs);
-                    tessera::tiles_to_lapack(B, X.data(), X.ld);
+                    const Dense<T> X = to_dense(B);
                     EXPECT_LT(solve_residual(A0, X, B0), tol) << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
                 }
             }
@@ -90,8 +52,7 @@ TEST_P(PotrsAccuracy, AsyncChainedWithPotrfAndConversions)
                 const int64_t nrhs = n / 2 + 3, nb = tile_for(n);
                 const Dense<T> A0 = hpd_dense<T>(n, 7 + uint64_t(n), n + 5);  // lda > n
                 const Dense<T> B0 = random_dense<T>(n, nrhs, 8, n + 1);
-                Dense<T> P = A0;
-                poison_other_triangle(P, uplo);
+                Dense<T> P = with_other_triangle_nan(A0, uplo);
                 Dense<T> X(n, nrhs, n + 2);
                 tessera::TileMatrix<T> A{*rt, n, n, nb}, B{*rt, n, nrhs, nb};
                 tessera::Sequence s{*rt};  // one wait for the whole chain
@@ -113,10 +74,8 @@ TEST_P(PotrsAccuracy, LapackFormResidual)
         for (int64_t n : accuracy_sizes()) {
             tessera::set_tile_size(tile_for(n));
             const Dense<T> A0 = hpd_dense<T>(n, 300 + uint64_t(n), n + 3);
-            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
-                if (n > 257 && uplo == Uplo::lower) continue;  // the tile form's turn
-                Dense<T> F = A0;
-                poison_other_triangle(F, uplo);
+            for (Uplo uplo : uplos_for(n, Uplo::upper)) {  // the tile form takes lower
+                Dense<T> F = with_other_triangle_nan(A0, uplo);
                 ASSERT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), 0) << "n=" << n;
                 const std::vector<T> factor = F.a;
                 for (int64_t nrhs : nrhs_for(n)) {
@@ -125,10 +84,7 @@ TEST_P(PotrsAccuracy, LapackFormResidual)
                     EXPECT_EQ(tessera::potrs(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0);
                     EXPECT_LT(solve_residual(A0, X, B0), tol) << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
                     EXPECT_TRUE(same_bits(F.a, factor)) << "potrs wrote into A, n=" << n;
-                    bool padding_kept = true;
-                    for (int64_t j = 0; j < nrhs; ++j)
-                        for (int64_t i = n; i < X.ld; ++i) padding_kept = padding_kept && X(i, j) == B0(i, j);
-                    EXPECT_TRUE(padding_kept) << "potrs wrote below row n of B, n=" << n;
+                    EXPECT_TRUE(padding_unchanged(X, B0)) << "potrs wrote below row n of B, n=" << n;
                 }
             }
         }
@@ -139,26 +95,7 @@ TEST_P(PotrsAccuracy, BadArgumentsThrowNamingThem)
 {
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
-        std::vector<T> a(16), b(16);
-        auto position = [&](auto&& call) {
-            try {
-                call();
-            } catch (tessera::InvalidLapackArgument const& e) {
-                return e.position();
-            }
-            return 0;
-        };
-        T* const null = nullptr;
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo('X'), 4, 1, a.data(), 4, b.data(), 4); }), 1);
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo::lower, -1, 1, a.data(), 4, b.data(), 4); }), 2);
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo::lower, 4, -1, a.data(), 4, b.data(), 4); }), 3);
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo::lower, 4, 1, static_cast<T const*>(null), 4, b.data(), 4); }),
-                  4);
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo::lower, 4, 1, a.data(), 3, b.data(), 4); }), 5);
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo::lower, 4, 1, a.data(), 4, null, 4); }), 6);
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo::lower, 4, 1, a.data(), 4, b.data(), 3); }), 7);
-        EXPECT_EQ(position([&] { (void)tessera::potrs(Uplo::upper, 0, 0, static_cast<T const*>(null), 1, null, 1); }),
-                  0);
+        expect_solve_arguments_named<T>([](auto... args) { (void)tessera::potrs(args...); });
 
         auto rt = make_runtime();
         tessera::TileMatrix<T> A{*rt, 4, 4, 2}, R{*rt, 4, 3, 2}, B{*rt, 4, 2, 2}, B3{*rt, 3, 2, 2}, Bnb{*rt, 4, 2, 3};

@@ -12,34 +12,8 @@
 // InvalidLapackArgument with BLAS's position; mismatched tile matrices throw InvalidArgument.
 #include "accuracy/accuracy.hpp"
 
-#include <limits>
-
 namespace tessera::test {
 namespace {
-
-using tessera::Side;
-using tessera::Uplo;
-using tessera::la::is_complex_v;
-
-template <Scalar T>
-T scalar(double re, double im)
-{
-    if constexpr (is_complex_v<T>) return T(real_t<T>(re), real_t<T>(im));
-    else return T(re);
-}
-template <Scalar T>
-T nan()
-{
-    return T(std::numeric_limits<real_t<T>>::quiet_NaN());
-}
-template <Scalar T>
-bool has_nan(Dense<T> const& X)
-{
-    for (int64_t j = 0; j < X.n; ++j)
-        for (int64_t i = 0; i < X.m; ++i)
-            if (std::isnan(std::abs(X(i, j)))) return true;
-    return false;
-}
 
 /// The full matrix whose `uplo` triangle A holds: Hermitian (hermitian_from) or symmetric.
 template <Scalar T>
@@ -84,10 +58,7 @@ struct SymmCase {
     SymmCase(Combination c_, int64_t m_, int64_t n_, uint64_t seed, int64_t pad = 0)
         : c(c_), m(m_), n(n_), ka(c.side == Side::left ? m : n)
     {
-        A = random_dense<T>(ka, ka, seed, ka + pad);
-        for (int64_t j = 0; j < ka; ++j)
-            for (int64_t i = 0; i < ka; ++i)
-                if (c.uplo == Uplo::lower ? i < j : i > j) A(i, j) = nan<T>();
+        A = with_other_triangle_nan(random_dense<T>(ka, ka, seed, ka + pad), c.uplo);
         B = random_dense<T>(m, n, seed + 1, m + pad);
         C0 = random_dense<T>(m, n, seed + 2, m + pad);
     }
@@ -114,14 +85,12 @@ struct SymmCase {
 template <Scalar T>
 Dense<T> tile_symm(rt::Runtime& rt, SymmCase<T> const& t, int64_t nb)
 {
-    auto A = tessera::tile_copy_of(rt, t.A.data(), t.ka, t.ka, t.A.ld, nb);
-    auto B = tessera::tile_copy_of(rt, t.B.data(), t.m, t.n, t.B.ld, nb);
-    auto C = tessera::tile_copy_of(rt, t.C0.data(), t.m, t.n, t.C0.ld, nb);
+    auto A = tiles_of(rt, t.A, nb);
+    auto B = tiles_of(rt, t.B, nb);
+    auto C = tiles_of(rt, t.C0, nb);
     if (t.c.hermitian) tessera::hemm(t.c.side, t.c.uplo, t.alpha, A, B, t.beta, C);
     else tessera::symm(t.c.side, t.c.uplo, t.alpha, A, B, t.beta, C);
-    Dense<T> out(t.m, t.n);
-    tessera::tiles_to_lapack(C, out.data(), out.ld);
-    return out;
+    return to_dense(C);
 }
 
 /// The LAPACK-style form (symm or hemm) on a copy of C0; returns C.
@@ -174,9 +143,9 @@ TEST_P(SymmAccuracy, AsyncSymmThenHemmOnOneC)
         SymmCase<T> first({false, Side::left, Uplo::lower}, m, n, 11);
         SymmCase<T> second({true, Side::right, Uplo::upper}, m, n, 12);
         second.C0 = first.reference();
-        auto A1 = tessera::tile_copy_of(*rt, first.A.data(), m, m, first.A.ld, nb);
-        auto A2 = tessera::tile_copy_of(*rt, second.A.data(), n, n, second.A.ld, nb);
-        auto B = tessera::tile_copy_of(*rt, first.B.data(), m, n, first.B.ld, nb);
+        auto A1 = tiles_of(*rt, first.A, nb);
+        auto A2 = tiles_of(*rt, second.A, nb);
+        auto B = tiles_of(*rt, first.B, nb);
         second.B = first.B;
         tessera::TileMatrix<T> C{*rt, m, n, nb};
         Dense<T> out(m, n);
@@ -232,20 +201,12 @@ TEST_P(SymmAccuracy, BadArgumentsThrowNamingThem)
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(64), b(64), c(64);
-        auto position = [&](auto&& call) {
-            try {
-                call();
-            } catch (tessera::InvalidLapackArgument const& e) {
-                return e.position();
-            }
-            return 0;
-        };
         const Side L = Side::left, R = Side::right;
         const Uplo Lo = Uplo::lower;
         for (bool hermitian : {false, true}) {
             auto call = [&](Side side, Uplo uplo, int64_t m, int64_t n, T const* pa, int64_t lda, T const* pb,
                             int64_t ldb, T* pc, int64_t ldc) {
-                return position([&] {
+                return argument_position([&] {
                     if (hermitian) tessera::hemm<T>(side, uplo, m, n, T(1), pa, lda, pb, ldb, T(1), pc, ldc);
                     else tessera::symm<T>(side, uplo, m, n, T(1), pa, lda, pb, ldb, T(1), pc, ldc);
                 });

@@ -15,39 +15,10 @@
 // mismatched tile matrices throw InvalidArgument.
 #include "accuracy/accuracy.hpp"
 
-#include <limits>
-
 namespace tessera::test {
 namespace {
 
-using tessera::Op;
-using tessera::Uplo;
-using tessera::la::is_complex_v;
-
-template <Scalar T>
-T scalar(double re, double im)
-{
-    if constexpr (is_complex_v<T>) return T(real_t<T>(re), real_t<T>(im));
-    else return T(re);
-}
-template <Scalar T>
-T nan()
-{
-    return T(std::numeric_limits<real_t<T>>::quiet_NaN());
-}
-/// ||op(A)||_1: the max column sum of A, or its max row sum when A is transposed.
-template <Scalar T>
-double norm1_op(Dense<T> const& A, Op op)
-{
-    if (op == Op::notrans) return norm1(A);
-    std::vector<double> rows(std::size_t(A.m), 0.0);
-    for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.m; ++i) rows[std::size_t(i)] += std::abs(std::complex<double>(A(i, j)));
-    double best = 0;
-    for (double r : rows) best = std::max(best, r);
-    return best;
-}
-bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return uplo == Uplo::lower ? i >= j : i <= j; }
+bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return !in_other_triangle(i, j, uplo); }
 /// The value the strictly other triangle of C holds; it must come out unchanged.
 template <Scalar T>
 T sentinel()
@@ -145,13 +116,11 @@ struct SyrkCase {
 template <Scalar T>
 Dense<T> tile_syrk(rt::Runtime& rt, SyrkCase<T> const& t, int64_t nb)
 {
-    auto A = tessera::tile_copy_of(rt, t.A.data(), t.A.m, t.A.n, t.A.ld, nb);
-    auto C = tessera::tile_copy_of(rt, t.C0.data(), t.n, t.n, t.C0.ld, nb);
+    auto A = tiles_of(rt, t.A, nb);
+    auto C = tiles_of(rt, t.C0, nb);
     if (t.c.hermitian) tessera::herk(t.c.uplo, t.c.trans, std::real(t.alpha), A, std::real(t.beta), C);
     else tessera::syrk(t.c.uplo, t.c.trans, t.alpha, A, t.beta, C);
-    Dense<T> out(t.n, t.n);
-    tessera::tiles_to_lapack(C, out.data(), out.ld);
-    return out;
+    return to_dense(C);
 }
 
 /// The LAPACK-style form (syrk or herk) on a copy of C0; returns C.
@@ -208,8 +177,8 @@ TEST_P(SyrkAccuracy, AsyncHerkThenSyrkOnOneC)
         SyrkCase<T> first({true, Uplo::lower, Op::notrans}, n, k, 15);
         SyrkCase<T> second({false, Uplo::lower, Op::trans}, n, k, 16);
         second.C0 = first.reference();
-        auto A1 = tessera::tile_copy_of(*rt, first.A.data(), n, k, first.A.ld, nb);
-        auto A2 = tessera::tile_copy_of(*rt, second.A.data(), k, n, second.A.ld, nb);
+        auto A1 = tiles_of(*rt, first.A, nb);
+        auto A2 = tiles_of(*rt, second.A, nb);
         tessera::TileMatrix<T> C{*rt, n, n, nb};
         Dense<T> out(n, n);
         tessera::Sequence s{*rt};
@@ -280,20 +249,12 @@ TEST_P(SyrkAccuracy, BadArgumentsThrowNamingThem)
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(64), c(64);
-        auto position = [&](auto&& call) {
-            try {
-                call();
-            } catch (tessera::InvalidLapackArgument const& e) {
-                return e.position();
-            }
-            return 0;
-        };
         const Uplo Lo = Uplo::lower;
         const Op N = Op::notrans, Tr = Op::trans, C = Op::conjtrans;
         for (bool hermitian : {false, true}) {
             auto call = [&](Uplo uplo, Op trans, int64_t n, int64_t k, T const* pa, int64_t lda, T* pc,
                             int64_t ldc) {
-                return position([&] {
+                return argument_position([&] {
                     if (hermitian) tessera::herk<T>(uplo, trans, n, k, 1, pa, lda, 1, pc, ldc);
                     else tessera::syrk<T>(uplo, trans, n, k, T(1), pa, lda, T(1), pc, ldc);
                 });

@@ -41,14 +41,6 @@ Dense<T> block(Dense<T> const& A, int64_t i0, int64_t j0, int64_t m, int64_t n)
     return B;
 }
 
-template <Scalar T>
-Dense<T> to_dense(tessera::TileMatrix<T> const& A)
-{
-    Dense<T> D(A.m(), A.n());
-    tessera::tiles_to_lapack(A, D.data(), D.ld);
-    return D;
-}
-
 class TileMatrixAccuracy : public AccuracySweep {};
 
 TEST_P(TileMatrixAccuracy, TileSizesAtTheEdges)

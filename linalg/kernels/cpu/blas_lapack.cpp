@@ -10,6 +10,7 @@
 #include <lapacke.h>
 
 #include <concepts>
+#include <vector>
 
 namespace tessera::la::kernels::cpu {
 namespace {
@@ -86,8 +87,8 @@ void syrk(Uplo uplo, Op trans, bool hermitian, int64_t n, int64_t k, T alpha, T 
 }
 
 template <Scalar T>
-void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
-          int64_t ldb)
+void trsm_blas(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
+               int64_t ldb)
 {
     auto S = cblas(side);
     auto U = cblas(uplo);
@@ -142,13 +143,35 @@ int64_t trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda)
 }
 
 template <Scalar T>
-void lauum(Uplo uplo, int64_t n, T* a, int64_t lda)
+void lauum_lapack(Uplo uplo, int64_t n, T* a, int64_t lda)
 {
     char u = to_char(uplo);
     if constexpr (std::same_as<T, float>) LAPACKE_slauum_work(lapack_col, u, int(n), a, int(lda));
     else if constexpr (std::same_as<T, double>) LAPACKE_dlauum_work(lapack_col, u, int(n), a, int(lda));
     else if constexpr (std::same_as<T, cf>) LAPACKE_clauum_work(lapack_col, u, int(n), a, int(lda));
     else LAPACKE_zlauum_work(lapack_col, u, int(n), a, int(lda));
+}
+
+template <Scalar T>
+void lauum(Uplo uplo, int64_t n, T* a, int64_t lda)
+{
+    if constexpr (is_complex_v<T>) {
+        if (uplo == Uplo::upper && n > 0) {
+            // OpenBLAS 0.3.21's clauum/zlauum('U') read past the end of the matrix (a guard page
+            // after an n x n array faults for every n >= 2; 'L' and the real ones do not), which
+            // crashes on a buffer that ends a mapping. U U^H = L^H L with L = U^H: the lower
+            // product on a copy, conjugate-transposed back; the lower triangle stays untouched.
+            thread_local std::vector<T> work;
+            work.assign(std::size_t(n * n), T(0));
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i <= j; ++i) work[std::size_t(j + i * n)] = std::conj(a[i + j * lda]);
+            lauum_lapack(Uplo::lower, n, work.data(), n);
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i <= j; ++i) a[i + j * lda] = std::conj(work[std::size_t(j + i * n)]);
+            return;
+        }
+    }
+    lauum_lapack(uplo, n, a, lda);
 }
 
 void single_threaded_blas() noexcept
@@ -162,7 +185,7 @@ void single_threaded_blas() noexcept
     template void symm<T>(Side, Uplo, bool, int64_t, int64_t, T, T const*, int64_t, T const*, int64_t, T, T*,   \
                           int64_t);                                                                               \
     template void syrk<T>(Uplo, Op, bool, int64_t, int64_t, T, T const*, int64_t, T, T*, int64_t);              \
-    template void trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);           \
+    template void trsm_blas<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);      \
     template void trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);           \
     template int64_t potrf<T>(Uplo, int64_t, T*, int64_t);                                                       \
     template int64_t trtri<T>(Uplo, Diag, int64_t, T*, int64_t);                                                 \
