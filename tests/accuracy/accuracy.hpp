@@ -83,6 +83,18 @@ inline int64_t tile_for(int64_t n) { return n <= 7 ? 3 : n <= 257 ? 32 : 96; }
 
 /// The library's runtime (behind the LAPACK-style and C forms) started with a sweep point's
 /// configuration for the scope of a test.
+/// Calls f.template operator()<T>() with T the precision of letter p ('s', 'd', 'c', 'z').
+template <class F>
+void dispatch_precision(char p, F& f)
+{
+    switch (p) {
+        case 's': f.template operator()<float>(); break;
+        case 'd': f.template operator()<double>(); break;
+        case 'c': f.template operator()<std::complex<float>>(); break;
+        default: f.template operator()<std::complex<double>>(); break;
+    }
+}
+
 class LibraryRuntime {
 public:
     explicit LibraryRuntime(AccuracyParam const& p)
@@ -112,14 +124,22 @@ protected:
     template <class F>
     void with_precision(F&& f) const
     {
-        switch (GetParam().precision) {
-            case 's': f.template operator()<float>(); break;
-            case 'd': f.template operator()<double>(); break;
-            case 'c': f.template operator()<std::complex<float>>(); break;
-            default: f.template operator()<std::complex<double>>(); break;
-        }
+        dispatch_precision(GetParam().precision, f);
     }
 };
+
+/// A suite over the four precisions only (no runtime sweep), e.g. for kernels and the C API.
+class PrecisionSweep : public testing::TestWithParam<char> {
+protected:
+    template <class F>
+    void with_precision(F&& f) const
+    {
+        dispatch_precision(GetParam(), f);
+    }
+};
+#define TESSERA_INSTANTIATE_PRECISIONS(Suite)                                              \
+    INSTANTIATE_TEST_SUITE_P(Precisions, Suite, testing::Values('s', 'd', 'c', 'z'),      \
+                             [](testing::TestParamInfo<char> const& i) { return std::string(1, i.param); })
 #define TESSERA_INSTANTIATE_ACCURACY(Suite) \
     INSTANTIATE_TEST_SUITE_P(Sweep, Suite, testing::ValuesIn(tessera::test::accuracy_params()), tessera::test::name_of)
 

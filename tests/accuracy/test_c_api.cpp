@@ -31,18 +31,8 @@ TESSERA_C_API(std::complex<float>, c, &tessera_cherk, &tessera_chemm)
 TESSERA_C_API(std::complex<double>, z, &tessera_zherk, &tessera_zhemm)
 #undef TESSERA_C_API
 
-class CApiSweep : public testing::TestWithParam<char> {
+class CApiSweep : public PrecisionSweep {
 protected:
-    template <class F>
-    void with_precision(F&& f) const
-    {
-        switch (GetParam()) {
-            case 's': f.template operator()<float>(); break;
-            case 'd': f.template operator()<double>(); break;
-            case 'c': f.template operator()<std::complex<float>>(); break;
-            default: f.template operator()<std::complex<double>>(); break;
-        }
-    }
     void TearDown() override
     {
         tessera_set_tile_size(0);
@@ -171,8 +161,7 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
     });
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, CApiSweep, testing::Values('s', 'd', 'c', 'z'),
-                         [](testing::TestParamInfo<char> const& i) { return std::string(1, i.param); });
+TESSERA_INSTANTIATE_PRECISIONS(CApiSweep);
 
 }  // namespace
 }  // namespace tessera::test

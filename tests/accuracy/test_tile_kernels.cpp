@@ -48,19 +48,7 @@ private:
     T* data_ = nullptr;
 };
 
-class TileKernels : public testing::TestWithParam<char> {
-protected:
-    template <class F>
-    void with_precision(F&& f) const
-    {
-        switch (GetParam()) {
-            case 's': f.template operator()<float>(); break;
-            case 'd': f.template operator()<double>(); break;
-            case 'c': f.template operator()<std::complex<float>>(); break;
-            default: f.template operator()<std::complex<double>>(); break;
-        }
-    }
-};
+class TileKernels : public PrecisionSweep {};
 
 TEST_P(TileKernels, FactorizationsStayInsideTheirTile)
 {
@@ -118,8 +106,7 @@ TEST_P(TileKernels, RecursiveTrsmMatchesBlas)
     });
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, TileKernels, testing::Values('s', 'd', 'c', 'z'),
-                         [](testing::TestParamInfo<char> const& i) { return std::string(1, i.param); });
+TESSERA_INSTANTIATE_PRECISIONS(TileKernels);
 
 }  // namespace
 }  // namespace tessera::test
