@@ -5,6 +5,9 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <thread>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -69,16 +72,40 @@ void set_tile_size(int64_t nb)
 int64_t tile_size(Routine routine, char precision, int64_t n)
 {
     if (int64_t nb = tile_size_override.load(std::memory_order_relaxed)) return nb;
-    // Measured on the 2-core reference machine with tessera-bench (docs/tile-size.md): the
-    // tile must be large enough for BLAS to run near its peak (256-320 in double, larger in
-    // single whose kernels need more work per byte, smaller in complex whose tiles weigh 2x
-    // and do 4x the flops), and small enough that the matrix has a few tiles per worker.
-    const bool complex = precision == 'c' || precision == 'z';
-    int64_t best = precision == 's' ? 384 : complex ? 192 : 288;
-    if (routine == Routine::gemm || routine == Routine::symm) best += best / 3;  // no critical path
-    // Small matrices: at least 3 tile rows so that the workers have something to share.
-    const int64_t small = std::max<int64_t>(32, (n + 2) / 3);
-    return std::max<int64_t>(1, std::min(best, small));
+    // The best tile sizes of dpotrf measured with tessera-bench on 2 cores (docs/tile-size.md):
+    // a tile must be large for OpenBLAS to run near its peak inside a task (a 768 tile gemm
+    // runs 20% faster than a 256 one), yet small enough to leave every worker work on the
+    // critical path of the factorization, so the best size grows with n.
+    struct Point {
+        double n, nb;
+    };
+    static constexpr Point measured[] = {{1000, 192}, {2000, 320}, {4000, 512}, {8000, 768}, {16000, 1024}};
+    const double x = double(std::max<int64_t>(n, 1));
+    double nb = measured[0].nb;
+    for (std::size_t i = 1; i < std::size(measured); ++i)
+        if (x >= measured[i - 1].n) {  // log-log interpolation, flat beyond the ends
+            const double t = std::min(1.0, std::log(x / measured[i - 1].n) / std::log(measured[i].n / measured[i - 1].n));
+            nb = measured[i - 1].nb * std::pow(measured[i].nb / measured[i - 1].nb, t);
+        }
+    // More workers need more tiles: the same critical path shared by more units.
+    const unsigned workers = initialized() ? runtime().worker_count() : std::max(1u, std::thread::hardware_concurrency());
+    nb *= std::sqrt(2.0 / std::max(2u, workers));
+    // Single precision needs more work per tile for the same speed; complex tiles do 4x the
+    // flops per element.
+    if (precision == 's') nb *= 1.25;
+    if (precision == 'c' || precision == 'z') nb *= 0.75;
+    // gemm has no critical path: the LAPACK-style gemm gives each task whole rows of A and
+    // columns of B (linalg/lapack/gemm.cpp), so t x t tiles of C with t^2 >= 4 workers and a
+    // multiple of them (every worker gets as many) are enough.
+    if (routine == Routine::gemm) {
+        const unsigned w = std::max(1u, workers);
+        auto t = unsigned(std::ceil(std::sqrt(4.0 * w)));
+        while ((t * t) % w != 0) ++t;
+        return std::max<int64_t>(std::min<int64_t>(n, 32), (n + t - 1) / t);
+    }
+    // Round to a multiple of 32 (SIMD- and cache-friendly); at least 3 tile rows when possible.
+    int64_t result = std::max<int64_t>(32, int64_t(nb + 16) / 32 * 32);
+    return std::max<int64_t>(1, std::min(result, std::max<int64_t>(32, (n + 2) / 3)));
 }
 
 }  // namespace tessera::la
