@@ -94,6 +94,8 @@ int64_t tile_size(Routine routine, char precision, int64_t n)
     // flops per element.
     if (precision == 's') nb *= 1.25;
     if (precision == 'c' || precision == 'z') nb *= 0.75;
+    // A triangular solve has n/nb steps of little work each: smaller tiles keep both busy.
+    if (routine == Routine::potrs) nb = std::max(192.0, nb * 0.5);
     // gemm has no critical path: the LAPACK-style gemm gives each task whole rows of A and
     // columns of B (linalg/lapack/gemm.cpp), so t x t tiles of C with t^2 >= 4 workers and a
     // multiple of them (every worker gets as many) are enough.

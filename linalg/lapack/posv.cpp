@@ -1,9 +1,11 @@
-// LAPACK-style posv: A is tiled in place and factored; only when the factorization succeeds
-// is B tiled in place and solved, so that a matrix that is not positive definite leaves B
-// untouched, as LAPACK's posv does. The wait in between costs the overlap of the solve with
-// the end of the factorization: O(n^2 nrhs) work behind O(n^3) for the usual nrhs << n.
+// LAPACK-style posv: A is tiled in place; B is copied into tile storage by tasks, and the
+// factorization and the solve run in one sequence, so that the solve of the first tile rows
+// overlaps the end of the factorization. Only when the factorization succeeded is the
+// solution copied back into B: a matrix that is not positive definite leaves B untouched, as
+// LAPACK's posv does. The copies move O(n nrhs) elements against O(n^3) flops.
 #include <tessera/la/cholesky.hpp>
 #include <tessera/la/context.hpp>
+#include <tessera/la/layout.hpp>
 
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
@@ -25,10 +27,13 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     rt::Runtime& rt = runtime();
     const int64_t nb = tile_size(Routine::posv, precision_letter<T>(), n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
-    // As LAPACK: A is factored even when there is no right-hand side.
-    if (const int64_t info = potrf(uplo, A); info != 0 || nrhs == 0) return info;
-    auto B = TileMatrix<T>::wrap(rt, b, n, nrhs, ldb, nb);
-    potrs(uplo, A, B);
+    if (nrhs == 0) return potrf(uplo, A);  // as LAPACK: A is factored even then
+    TileMatrix<T> X{rt, n, nrhs, nb};
+    Sequence s{rt};
+    lapack_to_tiles_async(static_cast<T const*>(b), ldb, X, s);
+    posv_async(uplo, A, X, s);
+    if (const int64_t info = s.wait(); info != 0) return info;
+    tiles_to_lapack(X, b, ldb);
     return 0;
 }
 
