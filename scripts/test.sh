@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and tests Tessera in three trees:
 #   build/       Release, CUDA when nvcc is found: every test but those labelled "slow"
-#   build-tsan/  ThreadSanitizer, unit tests only: ctest -L runtime -LE "slow|emu"
-#   build-asan/  AddressSanitizer + UBSan, unit tests only: ctest -L runtime -LE "slow|emu"
+#   build-tsan/  ThreadSanitizer: the runtime unit tests and the potrf and TileMatrix accuracy
+#                tests: ctest -L "runtime|accuracy" -LE "slow|emu"
+#   build-asan/  AddressSanitizer + UBSan: the same
 # and prints one summary line per tree; exits non-zero when any step of any tree failed.
 # TESSERA_TEST_QUICK=1 runs only build/ (for developers).
 # shellcheck disable=SC2317  # the tree functions are called through run()
@@ -35,7 +36,8 @@ sanitizer_tree()
 {
     local tree=build-${1:0:1}san   # build-tsan, build-asan
     cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=ON -DTESSERA_SANITIZE="$1" \
-        -DTESSERA_ENABLE_CUDA=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF
+        -DTESSERA_ENABLE_CUDA=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF \
+        -DTESSERA_ACCURACY_TESTS="test_potrf;test_tile_matrix"
     # setarch -R (no address-space randomisation): TSan's fixed memory layout breaks on
     # kernels with high mmap randomisation (vm.mmap_rnd_bits > 28); harmless elsewhere. The
     # build needs it too, as it runs each test binary to list its tests.
@@ -46,7 +48,7 @@ sanitizer_tree()
     "${launcher[@]}" cmake --build "$tree" -j "$jobs"
     # the "emu" re-runs of the sweeps stay in the Release tree: the sanitizers still see the
     # emulated devices through the memory-node, relaxed-mode and device stress tests
-    "${launcher[@]}" ctest --test-dir "$tree" --output-on-failure --no-tests=error -j2 -L runtime -LE "slow|emu"
+    "${launcher[@]}" ctest --test-dir "$tree" --output-on-failure --no-tests=error -j2 -L "runtime|accuracy" -LE "slow|emu"
 }
 
 summary=()
