@@ -29,7 +29,7 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     detail::check_dimension(fn, 4, "n", n);
     detail::check_dimension(fn, 5, "k", k);
     const bool ta = transa != Op::notrans, tb = transb != Op::notrans;
-    const int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
+    const int64_t arows = ta ? k : m, brows = tb ? n : k;  // the rows of A and B as stored
     const bool uses_ab = k > 0 && alpha != T(0) && m > 0 && n > 0;
     detail::check_array(fn, 7, "A", a, !uses_ab);
     detail::check_leading(fn, 8, "lda", lda, arows);

@@ -86,40 +86,37 @@ void syrk(Uplo uplo, Op trans, bool hermitian, int64_t n, int64_t k, T alpha, T 
     }
 }
 
+/// The triangular solve (trsm) or product (trmm): CBLAS gives both the same arguments.
 template <Scalar T>
-void trsm_blas(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
-               int64_t ldb)
+void triangular(bool solve, Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a,
+                int64_t lda, T* b, int64_t ldb)
 {
     auto S = cblas(side);
     auto U = cblas(uplo);
     auto O = cblas(trans);
     auto D = cblas(diag);
     if constexpr (std::same_as<T, float>)
-        cblas_strsm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+        (solve ? cblas_strsm : cblas_strmm)(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
     else if constexpr (std::same_as<T, double>)
-        cblas_dtrsm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+        (solve ? cblas_dtrsm : cblas_dtrmm)(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
     else if constexpr (std::same_as<T, cf>)
-        cblas_ctrsm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+        (solve ? cblas_ctrsm : cblas_ctrmm)(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
     else
-        cblas_ztrsm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+        (solve ? cblas_ztrsm : cblas_ztrmm)(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+}
+
+template <Scalar T>
+void trsm_blas(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
+               int64_t ldb)
+{
+    triangular(true, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
 }
 
 template <Scalar T>
 void trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
           int64_t ldb)
 {
-    auto S = cblas(side);
-    auto U = cblas(uplo);
-    auto O = cblas(trans);
-    auto D = cblas(diag);
-    if constexpr (std::same_as<T, float>)
-        cblas_strmm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
-    else if constexpr (std::same_as<T, double>)
-        cblas_dtrmm(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
-    else if constexpr (std::same_as<T, cf>)
-        cblas_ctrmm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
-    else
-        cblas_ztrmm(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+    triangular(false, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
 }
 
 template <Scalar T>
