@@ -25,6 +25,10 @@ void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, 
                                                " (the " + (side == Side::left ? "rows" : "columns") + " of B)");
     require(na == 0 || B.m() == 0 || B.n() == 0 || A.nb() == B.nb(), "trsm: A and B must have the same tile size");
     if (B.m() == 0 || B.n() == 0) return;
+    if (alpha == T(0)) {  // B = 0; A is not referenced (BLAS)
+        scale_async(T(0), B, s);
+        return;
+    }
     const bool t = trans != Op::notrans;
     auto opA = [&](int64_t i, int64_t j) -> auto const& { return t ? A(j, i) : A(i, j); };
     auto v = [](auto x) { return rt::value(x); };

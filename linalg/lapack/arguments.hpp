@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace tessera::la::detail {
@@ -20,16 +21,20 @@ inline void check_argument(bool ok, char const* routine, int position, char cons
                                         " = " + std::to_string(value) + ") " + rule,
                                     position);
 }
-/// A dimension: >= 0.
+/// The largest size the BLAS/LAPACK kernels take (LP64: int).
+inline constexpr int64_t max_size = std::numeric_limits<int>::max();
+/// A dimension: 0 <= value <= max_size.
 inline void check_dimension(char const* routine, int position, char const* name, int64_t value)
 {
     check_argument(value >= 0, routine, position, name, value, "must be >= 0");
+    check_argument(value <= max_size, routine, position, name, value, "exceeds the LP64 BLAS limit 2^31 - 1");
 }
 /// A leading dimension: >= max(1, rows).
 inline void check_leading(char const* routine, int position, char const* name, int64_t ld, int64_t rows)
 {
     check_argument(ld >= std::max<int64_t>(1, rows), routine, position, name, ld,
                    ("must be >= max(1, " + std::to_string(rows) + ")").c_str());
+    check_argument(ld <= max_size, routine, position, name, ld, "exceeds the LP64 BLAS limit 2^31 - 1");
 }
 /// An array: not null unless it holds no element.
 inline void check_array(char const* routine, int position, char const* name, void const* p, bool empty)

@@ -17,6 +17,16 @@ namespace {
 
 thread_local std::string last_error;
 
+/// Keeps a message for tessera_last_error(); out of memory for it, keeps none.
+void remember(char const* what) noexcept
+{
+    try {
+        last_error = what;
+    } catch (...) {
+        last_error.clear();
+    }
+}
+
 /// Runs `call` (returning LAPACK's info or void) and maps exceptions to LAPACK's info.
 template <class F>
 int guarded(F&& call) noexcept
@@ -30,12 +40,12 @@ int guarded(F&& call) noexcept
             return int(call());
         }
     } catch (InvalidLapackArgument const& e) {
-        last_error = e.what();
+        remember(e.what());
         return -e.position();
     } catch (std::exception const& e) {
-        last_error = e.what();
+        remember(e.what());
     } catch (...) {
-        last_error = "unknown exception";
+        remember("unknown exception");
     }
     return TESSERA_ERROR;
 }
@@ -60,7 +70,9 @@ int gemm_c(char ta, char tb, int m, int n, int k, T alpha, T const* A, int lda, 
            int ldc)
 {
     return guarded([&] {
-        la::gemm<T>(op(ta, 1, "transa"), op(tb, 2, "transb"), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+        const Op a = op(ta, 1, "transa");  // parsed in order: the first bad argument is reported
+        const Op b = op(tb, 2, "transb");
+        la::gemm<T>(a, b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     });
 }
 template <class T>
@@ -68,19 +80,27 @@ int symm_c(bool hermitian, char sd, char ul, int m, int n, T alpha, T const* A, 
            T* C, int ldc)
 {
     return guarded([&] {
-        if (hermitian) la::hemm<T>(side(sd, 1), uplo(ul, 2), m, n, alpha, A, lda, B, ldb, beta, C, ldc);
-        else la::symm<T>(side(sd, 1), uplo(ul, 2), m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+        const Side s = side(sd, 1);
+        const Uplo u = uplo(ul, 2);
+        if (hermitian) la::hemm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+        else la::symm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
     });
 }
 template <class T>
 int syrk_c(char ul, char tr, int n, int k, T alpha, T const* A, int lda, T beta, T* C, int ldc)
 {
-    return guarded([&] { la::syrk<T>(uplo(ul, 1), op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc); });
+    return guarded([&] {
+        const Uplo u = uplo(ul, 1);
+        la::syrk<T>(u, op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc);
+    });
 }
 template <class T>
 int herk_c(char ul, char tr, int n, int k, real_t<T> alpha, T const* A, int lda, real_t<T> beta, T* C, int ldc)
 {
-    return guarded([&] { la::herk<T>(uplo(ul, 1), op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc); });
+    return guarded([&] {
+        const Uplo u = uplo(ul, 1);
+        la::herk<T>(u, op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc);
+    });
 }
 template <class T>
 int trsm_c(bool solve, char sd, char ul, char ta, char dg, int m, int n, T alpha, T const* A, int lda, T* B, int ldb)

@@ -39,7 +39,7 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     detail::check_leading(fn, 13, "ldc", ldc, m);
     if (m == 0 || n == 0) return;
     rt::Runtime& rt = runtime();
-    const int64_t nb = tile_size(Routine::gemm, precision_letter<T>(), std::max({m, n, k}));
+    const int64_t nb = tile_size(Routine::gemm, precision_letter<T>(), std::max(m, n));
     auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, nb);
     if (!uses_ab) {  // C = beta C: A and B are not referenced
         if (beta != T(1)) scale(beta, C);

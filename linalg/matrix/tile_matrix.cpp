@@ -84,9 +84,9 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
 template <Scalar T>
 std::size_t TileMatrix<T>::index(int64_t i, int64_t j) const
 {
-    require(i >= 0 && i < mt_ && j >= 0 && j < nt_,
-            "TileMatrix: tile (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
-                std::to_string(mt_) + " x " + std::to_string(nt_) + " tiles");
+    if (!(i >= 0 && i < mt_ && j >= 0 && j < nt_)) [[unlikely]]  // the message only on failure
+        throw InvalidArgument("TileMatrix: tile (" + std::to_string(i) + ", " + std::to_string(j) +
+                              ") is outside the " + std::to_string(mt_) + " x " + std::to_string(nt_) + " tiles");
     return std::size_t((i0_ + i) + (j0_ + j) * s_->mt);
 }
 

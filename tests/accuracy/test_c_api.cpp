@@ -147,6 +147,7 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
         EXPECT_EQ(C::gemm('X', 'N', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -1);
         EXPECT_STRNE(tessera_last_error(), "");
         EXPECT_EQ(C::gemm('N', 'q', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -2);
+        EXPECT_EQ(C::gemm('X', 'Y', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -1);  // the first
         EXPECT_EQ(C::gemm('N', 'N', -1, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -3);
         EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 3, b.data(), 2, one, c.data(), 4), -8);
         EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 4, b.data(), 4, one, c.data(), 3), -13);

@@ -63,6 +63,25 @@ TEST_P(TrsmAccuracy, AlphaZeroGivesZero)
     });
 }
 
+TEST_P(TrsmAccuracy, AlphaZeroDoesNotReadA)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t n = 40;
+        Dense<T> A(n, n), B = random_dense<T>(n, n, 8);
+        for (T& x : A.a) x = T(std::numeric_limits<real_t<T>>::infinity());  // BLAS: not referenced
+        auto At = tessera::tile_copy_of(*rt, A.data(), n, n, A.ld, 16);
+        auto Bt = tessera::tile_copy_of(*rt, B.data(), n, n, B.ld, 16);
+        for (Side side : {Side::left, Side::right})
+            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+                tessera::trsm(side, uplo, Op::notrans, Diag::nonunit, T(0), At, Bt);
+                Dense<T> X(n, n);
+                tessera::tiles_to_lapack(Bt, X.data(), X.ld);
+                EXPECT_EQ(norm1(X), 0.0) << "side=" << char(side) << " uplo=" << char(uplo);
+            }
+    });
+}
+
 TEST_P(TrsmAccuracy, BadArgumentsThrowNamingThem)
 {
     with_precision([&]<class T>() {

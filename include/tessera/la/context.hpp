@@ -20,7 +20,7 @@ namespace tessera::inline la {
 /// running (finalize() first) or the configuration is bad.
 void init(rt::RuntimeConfig config = {});
 /// Waits for the runtime's tasks and stops it (a no-op when not started). A later call
-/// starts it again.
+/// starts it again. It must not overlap calls that use the runtime (from other threads).
 void finalize() noexcept;
 /// True while the library's runtime is running.
 bool initialized() noexcept;

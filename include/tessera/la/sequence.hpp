@@ -9,7 +9,7 @@
 ///
 /// A failure poisons the sequence: once a call's numerical failure (info > 0) or a task's
 /// exception is known, later calls on the sequence submit nothing, and wait() reports the
-/// first failure. Tasks already submitted when a factorization fails still run on the
+/// failure (the smallest info when several calls failed). Tasks already submitted when a factorization fails still run on the
 /// unfinished part, as LAPACK leaves it unspecified.
 #pragma once
 
@@ -61,8 +61,8 @@ public:
         return t;
     }
 
-    /// Waits for every task submitted through the sequence. Returns LAPACK's info of the first
-    /// numerical failure (0: success). Rethrows the first exception a task raised (a bad
+    /// Waits for every task submitted through the sequence. Returns LAPACK's info of its
+    /// numerical failure (0: success); when several calls failed, the smallest info. Rethrows the first exception a task raised (a bad
     /// device, a kernel error), after all tasks are done.
     int64_t wait();
     /// The info recorded so far (tasks may still be running).
