@@ -33,17 +33,21 @@ void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, 
     auto opA = [&](int64_t i, int64_t j) -> auto const& { return t ? A(j, i) : A(i, j); };
     auto v = [](auto x) { return rt::value(x); };
     const int64_t kt = A.nt();
+    // Lookahead, as in potrf: the solve of step k first, then the updates of the tiles the
+    // next steps solve, nearest first, so that the critical path never waits.
+    auto prio = [kt](int64_t step, int64_t distance) { return rt::priority(int(2 * (kt - step) - distance)); };
     if (side == Side::left) {
         const bool forward = (uplo == Uplo::lower) == !t;  // op(A) lower: top to bottom
         for (int64_t step = 0; step < kt; ++step) {
             const int64_t k = forward ? step : kt - 1 - step;
             const T lalpha = step == 0 ? T(alpha) : T(1);
             for (int64_t n = 0; n < B.nt(); ++n)
-                s.submit(cl::trsm<T>, v(side), v(uplo), v(trans), v(diag), v(lalpha), read(A(k, k)), readwrite(B(k, n)));
+                s.submit(cl::trsm<T>, v(side), v(uplo), v(trans), v(diag), v(lalpha), read(A(k, k)), readwrite(B(k, n)),
+                         prio(step, 0));
             for (int64_t m = forward ? k + 1 : 0; m < (forward ? kt : k); ++m)
                 for (int64_t n = 0; n < B.nt(); ++n)
                     s.submit(cl::gemm<T>, v(trans), v(Op::notrans), v(T(-1)), read(opA(m, k)), read(B(k, n)), v(lalpha),
-                             readwrite(B(m, n)));
+                             readwrite(B(m, n)), prio(step, m > k ? m - k : k - m));
         }
     } else {
         const bool forward = (uplo == Uplo::upper) == !t;  // op(A) upper: left to right
@@ -51,11 +55,12 @@ void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, 
             const int64_t k = forward ? step : kt - 1 - step;
             const T lalpha = step == 0 ? T(alpha) : T(1);
             for (int64_t m = 0; m < B.mt(); ++m)
-                s.submit(cl::trsm<T>, v(side), v(uplo), v(trans), v(diag), v(lalpha), read(A(k, k)), readwrite(B(m, k)));
+                s.submit(cl::trsm<T>, v(side), v(uplo), v(trans), v(diag), v(lalpha), read(A(k, k)), readwrite(B(m, k)),
+                         prio(step, 0));
             for (int64_t j = forward ? k + 1 : 0; j < (forward ? kt : k); ++j)
                 for (int64_t m = 0; m < B.mt(); ++m)
                     s.submit(cl::gemm<T>, v(Op::notrans), v(trans), v(T(-1)), read(B(m, k)), read(opA(k, j)), v(lalpha),
-                             readwrite(B(m, j)));
+                             readwrite(B(m, j)), prio(step, j > k ? j - k : k - j));
         }
     }
 }
