@@ -45,9 +45,7 @@ void gemm(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& A, Til
           scalar_arg<T> beta, TileMatrix<T>& C)
 {
     if (!C) return;
-    Sequence s{C.runtime()};
-    gemm_async(transa, transb, alpha, A, B, beta, C, s);
-    s.wait();
+    synchronously(C.runtime(), [&](Sequence& s) { gemm_async(transa, transb, alpha, A, B, beta, C, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                              \

@@ -36,9 +36,7 @@ int64_t posv(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B)
 {
     check_posv(uplo, A, B);
     if (A.n() == 0) return 0;
-    Sequence s{A.runtime()};
-    posv_async(uplo, A, B, s);
-    return s.wait();
+    return synchronously(A.runtime(), [&](Sequence& s) { posv_async(uplo, A, B, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                                    \

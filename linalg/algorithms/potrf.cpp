@@ -60,9 +60,7 @@ template <Scalar T>
 int64_t potrf(Uplo uplo, TileMatrix<T>& A)
 {
     if (!A) return 0;
-    Sequence s{A.runtime()};
-    potrf_async(uplo, A, s);
-    return s.wait();
+    return synchronously(A.runtime(), [&](Sequence& s) { potrf_async(uplo, A, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                          \

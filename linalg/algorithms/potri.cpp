@@ -25,9 +25,7 @@ template <Scalar T>
 int64_t potri(Uplo uplo, TileMatrix<T>& A)
 {
     if (!A) return 0;
-    Sequence s{A.runtime()};
-    potri_async(uplo, A, s);
-    return s.wait();
+    return synchronously(A.runtime(), [&](Sequence& s) { potri_async(uplo, A, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                       \

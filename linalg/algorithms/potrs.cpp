@@ -46,9 +46,7 @@ void potrs(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B)
 {
     check_potrs("potrs", uplo, A, B);
     if (B.m() == 0 || B.n() == 0) return;
-    Sequence s{B.runtime()};
-    potrs_async(uplo, A, B, s);
-    s.wait();
+    synchronously(B.runtime(), [&](Sequence& s) { potrs_async(uplo, A, B, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                                          \

@@ -17,9 +17,7 @@ template <Scalar T>
 void scale(scalar_arg<T> alpha, TileMatrix<T>& A)
 {
     if (!A) return;
-    Sequence s{A.runtime()};
-    scale_async(alpha, A, s);
-    s.wait();
+    synchronously(A.runtime(), [&](Sequence& s) { scale_async(alpha, A, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                       \

@@ -83,9 +83,7 @@ void symm(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, Til
           scalar_arg<T> beta, TileMatrix<T>& C)
 {
     if (!C) return;
-    Sequence s{C.runtime()};
-    symm_async(side, uplo, alpha, A, B, beta, C, s);
-    s.wait();
+    synchronously(C.runtime(), [&](Sequence& s) { symm_async(side, uplo, alpha, A, B, beta, C, s); });
 }
 
 template <Scalar T>
@@ -100,9 +98,7 @@ void hemm(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, Til
           scalar_arg<T> beta, TileMatrix<T>& C)
 {
     if (!C) return;
-    Sequence s{C.runtime()};
-    hemm_async(side, uplo, alpha, A, B, beta, C, s);
-    s.wait();
+    synchronously(C.runtime(), [&](Sequence& s) { hemm_async(side, uplo, alpha, A, B, beta, C, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                               \

@@ -89,9 +89,7 @@ template <Scalar T>
 void syrk(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta, TileMatrix<T>& C)
 {
     if (!C) return;
-    Sequence s{C.runtime()};
-    syrk_async(uplo, trans, alpha, A, beta, C, s);
-    s.wait();
+    synchronously(C.runtime(), [&](Sequence& s) { syrk_async(uplo, trans, alpha, A, beta, C, s); });
 }
 
 template <Scalar T>
@@ -105,9 +103,7 @@ template <Scalar T>
 void herk(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta, TileMatrix<T>& C)
 {
     if (!C) return;
-    Sequence s{C.runtime()};
-    herk_async(uplo, trans, alpha, A, beta, C, s);
-    s.wait();
+    synchronously(C.runtime(), [&](Sequence& s) { herk_async(uplo, trans, alpha, A, beta, C, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                  \

@@ -78,9 +78,7 @@ template <Scalar T>
 void trmm(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T>& B)
 {
     if (!B) return;
-    Sequence s{B.runtime()};
-    trmm_async(side, uplo, trans, diag, alpha, A, B, s);
-    s.wait();
+    synchronously(B.runtime(), [&](Sequence& s) { trmm_async(side, uplo, trans, diag, alpha, A, B, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                 \

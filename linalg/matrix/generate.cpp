@@ -38,18 +38,14 @@ template <Scalar T>
 void generate_random(TileMatrix<T>& A, uint64_t seed)
 {
     if (!A) return;
-    Sequence s{A.runtime()};
-    generate_random_async(A, seed, s);
-    s.wait();
+    synchronously(A.runtime(), [&](Sequence& s) { generate_random_async(A, seed, s); });
 }
 
 template <Scalar T>
 void generate_hpd(TileMatrix<T>& A, double kappa, uint64_t seed)
 {
     if (!A) return;
-    Sequence s{A.runtime()};
-    generate_hpd_async(A, kappa, seed, s);
-    s.wait();
+    synchronously(A.runtime(), [&](Sequence& s) { generate_hpd_async(A, kappa, seed, s); });
 }
 
 #define TESSERA_INSTANTIATE(T)                                                  \

@@ -46,18 +46,14 @@ template <Scalar T>
 void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A)
 {
     if (!A) return;
-    Sequence s{A.runtime()};
-    lapack_to_tiles_async(a, lda, A, s);
-    s.wait();
+    synchronously(A.runtime(), [&](Sequence& s) { lapack_to_tiles_async(a, lda, A, s); });
 }
 
 template <Scalar T>
 void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda)
 {
     if (!A) return;
-    Sequence s{A.runtime()};
-    tiles_to_lapack_async(A, a, lda, s);
-    s.wait();
+    synchronously(A.runtime(), [&](Sequence& s) { tiles_to_lapack_async(A, a, lda, s); });
 }
 
 template <Scalar T>

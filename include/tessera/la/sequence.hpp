@@ -87,4 +87,15 @@ private:
     std::unique_ptr<State> state_;
 };
 
+/// The blocking form of asynchronous tile calls: runs `submit(s)` with a new sequence s on
+/// `rt`, waits for it, and returns its info (rethrowing a task's exception), e.g.
+///     int64_t info = synchronously(rt, [&](Sequence& s) { potrf_async(Uplo::lower, A, s); });
+template <class Submit>
+int64_t synchronously(rt::Runtime& rt, Submit&& submit)
+{
+    Sequence s{rt};
+    submit(s);
+    return s.wait();
+}
+
 }  // namespace tessera::la
