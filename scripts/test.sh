@@ -60,6 +60,7 @@ run()
     local name=$1; shift
     local start=$SECONDS rc=0
     echo "===== $name"
+    rm -f "${name%% *}/Testing/Temporary/LastTestsFailed.log"  # a stale list would mislead
     set +e
     ( set -e; "$@" )
     rc=$?
@@ -70,6 +71,11 @@ run()
     else
         summary+=("$name: FAIL (exit $rc after ${took}s)")
         failed=1
+        # name the failed tests in the summary: CI shows only the end of the log
+        local list=${name%% *}/Testing/Temporary/LastTestsFailed.log
+        if [[ -s $list ]]; then
+            while read -r line; do summary+=("    failed: $line"); done < <(head -n 20 "$list")
+        fi
     fi
 }
 

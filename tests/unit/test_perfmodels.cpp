@@ -55,7 +55,9 @@ TEST(PerfModel, HistoryConvergesToTheKernelsTime)
     r.wait_all();
     auto e = only_entry(r, "test_sleep", "cpu");
     EXPECT_GE(e.count + e.rejected, 30u);
-    EXPECT_NEAR(e.mean, 0.01, 0.001);  // within 10% (a sleep only ever overshoots, by scheduling noise)
+    // a sleep only ever overshoots, by scheduling noise: tight below, loose above (shared machines)
+    EXPECT_GE(e.mean, 0.0099);
+    EXPECT_LE(e.mean, 0.015);
 }
 
 TEST(PerfModel, OneOutlierIsRejected)
@@ -65,15 +67,19 @@ TEST(PerfModel, OneOutlierIsRejected)
     r.wait_all();
     auto e = only_entry(r, "test_sleep", "cpu");
     EXPECT_GE(e.rejected, 1u);
-    EXPECT_NEAR(e.mean, 0.002, 0.001);  // the 100 ms outlier alone would add 3.3 ms to the mean
+    EXPECT_GE(e.mean, 0.00199);
+    EXPECT_LT(e.mean, 0.0045);  // the 100 ms outlier alone would add 3.3 ms to the mean
 }
 
 TEST(PerfModel, PersistenceRoundTrip)
 {
     TempDir dir;
+    rt::PerfModelEntry saved;
     {
         rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
         for (int i = 0; i < 12; ++i) r.submit(sleeper, rt::value(0.001));
+        r.wait_all();
+        saved = only_entry(r, "test_sleep", "cpu");
     }  // saved at shutdown
     fs::path file = dir.path / "test_sleep.model";
     ASSERT_TRUE(fs::exists(file));
@@ -84,7 +90,9 @@ TEST(PerfModel, PersistenceRoundTrip)
     rt::Runtime r2{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
     auto e = only_entry(r2, "test_sleep", "cpu");  // loaded when first needed
     EXPECT_EQ(e.count + e.rejected, 12u);
-    EXPECT_NEAR(e.mean, 0.001, 0.0003);
+    EXPECT_EQ(e.count, saved.count);
+    EXPECT_NEAR(e.mean, saved.mean, 1e-9 * saved.mean);  // what was measured, not what was asked
+    EXPECT_GE(e.mean, 0.00099);
     for (auto const& f : fs::directory_iterator(dir.path))  // no temporary left behind
         EXPECT_EQ(f.path().string().find(".tmp."), std::string::npos) << f.path();
 }
@@ -157,7 +165,8 @@ TEST(PerfModel, RegressionPredictsAnUnseenSize)
     }
     ASSERT_EQ(Recorder::seen.size(), 1u);
     EXPECT_TRUE(Recorder::seen[0].known());
-    EXPECT_NEAR(Recorder::seen[0].seconds, 0.008, 0.002);  // 8000 µs, never measured
+    EXPECT_GE(Recorder::seen[0].seconds, 0.007);  // 8000 µs, never measured (sleeps overshoot)
+    EXPECT_LE(Recorder::seen[0].seconds, 0.012);
 }
 
 TEST(PerfModel, FlopCountGivesEveryCodeletAPrediction)
@@ -173,7 +182,8 @@ TEST(PerfModel, FlopCountGivesEveryCodeletAPrediction)
     r.wait_all();
     ASSERT_EQ(Recorder::seen.size(), 2u);
     EXPECT_TRUE(Recorder::seen[1].known());
-    EXPECT_NEAR(Recorder::seen[1].seconds, 0.004, 0.002);  // flops / measured speed (0 if unknown)
+    EXPECT_GE(Recorder::seen[1].seconds, 0.003);  // flops / measured speed (0 if unknown)
+    EXPECT_LE(Recorder::seen[1].seconds, 0.008);
 }
 
 TEST(BusModel, FollowsTheEmulatedLink)
@@ -182,8 +192,11 @@ TEST(BusModel, FollowsTheEmulatedLink)
     rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .nemu = 1, .emu_bandwidth = "200MB", .emu_latency_us = 200,
                    .perfmodel_dir = dir.path.string()}};
     double expect = 200e-6 + double(8 << 20) / (200.0 * 1024 * 1024);
-    EXPECT_NEAR(r.predicted_transfer_time(0, 1, 8 << 20), expect, 0.25 * expect);
-    EXPECT_NEAR(r.predicted_transfer_time(1, 0, 8 << 20), expect, 0.25 * expect);
+    // the emulated link sleeps until each copy's cost: timings overshoot it, never undershoot
+    for (auto [src, dst] : {std::pair{0u, 1u}, std::pair{1u, 0u}}) {
+        EXPECT_GE(r.predicted_transfer_time(src, dst, 8 << 20), 0.9 * expect) << src << "->" << dst;
+        EXPECT_LE(r.predicted_transfer_time(src, dst, 8 << 20), 1.6 * expect) << src << "->" << dst;
+    }
     EXPECT_TRUE(fs::exists(dir.path / "bus.model"));
     EXPECT_EQ(r.predicted_transfer_time(0, 0, 1 << 20), 0.0);
     // the calibration's copies are not the application's traffic
