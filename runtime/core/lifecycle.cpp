@@ -3,6 +3,8 @@
 // cancellation.
 #include "runtime/core/runtime_impl.hpp"
 
+#include "runtime/core/task_data.hpp"
+
 #include "runtime/data/coherency.hpp"
 #include "runtime/data/data_state.hpp"
 
@@ -294,104 +296,9 @@ std::vector<Task*> give_back_commute_handles(Task* t)
     return waiters;
 }
 
-/// The data of a task on one memory node, for the time of its kernel: coherent buffers valid
-/// there, scratch buffers from the node's allocation cache, REDUX buffers the worker's
-/// private copy (created and initialized on first use). The kernel gets slots() (the task's
-/// own slots keep describing the registered data: a policy may still read them meanwhile).
-class TaskData {
-public:
-    TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node) : rt_(rt), t_(t), node_(node), slots_(t->buffers)
-    {
-        try {
-            for (std::size_t i = 0; i < t->buffers.size(); ++i) bind(i, w);
-        } catch (...) {
-            unbind();
-            throw;
-        }
-    }
-    ~TaskData() { unbind(); }
-    BufferSlot const* slots() const noexcept { return slots_.data(); }
-
-private:
-    void bind(std::size_t i, WorkerId w)
-    {
-        BufferSlot& b = slots_[i];
-        DataState* d = b.state;
-        for (std::size_t j = 0; j < i; ++j) {  // the same handle again: the same replica
-            if (slots_[j].state == d) {
-                b.ptr = slots_[j].ptr;
-                b.layout = slots_[j].layout;
-                bound_ = i + 1;
-                return;
-            }
-        }
-        if (b.mode == Mode::SCRATCH) {
-            b.ptr = rt_.node(node_).allocate(d->layout.bytes(), MemoryNode::Wait::yes);
-            b.layout = &d->scratch_layout;
-        } else if (b.mode == Mode::REDUX) {
-            b.ptr = private_copy(d, w);
-            b.layout = &d->scratch_layout;
-        } else {
-            Mode merged{};
-            for (BufferSlot const& o : t_->buffers)
-                if (o.state == d) merged = Mode(uint8_t(merged) | uint8_t(o.mode));
-            Replica& r = acquire_replica(d, node_, merged);
-            b.ptr = r.ptr;
-            b.layout = &r.layout;
-            acquired_.push_back({d, merged});
-        }
-        bound_ = i + 1;
-    }
-
-    void* private_copy(DataState* d, WorkerId w)
-    {
-        {
-            std::lock_guard lock(d->cm);
-            if (d->private_copies.size() <= w) d->private_copies.resize(rt_.worker_count());
-            if (d->private_copies[w].ptr) return d->private_copies[w].ptr;
-        }
-        void* p = rt_.node(node_).allocate(d->layout.bytes(), MemoryNode::Wait::yes);
-        // the neutral element, by the init codelet, on this worker
-        BufferSlot slot{d, p, &d->scratch_layout, Mode::W};
-        KernelArgs args{&slot, nullptr, nullptr};
-        Arch arch = rt_.worker(w).arch;
-        ReductionMethods const& red = d->reduction;
-        unsigned n = red.init_ops->implementations(red.init, arch);
-        if (n == 0) {
-            rt_.node(node_).release(p, d->layout.bytes());
-            throw InvalidArgument("reduce: the init codelet '" + std::string(red.init_ops->name(red.init)) +
-                                  "' has no " + std::string(to_string(arch)) + " implementation");
-        }
-        red.init_ops->run(red.init, arch, 0, args);
-        std::lock_guard lock(d->cm);
-        d->private_copies[w] = PrivateCopy{p, node_};
-        return p;
-    }
-
-    void unbind() noexcept
-    {
-        for (std::size_t i = 0; i < bound_; ++i) {
-            BufferSlot const& b = slots_[i];
-            bool first = std::none_of(slots_.begin(), slots_.begin() + std::ptrdiff_t(i),
-                                      [&](BufferSlot const& o) { return o.state == b.state; });
-            if (first && b.mode == Mode::SCRATCH) rt_.node(node_).release(b.ptr, b.state->layout.bytes());
-        }
-        for (auto const& [d, mode] : acquired_) release_replica(d, node_, mode);
-        acquired_.clear();
-        bound_ = 0;
-    }
-
-    RuntimeImpl& rt_;
-    Task* t_;
-    NodeId node_;
-    std::vector<BufferSlot> slots_;
-    std::size_t bound_ = 0;
-    std::vector<std::pair<DataState*, Mode>> acquired_;
-};
-
 }  // namespace
 
-void RuntimeImpl::run_kernel(Task* t, WorkerId w)
+double RuntimeImpl::run_kernel(Task* t, WorkerId w)
 {
     TaskData data(*this, t, w, NodeId(workers_[w].memory_node));
     KernelArgs args{data.slots(), t->values, nullptr};
@@ -402,7 +309,7 @@ void RuntimeImpl::run_kernel(Task* t, WorkerId w)
         std::this_thread::sleep_for(took * (slowdown_[w] - 1));
         took = std::chrono::steady_clock::now() - start;
     }
-    record_sample(t, w, std::chrono::duration<double>(took).count());
+    return std::chrono::duration<double>(took).count();
 }
 
 namespace {
@@ -494,20 +401,42 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
 void RuntimeImpl::execute(Task* t, WorkerId w)
 {
     if (t->group_size > 1) return execute_parallel(t, w);
-    if (!t->cancelled && !take_commute_handles(t)) return;  // pushed again when its turn comes
-    t->ran_on = w;
-    ReadyTask rt(t);
-    policy_->on_start(rt, w);
+    if (!begin(t, w)) return;
+    double seconds = -1;
+    std::exception_ptr error;
     if (!t->cancelled) {
         try {
-            run_kernel(t, w);
-            if (t->callback) t->callback();
+            seconds = run_kernel(t, w);
         } catch (...) {
-            fail(*this, t, std::current_exception());
+            error = std::current_exception();
         }
+    }
+    end(t, w, seconds, error);
+}
+
+bool RuntimeImpl::begin(Task* t, WorkerId w)
+{
+    if (!t->cancelled && !take_commute_handles(t)) return false;  // pushed again when its turn comes
+    t->ran_on = w;
+    policy_->on_start(ReadyTask(t), w);
+    return true;
+}
+
+void RuntimeImpl::end(Task* t, WorkerId w, double seconds, std::exception_ptr error)
+{
+    if (!t->cancelled) {
+        if (!error) {
+            if (seconds >= 0) record_sample(t, w, seconds);
+            try {
+                if (t->callback) t->callback();
+            } catch (...) {
+                error = std::current_exception();
+            }
+        }
+        if (error) fail(*this, t, error);
         executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
     }
-    policy_->on_complete(rt, w);
+    policy_->on_complete(ReadyTask(t), w);
     std::vector<Task*> waiters = give_back_commute_handles(t);
     complete(t, w);
     for (Task* x : waiters) push(x);

@@ -7,6 +7,7 @@
 #include <tessera/error.hpp>
 
 #include <cstring>
+#include <utility>
 
 namespace tessera::rt::detail {
 
@@ -18,14 +19,18 @@ Layout packed(Layout const& l) noexcept
     return p;
 }
 
+bool copies_as_one_block(Layout const& sl, Layout const& dl) noexcept
+{
+    return sl.kind == InterfaceKind::variable || sl.kind == InterfaceKind::vector ||
+           (sl.ld == sl.nx && dl.ld == dl.nx && sl.ldz == sl.nx * sl.ny && dl.ldz == dl.nx * dl.ny);
+}
+
 void copy_elements(void const* src, Layout const& sl, void* dst, Layout const& dl) noexcept
 {
     std::size_t es = sl.elem_size, column = std::size_t(sl.nx) * es;
     auto const* s = static_cast<std::byte const*>(src);
     auto* d = static_cast<std::byte*>(dst);
-    bool contiguous = sl.kind == InterfaceKind::variable || sl.kind == InterfaceKind::vector ||
-                      (sl.ld == sl.nx && dl.ld == dl.nx && sl.ldz == sl.nx * sl.ny && dl.ldz == dl.nx * dl.ny);
-    if (contiguous) {
+    if (copies_as_one_block(sl, dl)) {
         std::memcpy(d, s, sl.bytes());
         return;
     }
@@ -74,12 +79,14 @@ bool allocate_replica(DataState* d, NodeId n, Lock& lock, MemoryNode::Wait wait)
 }
 
 /// A valid replica that a copy to node n can start from, or none: the host can reach every
-/// node, a device only the host.
+/// node, a device the host and the devices it has peer access to.
 std::optional<NodeId> direct_source(DataState* d, NodeId n)
 {
     auto usable = [&](NodeId k) { return valid(d->replicas[k]) && !d->replicas[k].writing; };
     if (n != host_node) {
         if (usable(host_node)) return host_node;
+        for (NodeId k = 1; k < d->replicas.size(); ++k)
+            if (k != n && usable(k) && d->rt->peers(k, n)) return k;
         return std::nullopt;
     }
     for (NodeId k = 0; k < d->replicas.size(); ++k)
@@ -96,12 +103,14 @@ void start_transfer(DataState* d, NodeId src, NodeId n)
     ++s.users;
     r.busy = true;
     uint64_t version = d->version;
-    TransferRequest req{src, n, s.ptr, s.layout, r.ptr, r.layout, [d, src, n, version] {
+    TransferRequest req{src, n, s.ptr, s.layout, r.ptr, r.layout, [d, src, n, version](std::exception_ptr error) {
                             std::lock_guard lock(d->cm);
                             Replica& sr = d->replicas[src];
                             Replica& dr = d->replicas[n];
                             dr.busy = false;
-                            if (d->version == version) {
+                            if (error)
+                                dr.error = error;  // stays Invalid
+                            else if (d->version == version) {
                                 dr.state = Msi::shared;
                                 if (sr.state == Msi::modified) sr.state = Msi::shared;
                             }
@@ -122,6 +131,7 @@ void fetch(DataState* d, NodeId n, Lock& lock)
             continue;
         }
         if (valid(r)) return;
+        if (r.error) std::rethrow_exception(std::exchange(r.error, nullptr));  // the copy failed
         if (!r.ptr) {
             allocate_replica(d, n, lock, MemoryNode::Wait::yes);
             continue;
@@ -148,6 +158,7 @@ void make_exclusive(DataState* d, NodeId n)
     for (NodeId k = 0; k < d->replicas.size(); ++k)
         if (k != n) d->replicas[k].state = Msi::invalid;
     d->replicas[n].state = Msi::modified;
+    d->replicas[n].error = nullptr;  // valid again: an older failed copy no longer matters
 }
 
 void free_replica(DataState* d, NodeId k)
@@ -214,7 +225,13 @@ void gather_home(DataState* d)
 {
     Lock lock(d->cm);
     NodeId home = d->home;
-    fetch(d, home, lock);
+    try {
+        fetch(d, home, lock);
+    } catch (...) {
+        // The only valid copy sat on a device that failed (a GPU fault): it cannot be read any
+        // more. The home buffer keeps what it last held, and the next wait reports the loss.
+        d->rt->record_error(std::current_exception());
+    }
     for (NodeId k = 0; k < d->replicas.size(); ++k) {
         if (k == home) continue;
         d->cv.wait(lock, [&] { return !d->replicas[k].busy && d->replicas[k].users == 0; });

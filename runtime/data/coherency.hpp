@@ -1,7 +1,8 @@
 // Coherency: MSI replicas of a handle across memory nodes (thesis §2.3). Internal.
 //
 //   read on node n, n Invalid  ─► fetch a valid copy (host ↔ device directly, device ↔ device
-//                                  through the host), then n and the source are Shared
+//                                  directly between GPUs with peer access, else through the
+//                                  host), then n and the source are Shared
 //   write / read-write on n    ─► (fetch first for read-write) n Modified, every other Invalid
 //   write-only on n            ─► allocate without fetching
 // A replica in use by a task or a transfer is pinned: eviction skips it. Transfers are
@@ -16,6 +17,7 @@
 #include <tessera/rt/interfaces.hpp>
 
 #include <cstddef>
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -34,12 +36,15 @@ struct Replica {
     bool busy = false;           // being allocated, or filled by a transfer
     bool writing = false;        // a task writes it now: not a transfer source
     int users = 0;               // tasks and transfers using it: not evictable
+    std::exception_ptr error;    // the last transfer into it failed: its fetcher rethrows this
     bool in_lru = false;
     MemoryNode::LruPosition lru;
 };
 
 /// The layout of a contiguous copy of data laid out as `l`.
 Layout packed(Layout const& l) noexcept;
+/// Are the elements of `sl` and of `dl` both one contiguous block (one copy moves them all)?
+bool copies_as_one_block(Layout const& sl, Layout const& dl) noexcept;
 /// Copies the elements described by `sl` at `src` to `dst` laid out as `dl` (same extents).
 void copy_elements(void const* src, Layout const& sl, void* dst, Layout const& dl) noexcept;
 
@@ -51,6 +56,8 @@ void release_replica(DataState* d, NodeId n, Mode m) noexcept;
 /// does nothing if it cannot (best effort).
 void prefetch_replica(DataState* d, NodeId n);
 /// Makes the home replica valid and the only one, freeing the others (unregister, partition).
+/// Never throws: if the valid copy cannot be fetched (a failed device), the home buffer keeps
+/// its last contents and the error goes to the runtime's next wait.
 void gather_home(DataState* d);
 
 struct FreedBuffer {

@@ -1,6 +1,7 @@
 #include "runtime/data/memory_node.hpp"
 
 #include "runtime/data/coherency.hpp"
+#include "runtime/data/device_backend.hpp"
 
 #include <tessera/error.hpp>
 
@@ -15,8 +16,8 @@ constexpr std::size_t alignment = 64;  // a cache line: no false sharing between
 std::size_t rounded(std::size_t bytes) { return (bytes + alignment - 1) / alignment * alignment; }
 }  // namespace
 
-MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity)
-    : id_(id), kind_(kind), capacity_(capacity)
+MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity, DeviceBackend* device)
+    : id_(id), kind_(kind), capacity_(capacity), device_(device)
 {
 }
 
@@ -25,14 +26,17 @@ MemoryNode::~MemoryNode() { flush_cache(); }
 void* MemoryNode::allocate_raw(std::size_t bytes) noexcept
 {
     if (capacity_ && used_ + bytes > capacity_) return nullptr;
-    void* p = std::aligned_alloc(alignment, rounded(bytes));
+    void* p = device_ ? device_->allocate(bytes) : std::aligned_alloc(alignment, rounded(bytes));
     if (p) used_ += bytes;
     return p;
 }
 
 void MemoryNode::free_raw(void* p, std::size_t bytes) noexcept
 {
-    std::free(p);
+    if (device_)
+        device_->free(p);
+    else
+        std::free(p);
     used_ -= bytes;
 }
 

@@ -25,11 +25,13 @@
 namespace tessera::rt::detail {
 
 class DataState;
+class DeviceBackend;
 
 class MemoryNode {
 public:
-    /// `capacity` 0 means no limit (the host).
-    MemoryNode(NodeId id, NodeKind kind, std::size_t capacity);
+    /// `capacity` 0 means no limit (the host). `device`: how a GPU's memory is allocated
+    /// (nullptr: host memory, for the host and the emulated accelerators); not owned.
+    MemoryNode(NodeId id, NodeKind kind, std::size_t capacity, DeviceBackend* device = nullptr);
     ~MemoryNode();
     MemoryNode(MemoryNode const&) = delete;
     MemoryNode& operator=(MemoryNode const&) = delete;
@@ -65,6 +67,7 @@ private:
     NodeId id_;
     NodeKind kind_;
     std::size_t capacity_;
+    DeviceBackend* device_;
     mutable std::mutex m_;
     std::condition_variable released_;
     std::size_t used_ = 0;    // allocated, cached buffers included

@@ -1,6 +1,7 @@
 #include "runtime/data/transfer.hpp"
 
 #include "runtime/data/coherency.hpp"
+#include "runtime/data/device_backend.hpp"
 
 #include <tessera/error.hpp>
 
@@ -41,11 +42,12 @@ void LinkCounters::reset() noexcept
 
 TransferEngine::~TransferEngine() { stop(); }
 
-void TransferEngine::add_channel(NodeId node, LinkModel model)
+void TransferEngine::add_channel(NodeId node, LinkModel model, DeviceBackend* device)
 {
     auto c = std::make_unique<Channel>();
     c->node = node;
     c->model = model;
+    c->device = device;
     Channel* raw = c.get();
     channels_.push_back(std::move(c));
     raw->thread = std::thread([this, raw] { serve(*raw); });
@@ -53,7 +55,7 @@ void TransferEngine::add_channel(NodeId node, LinkModel model)
 
 TransferEngine::Channel& TransferEngine::channel_of(TransferRequest const& r)
 {
-    NodeId device = r.src != host_node ? r.src : r.dst;
+    NodeId device = r.dst != host_node ? r.dst : r.src;
     for (auto& c : channels_)
         if (c->node == device) return *c;
     throw Error("transfer: no channel serves memory node " + std::to_string(device));
@@ -69,17 +71,22 @@ void TransferEngine::submit(TransferRequest r)
     c.cv.notify_one();
 }
 
-void TransferEngine::copy(Channel const& c, TransferRequest const& r)
+void TransferEngine::copy(Channel const& c, TransferRequest const& r, bool on_channel)
 {
+    std::size_t bytes = r.src_layout.bytes();
+    if (c.device) {
+        c.device->copy(r, on_channel);
+        counters_.count(r.src, r.dst, bytes);
+        return;
+    }
     auto start = std::chrono::steady_clock::now();
     copy_elements(r.src_ptr, r.src_layout, r.dst_ptr, r.dst_layout);
-    std::size_t bytes = r.src_layout.bytes();
     double cost = c.model.latency + (c.model.bandwidth > 0 ? double(bytes) / c.model.bandwidth : 0.0);
     if (cost > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(cost));
     counters_.count(r.src, r.dst, bytes);
 }
 
-void TransferEngine::copy_now(TransferRequest const& r) { copy(channel_of(r), r); }
+void TransferEngine::copy_now(TransferRequest const& r) { copy(channel_of(r), r, false); }
 
 void TransferEngine::serve(Channel& c)
 {
@@ -90,8 +97,13 @@ void TransferEngine::serve(Channel& c)
         TransferRequest r = std::move(c.queue.front());
         c.queue.pop_front();
         lock.unlock();
-        copy(c, r);
-        r.done();
+        std::exception_ptr error;
+        try {
+            copy(c, r, true);
+        } catch (...) {  // the requester learns of it and fails its task
+            error = std::current_exception();
+        }
+        r.done(error);
         lock.lock();
     }
 }

@@ -1,14 +1,17 @@
 // Transfers between memory nodes: asynchronous requests, each serviced by the channel (a thread)
-// of the device end of the copy, with per-link statistics. Internal.
+// of the device end of the copy (the destination's, between two devices), with per-link
+// statistics. Internal.
 //
-//   requester ──submit──► channel queue of the device node ──► copy (slowed to the link's
-//   bandwidth and latency when emulated) ──► link stats ──► request.done() wakes the requester
+//   requester ──submit──► channel queue of the device node ──► copy (memcpy slowed to the
+//   link's bandwidth and latency when emulated; the device's own copy for a GPU) ──► link
+//   stats ──► request.done(error) wakes the requester
 #pragma once
 
 #include <tessera/rt/interfaces.hpp>
 #include <tessera/rt/memory.hpp>
 
 #include <atomic>
+#include <exception>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -19,13 +22,16 @@
 
 namespace tessera::rt::detail {
 
+class DeviceBackend;
+
 struct TransferRequest {
     NodeId src = 0, dst = 0;
     void const* src_ptr = nullptr;
     Layout src_layout;
     void* dst_ptr = nullptr;
     Layout dst_layout;
-    std::function<void()> done;  // called by the channel thread once the data has arrived
+    /// Called by the channel thread once the data has arrived, or with the copy's error.
+    std::function<void(std::exception_ptr)> done;
 };
 
 /// Transfers and bytes per (source, destination) pair.
@@ -51,11 +57,14 @@ class TransferEngine {
 public:
     explicit TransferEngine(LinkCounters& counters) : counters_(counters) {}
     ~TransferEngine();
-    /// Gives device node `node` a channel thread with link model `model`.
-    void add_channel(NodeId node, LinkModel model);
-    /// Queues a copy between the host and a device node (the device's channel services it).
+    /// Gives device node `node` a channel thread: copies through `device` (a GPU; not owned),
+    /// or memcpy slowed to link model `model` when `device` is nullptr.
+    void add_channel(NodeId node, LinkModel model, DeviceBackend* device = nullptr);
+    /// Queues a copy between the host and a device node, or between two devices that reach
+    /// each other (the device's channel, the destination's between devices, services it).
     void submit(TransferRequest r);
     /// Copies at once on the calling thread (eviction's write-back), with the link's cost.
+    /// Throws DeviceError when a device copy fails.
     void copy_now(TransferRequest const& r);
     void stop() noexcept;
 
@@ -63,6 +72,7 @@ private:
     struct Channel {
         NodeId node;
         LinkModel model;
+        DeviceBackend* device = nullptr;
         std::mutex m;
         std::condition_variable cv;
         std::deque<TransferRequest> queue;
@@ -71,7 +81,7 @@ private:
     };
     void serve(Channel& c);
     Channel& channel_of(TransferRequest const& r);
-    void copy(Channel const& c, TransferRequest const& r);
+    void copy(Channel const& c, TransferRequest const& r, bool on_channel);
 
     LinkCounters& counters_;
     std::vector<std::unique_ptr<Channel>> channels_;

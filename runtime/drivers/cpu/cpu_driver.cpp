@@ -6,25 +6,28 @@ namespace tessera::rt::detail {
 
 void worker_loop(RuntimeImpl& rt, WorkerId w)
 {
-    Parking& parking = rt.parking();
-    for (;;) {
-        if (ReadyTask t = rt.pop(w)) {
-            rt.execute(t.get(), w);
-            continue;
-        }
-        // nothing to do: register as idle, look once more, then sleep (see Parking)
-        uint32_t ticket = parking.prepare_wait(w);
-        if (ReadyTask t = rt.pop(w)) {
-            parking.cancel_wait(w);
-            rt.execute(t.get(), w);
-            continue;
-        }
-        if (rt.stopping()) {
-            parking.cancel_wait(w);
-            return;
-        }
-        parking.commit_wait(w, ticket);
+    for (bool stop = false; !stop;) {
+        ReadyTask t = rt.pop(w);
+        if (!t) t = sleep_until_work(rt, w, stop);
+        if (t) rt.execute(t.get(), w);
     }
+}
+
+ReadyTask sleep_until_work(RuntimeImpl& rt, WorkerId w, bool& stop)
+{
+    Parking& parking = rt.parking();
+    uint32_t ticket = parking.prepare_wait(w);
+    if (ReadyTask t = rt.pop(w)) {  // pushed between our last look and the registration
+        parking.cancel_wait(w);
+        return t;
+    }
+    if (rt.stopping()) {
+        parking.cancel_wait(w);
+        stop = true;
+        return {};
+    }
+    parking.commit_wait(w, ticket);
+    return {};
 }
 
 }  // namespace tessera::rt::detail

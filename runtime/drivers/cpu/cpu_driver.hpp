@@ -11,4 +11,9 @@ class RuntimeImpl;
 /// Pops and runs tasks for worker w until the runtime stops; sleeps when there is nothing.
 void worker_loop(RuntimeImpl& rt, WorkerId w);
 
+/// What an idle worker does (every driver): registers as idle, looks for a task once more and
+/// returns it, else sleeps until woken (see Parking) and returns none. `stop` becomes true
+/// when the runtime stops instead.
+ReadyTask sleep_until_work(RuntimeImpl& rt, WorkerId w, bool& stop);
+
 }  // namespace tessera::rt::detail

@@ -1,0 +1,46 @@
+// TaskData: the data of a task on one memory node, for the time of its kernel: coherent
+// buffers valid there, scratch buffers from the node's allocation cache, REDUX buffers the
+// worker's private copy (created and initialized on first use). The kernel gets slots() (the
+// task's own slots keep describing the registered data: a policy may still read them
+// meanwhile). Constructing it may block while data arrives; destroying it lets the data go.
+// Internal.
+#pragma once
+
+#include "runtime/core/task.hpp"
+
+#include <tessera/rt/codelet.hpp>
+#include <tessera/rt/memory.hpp>
+#include <tessera/rt/sched.hpp>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+class RuntimeImpl;
+
+class TaskData {
+public:
+    /// `cuda`: the CUDA worker's context (for a REDUX buffer's init codelet), else nullptr.
+    TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda = nullptr);
+    ~TaskData();
+    TaskData(TaskData const&) = delete;
+    TaskData& operator=(TaskData const&) = delete;
+    BufferSlot const* slots() const noexcept { return slots_.data(); }
+
+private:
+    void bind(std::size_t i, WorkerId w);
+    void* private_copy(DataState* d, WorkerId w);
+    void unbind() noexcept;
+
+    RuntimeImpl& rt_;
+    Task* t_;
+    NodeId node_;
+    CudaContext const* cuda_;
+    std::vector<BufferSlot> slots_;
+    std::size_t bound_ = 0;
+    std::vector<std::pair<DataState*, Mode>> acquired_;
+};
+
+}  // namespace tessera::rt::detail

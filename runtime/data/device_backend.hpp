@@ -1,0 +1,28 @@
+// DeviceBackend: what a memory node backed by a real device (a GPU) does differently from
+// host memory: how its buffers are allocated and freed, and how bytes are copied to and from
+// it. The host and the emulated accelerators have none (ordinary memory, memcpy); the CUDA
+// driver implements it for each GPU. No device headers here: core code calls it blind. Internal.
+#pragma once
+
+#include "runtime/data/transfer.hpp"
+
+#include <cstddef>
+
+namespace tessera::rt::detail {
+
+class DeviceBackend {
+public:
+    virtual ~DeviceBackend() = default;
+    /// `bytes` of device memory, or nullptr when the device has no room (the node then
+    /// evicts and retries). Never throws.
+    virtual void* allocate(std::size_t bytes) noexcept = 0;
+    virtual void free(void* p) noexcept = 0;
+    /// Copies r (one end, or both, on this device) and returns once the data has arrived.
+    /// `channel` true: on the transfer channel's own stream (one thread); false: from any
+    /// thread (an eviction's write-back, the bus calibration). Throws DeviceError.
+    virtual void copy(TransferRequest const& r, bool channel) = 0;
+    /// Can this device read and write node `other`'s memory directly (peer access)?
+    virtual bool reaches(DeviceBackend const& other) const noexcept = 0;
+};
+
+}  // namespace tessera::rt::detail
