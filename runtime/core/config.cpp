@@ -4,6 +4,7 @@
 
 #include <tessera/error.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -57,7 +58,16 @@ std::optional<T> env_number(char const* name, std::string const& field)
 void RuntimeImpl::resolve_config()
 {
     RuntimeConfig& c = config_;
-    if (c.ncpus < 0) c.ncpus = env_number<int>("TESSERA_NCPU", "RuntimeConfig::ncpus").value_or(int(topology_.cores()));
+    if (c.ncuda < 0) c.ncuda = env_number<int>("TESSERA_NCUDA", "RuntimeConfig::ncuda").value_or(-1);
+    if (c.cuda_memory.empty() && env("TESSERA_CUDA_MEM")) c.cuda_memory = env("TESSERA_CUDA_MEM");
+    if (!c.cuda_memory.empty()) parse_bytes(c.cuda_memory, "RuntimeConfig::cuda_memory / TESSERA_CUDA_MEM");
+#if TESSERA_HAVE_CUDA
+    cuda_devices_ = find_cuda_devices(c.ncuda);
+#endif
+    c.ncuda = int(cuda_devices_.size());
+    // one core drives each GPU: by default the CPU workers take the others
+    int default_cpus = std::max(1, int(topology_.cores()) - c.ncuda);
+    if (c.ncpus < 0) c.ncpus = env_number<int>("TESSERA_NCPU", "RuntimeConfig::ncpus").value_or(default_cpus);
     require(c.ncpus >= 1, "RuntimeConfig::ncpus / TESSERA_NCPU must be at least 1, got " + std::to_string(c.ncpus));
     if (c.scheduler.empty()) c.scheduler = env("TESSERA_SCHED") ? env("TESSERA_SCHED") : "dmdas";
     if (c.pin_workers < 0) c.pin_workers = env_number<int>("TESSERA_PIN", "RuntimeConfig::pin_workers").value_or(1);

@@ -47,7 +47,14 @@ RuntimeImpl::RuntimeImpl(RuntimeConfig config) : config_(std::move(config))
     for (WorkerId w = 0; w < worker_count(); ++w) {
         threads_.emplace_back([this, w] {
             set_current_worker(this, w);
-            if (workers_[w].core >= 0) topology_.bind_current_thread(w);
+            if (workers_[w].core >= 0) topology_.bind_current_thread(bind_core_[w]);
+#if TESSERA_HAVE_CUDA
+            if (workers_[w].arch == Arch::cuda) {
+                cuda_worker_loop(*this, w, *devices_[std::size_t(workers_[w].memory_node)]);
+                set_current_worker(nullptr, no_worker);
+                return;
+            }
+#endif
             worker_loop(*this, w);
             set_current_worker(nullptr, no_worker);
         });
@@ -65,6 +72,7 @@ void RuntimeImpl::add_workers()
         w.core = config_.pin_workers ? topology_.core_pu(unsigned(i)) : -1;
         w.memory_node = host_node;
         workers_.push_back(w);
+        bind_core_.push_back(unsigned(i));
         perf_arch_.push_back("cpu");
         slowdown_.push_back(1.0);
     }
@@ -83,9 +91,11 @@ void RuntimeImpl::add_workers()
         w.memory_node = int(node);
         w.speed = config_.emu_speed;
         workers_.push_back(w);
+        bind_core_.push_back(0);
         perf_arch_.push_back("emu" + std::to_string(e));
         slowdown_.push_back(config_.emu_speed < 1 ? 1.0 / config_.emu_speed : 1.0);
     }
+    add_cuda_workers();
     // combined workers: consecutive CPU workers (consecutive cores), 2, 4, ... and all of them
     for (int size = 2; size <= config_.ncpus; size = size * 2 > config_.ncpus && size != config_.ncpus ? config_.ncpus : size * 2)
         for (int first = 0; first + size <= config_.ncpus; first += size) {
@@ -101,7 +111,48 @@ void RuntimeImpl::add_workers()
         if (!seen) arch_representatives_.push_back(w);
     }
     links_ = LinkCounters(node_count());
-    for (NodeId n = 1; n < node_count(); ++n) transfers_.add_channel(n, link);
+    devices_.resize(node_count());  // the GPUs' were set by add_cuda_workers
+    for (NodeId n = 1; n < node_count(); ++n) transfers_.add_channel(n, link, devices_[n].get());
+}
+
+// GPUs: a memory node each, with the device's allocator and copies, a worker on a core of its
+// own (after the CPU workers'), and peer access between them where the hardware allows.
+void RuntimeImpl::add_cuda_workers()
+{
+#if TESSERA_HAVE_CUDA
+    std::vector<DeviceBackend*> opened;
+    for (std::size_t g = 0; g < cuda_devices_.size(); ++g) {
+        CudaDeviceInfo const& info = cuda_devices_[g];
+        NodeId node = NodeId(nodes_.size());
+        devices_.resize(node + 1);
+        devices_[node] = open_cuda_device(info.ordinal);
+        opened.push_back(devices_[node].get());
+        std::size_t capacity = config_.cuda_memory.empty()
+                                   ? info.free_memory / 10 * 9
+                                   : parse_bytes(config_.cuda_memory, "RuntimeConfig::cuda_memory");
+        nodes_.push_back(std::make_unique<MemoryNode>(node, NodeKind::cuda, capacity, devices_[node].get()));
+        WorkerInfo w;
+        w.id = WorkerId(workers_.size());
+        w.arch = Arch::cuda;
+        unsigned core = unsigned(config_.ncpus) + unsigned(g);
+        w.core = config_.pin_workers ? topology_.core_pu(core) : -1;
+        w.memory_node = int(node);
+        w.speed = cuda_default_speed;
+        workers_.push_back(w);
+        bind_core_.push_back(core);
+        perf_arch_.push_back("cuda" + std::to_string(g));
+        slowdown_.push_back(1.0);
+    }
+    connect_cuda_peers(opened);
+#endif
+}
+
+bool RuntimeImpl::peers(NodeId a, NodeId b) const noexcept
+{
+    if (a == host_node || b == host_node) return true;
+    DeviceBackend const* da = a < devices_.size() ? devices_[a].get() : nullptr;
+    DeviceBackend const* db = b < devices_.size() ? devices_[b].get() : nullptr;
+    return da && db && da->reaches(*db);
 }
 
 RuntimeImpl::~RuntimeImpl()

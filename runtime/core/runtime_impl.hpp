@@ -7,6 +7,7 @@
 #include "runtime/core/topology.hpp"
 #include "runtime/data/memory_node.hpp"
 #include "runtime/data/transfer.hpp"
+#include "runtime/drivers/cuda/cuda_driver.hpp"
 #include "runtime/perfmodel/bus.hpp"
 #include "runtime/perfmodel/store.hpp"
 
@@ -73,8 +74,14 @@ public:
     void push(Task* t);
     /// The next task for worker w: one bound to it (on_worker), else the policy's.
     ReadyTask pop(WorkerId w);
-    /// Runs t on worker w (or cancels it), then completes it.
+    /// Runs t on worker w (or cancels it), then completes it: begin, the kernel, end.
     void execute(Task* t, WorkerId w);
+    /// Before t runs on w (a driver that runs kernels asynchronously calls begin and end
+    /// itself): false if t waits for a COMMUTE handle (it is pushed again when its turn comes).
+    bool begin(Task* t, WorkerId w);
+    /// After t ran on w (or was cancelled): records the kernel's `seconds` in the performance
+    /// model (< 0: none), runs the callback, records `error`, and completes t.
+    void end(Task* t, WorkerId w, double seconds, std::exception_ptr error);
     /// Completes t and every task its completion cancels, releasing their successors.
     void complete(Task* t, WorkerId w);
     /// Records a task error for the next wait_all.
@@ -94,6 +101,9 @@ public:
     // ---- memory ----
     unsigned node_count() const noexcept { return unsigned(nodes_.size()); }
     MemoryNode& node(NodeId n) { return *nodes_[n]; }
+    /// Can data move between nodes a and b in one copy? Always when one is the host; between
+    /// two GPUs with peer access; never between other devices (they go through the host).
+    bool peers(NodeId a, NodeId b) const noexcept;
     TransferEngine& transfers() noexcept { return transfers_; }
     LinkCounters& links() noexcept { return links_; }
     /// Registered root handles: the runtime unregisters those still alive when it stops.
@@ -112,6 +122,10 @@ public:
 private:
     void resolve_config();
     void add_workers();
+    void add_cuda_workers();
+    /// A GPU's speed relative to a core before its models know better (a DGEMM tile on an
+    /// H100 against one AVX-512 core): only the first tasks' placement depends on it.
+    static constexpr double cuda_default_speed = 20.0;
     void calibrate_bus();
     void open_decision_log();
     void record_sample(Task* t, WorkerId w, double seconds);
@@ -119,13 +133,16 @@ private:
     /// A ready control task: an acquire wakes its application thread, a join completes, a
     /// reduction starts (reduction.cpp).
     void control_ready(Task* t, std::vector<Task*>& completed_now);
-    void run_kernel(Task* t, WorkerId w);
+    /// Runs t's kernel on worker w (its data made valid there); returns the kernel's seconds.
+    double run_kernel(Task* t, WorkerId w);
     void execute_parallel(Task* t, WorkerId w);
     Prediction predict(Task* t, std::string const& arch, double unit_speed);
 
     RuntimeConfig config_;
     Topology topology_;
+    std::vector<CudaDeviceInfo> cuda_devices_;  // the GPUs found at start (resolve_config)
     std::vector<WorkerInfo> workers_;
+    std::vector<unsigned> bind_core_;     // per worker: the core index its thread is bound to
     std::vector<std::string> perf_arch_;  // per worker: "cpu", "emu0"...
     std::vector<WorkerId> arch_representatives_;  // one worker per distinct architecture
     std::vector<std::vector<WorkerId>> groups_;    // combined workers
@@ -145,6 +162,8 @@ private:
     std::ostream* sched_log_ = nullptr;
     std::mutex sched_log_m_;
 
+    // declared first, destroyed last: the nodes and the channels use the devices
+    std::vector<std::unique_ptr<DeviceBackend>> devices_;  // per node: its GPU, or nullptr
     LinkCounters links_;
     TransferEngine transfers_{links_};
     std::vector<std::unique_ptr<MemoryNode>> nodes_;

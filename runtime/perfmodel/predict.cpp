@@ -4,6 +4,7 @@
 #include "runtime/core/runtime_impl.hpp"
 #include "runtime/data/coherency.hpp"
 #include "runtime/data/data_state.hpp"
+#include "runtime/data/device_backend.hpp"
 
 #include <cmath>
 #include <iostream>
@@ -136,15 +137,18 @@ void RuntimeImpl::calibrate_bus()
 {
     bus_.resize(node_count());
     if (node_count() < 2) return;
-    std::ostringstream sig;
-    sig << "nodes " << node_count() << " emu_bandwidth '" << config_.emu_bandwidth << "' emu_latency_us "
-        << config_.emu_latency_us;
+    std::ostringstream sig;  // what the links depend on: the nodes, the emulated link, the GPUs
+    sig << "nodes " << node_count();
+    for (NodeId n = 1; n < node_count(); ++n) sig << (node(n).kind() == NodeKind::cuda ? " cuda" : " emu");
+    sig << " emu_bandwidth '" << config_.emu_bandwidth << "' emu_latency_us " << config_.emu_latency_us;
+    for (CudaDeviceInfo const& g : cuda_devices_) sig << " gpu" << g.ordinal << " '" << g.name << "'";
     std::string path = models_.directory().empty() ? "" : models_.directory() + "/bus.model";
     if (!path.empty() && bus_.load(path, sig.str())) return;
 
-    // latency: the median of small copies; bandwidth: large copies net of the latency
-    constexpr std::size_t small = 8, large = std::size_t(4) << 20;
-    std::vector<std::byte> host(large), device(large);
+    // latency: the median of small copies; bandwidth: large copies net of the latency, between
+    // page-locked host memory and the node's own memory (a GPU's copies are much faster: a
+    // larger block keeps the latency's share small)
+    constexpr std::size_t small = 8;
     auto layout_of_bytes = [](std::size_t n) {
         Layout l;
         l.kind = InterfaceKind::vector;
@@ -152,25 +156,38 @@ void RuntimeImpl::calibrate_bus()
         l.nx = l.ld = int64_t(n);
         return l;
     };
-    auto timed = [&](NodeId src, NodeId dst, std::size_t bytes, int reps) {
-        std::vector<double> t;
-        Layout l = layout_of_bytes(bytes);
-        for (int i = 0; i < reps; ++i) {
-            void const* from = src == host_node ? host.data() : device.data();
-            void* to = dst == host_node ? host.data() : device.data();
-            auto t0 = std::chrono::steady_clock::now();
-            transfers_.copy_now({src, dst, from, l, to, l, {}});
-            t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        }
-        std::sort(t.begin(), t.end());
-        return t[t.size() / 2];
-    };
     for (NodeId d = 1; d < node_count(); ++d) {
-        for (auto [src, dst] : {std::pair{host_node, d}, std::pair{d, host_node}}) {
-            double lat = timed(src, dst, small, 9);
-            double big = timed(src, dst, large, 3);
-            bus_.set(src, dst, {lat, double(large) / std::max(big - lat, 1e-9)});
+        std::size_t large = node(d).kind() == NodeKind::cuda ? std::size_t(64) << 20 : std::size_t(4) << 20;
+        std::unique_ptr<void, void (*)(void*)> host(allocate_pinned(large), &free_pinned);
+        // the device end: GPU memory outside the node's accounting, or an emulated node's host memory
+        DeviceBackend* gpu = devices_[d].get();
+        std::vector<std::byte> emulated(gpu ? 0 : large);
+        void* device = gpu ? gpu->allocate(large) : emulated.data();
+        if (!device) throw DeviceError("bus calibration: no room for " + std::to_string(large) + " bytes on node " + std::to_string(d));
+        auto timed = [&](NodeId src, NodeId dst, std::size_t bytes, int reps) {
+            std::vector<double> t;
+            Layout l = layout_of_bytes(bytes);
+            void const* from = src == host_node ? host.get() : device;
+            void* to = dst == host_node ? host.get() : device;
+            for (int i = 0; i < reps; ++i) {
+                auto t0 = std::chrono::steady_clock::now();
+                transfers_.copy_now({src, dst, from, l, to, l, {}});
+                t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            }
+            std::sort(t.begin(), t.end());
+            return t[t.size() / 2];
+        };
+        try {
+            for (auto [src, dst] : {std::pair{host_node, d}, std::pair{d, host_node}}) {
+                double lat = timed(src, dst, small, 9);
+                double big = timed(src, dst, large, 3);
+                bus_.set(src, dst, {lat, double(large) / std::max(big - lat, 1e-9)});
+            }
+        } catch (...) {
+            if (gpu) gpu->free(device);
+            throw;
         }
+        if (gpu) gpu->free(device);
     }
     links_.reset();  // calibration traffic is not the application's
     if (!path.empty()) bus_.save(path, sig.str());

@@ -55,6 +55,12 @@ struct RuntimeConfig {
     double emu_speed = -1;            ///< speed relative to a core (TESSERA_EMU_SPEED; default 1):
                                       ///< below 1 each kernel is padded to last 1/speed times
                                       ///< longer; above 1 only the scheduling weight changes
+    // ---- CUDA GPUs (builds with CUDA): each a memory node and a worker on a reserved core ----
+    int ncuda = -1;                   ///< how many GPUs at most (TESSERA_NCUDA; default: all);
+                                      ///< each takes a core from the default ncpus
+    std::string cuda_memory;          ///< device memory each GPU may hold replicas in, e.g.
+                                      ///< "64MB" (TESSERA_CUDA_MEM; default: 90% of what is
+                                      ///< free at start); beyond it, replicas are evicted
     // ---- performance models ----
     std::string perfmodel_dir;        ///< where models persist (TESSERA_PERFMODEL_DIR; default
                                       ///< ~/.cache/tessera/perfmodels/<host>); "none": nowhere

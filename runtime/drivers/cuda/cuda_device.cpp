@@ -1,0 +1,220 @@
+// GPUs found, opened and connected; a GPU as a memory node's device (allocation and copies).
+#include "runtime/drivers/cuda/cuda_device.hpp"
+
+#include "runtime/data/coherency.hpp"
+
+#include <tessera/error.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+namespace tessera::rt::detail {
+
+// ---- finding the GPUs ------------------------------------------------------------------------
+
+std::vector<CudaDeviceInfo> find_cuda_devices(int limit)
+{
+    std::vector<CudaDeviceInfo> found;
+    if (limit == 0) return found;
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess || count == 0) {
+        (void)cudaGetLastError();
+        static std::once_flag noticed;  // one line per process, however many runtimes start
+        std::call_once(noticed, [&] {
+            std::string why = status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device";
+            std::fprintf(stderr, "tessera: no GPU usable (%s): running without CUDA workers\n", why.c_str());
+        });
+        return found;
+    }
+    if (limit > 0) count = std::min(count, limit);
+    for (int d = 0; d < count; ++d) {
+        CudaDeviceInfo info;
+        info.ordinal = d;
+        cudaDeviceProp prop{};
+        cuda_check(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties");
+        info.name = prop.name;
+        DeviceGuard on(d);
+        on.check();
+        cuda_check(cudaMemGetInfo(&info.free_memory, &info.total_memory), "cudaMemGetInfo");
+        found.push_back(std::move(info));
+    }
+    return found;
+}
+
+std::unique_ptr<DeviceBackend> open_cuda_device(int ordinal) { return std::make_unique<CudaDevice>(ordinal); }
+
+void connect_cuda_peers(std::vector<DeviceBackend*> const& devices)
+{
+    for (DeviceBackend* a : devices)
+        for (DeviceBackend* b : devices) {
+            if (a == b) continue;
+            auto& from = static_cast<CudaDevice&>(*a);
+            auto& to = static_cast<CudaDevice&>(*b);
+            int can = 0;
+            if (cudaDeviceCanAccessPeer(&can, from.ordinal(), to.ordinal()) != cudaSuccess || !can) continue;
+            DeviceGuard on(from.ordinal());
+            cudaError_t s = cudaDeviceEnablePeerAccess(to.ordinal(), 0);
+            if (s == cudaSuccess || s == cudaErrorPeerAccessAlreadyEnabled) from.add_peer(to.ordinal());
+            (void)cudaGetLastError();  // a refusal only means copies go through the host
+        }
+}
+
+// ---- DeviceGuard -------------------------------------------------------------------------------
+
+DeviceGuard::DeviceGuard(int device) noexcept
+{
+    if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
+    if (previous_ != device) status_ = cudaSetDevice(device);
+}
+
+DeviceGuard::~DeviceGuard()
+{
+    int now = -1;
+    if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_) (void)cudaSetDevice(previous_);
+}
+
+// ---- CudaDevice --------------------------------------------------------------------------------
+
+CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
+{
+    DeviceGuard on(ordinal);
+    try {
+        on.check();
+        // non-blocking streams: no implicit synchronization with the legacy default stream
+        cuda_check(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "cudaStreamCreate (copies)");
+        cuda_check(cudaEventCreateWithFlags(&copy_done_, cudaEventDisableTiming), "cudaEventCreate (copies)");
+        cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate (worker)");
+        cuda_check(cublasCreate(&cublas_), "cublasCreate");
+        cuda_check(cublasSetStream(cublas_, stream_), "cublasSetStream");
+        cuda_check(cusolverDnCreate(&cusolver_), "cusolverDnCreate");
+        cuda_check(cusolverDnSetStream(cusolver_, stream_), "cusolverDnSetStream");
+        for (CudaTaskSlot& s : slots_) {
+            cuda_check(cudaEventCreate(&s.start), "cudaEventCreate (task start)");
+            cuda_check(cudaEventCreate(&s.end), "cudaEventCreate (task end)");
+            cuda_check(cudaHostAlloc(&s.host_scratch, CudaContext::host_scratch_bytes, cudaHostAllocPortable),
+                       "cudaHostAlloc (task scratch)");
+            s.device = this;
+            s.context = CudaContext{ordinal_, stream_, cublas_, cusolver_, &s};
+        }
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+CudaDevice::~CudaDevice() { release(); }
+
+void CudaDevice::release() noexcept
+{
+    DeviceGuard on(ordinal_);
+    if (stream_) (void)cudaStreamSynchronize(stream_);
+    for (auto& [shape, plan] : plans_) (void)cufftDestroy(plan);
+    plans_.clear();
+    if (workspace_) (void)cudaFree(workspace_);
+    workspace_ = nullptr;
+    for (CudaTaskSlot& s : slots_) {
+        if (s.start) (void)cudaEventDestroy(s.start);
+        if (s.end) (void)cudaEventDestroy(s.end);
+        if (s.host_scratch) (void)cudaFreeHost(s.host_scratch);
+        s.start = s.end = nullptr;
+        s.host_scratch = nullptr;
+    }
+    if (cusolver_) (void)cusolverDnDestroy(cusolver_);
+    if (cublas_) (void)cublasDestroy(cublas_);
+    if (stream_) (void)cudaStreamDestroy(stream_);
+    if (copy_done_) (void)cudaEventDestroy(copy_done_);
+    if (copy_stream_) (void)cudaStreamDestroy(copy_stream_);
+    cusolver_ = nullptr;
+    cublas_ = nullptr;
+    stream_ = copy_stream_ = nullptr;
+    copy_done_ = nullptr;
+    (void)cudaGetLastError();
+}
+
+void* CudaDevice::allocate(std::size_t bytes) noexcept
+{
+    DeviceGuard on(ordinal_);
+    void* p = nullptr;
+    if (!on.ok() || cudaMalloc(&p, bytes) != cudaSuccess) {
+        (void)cudaGetLastError();  // out of memory is not sticky: the node evicts and retries
+        return nullptr;
+    }
+    return p;
+}
+
+void CudaDevice::free(void* p) noexcept
+{
+    DeviceGuard on(ordinal_);
+    (void)cudaFree(p);
+}
+
+// One copy per plane of the layouts (cudaMemcpy2DAsync: columns of nx elements, ld apart), or
+// one block when both sides are contiguous. cudaMemcpyDefault: unified addressing tells the
+// direction, host memory pageable or not, and a peer device's memory.
+void CudaDevice::copy(TransferRequest const& r, bool channel)
+{
+    DeviceGuard on(ordinal_);
+    on.check();
+    cudaStream_t s = channel ? copy_stream_ : cudaStreamPerThread;
+    Layout const& sl = r.src_layout;
+    Layout const& dl = r.dst_layout;
+    std::size_t es = sl.elem_size;
+    auto const* src = static_cast<std::byte const*>(r.src_ptr);
+    auto* dst = static_cast<std::byte*>(r.dst_ptr);
+    if (copies_as_one_block(sl, dl)) {
+        cuda_check(cudaMemcpyAsync(dst, src, sl.bytes(), cudaMemcpyDefault, s), "cudaMemcpyAsync");
+    } else {
+        for (int64_t k = 0; k < sl.nz; ++k)
+            cuda_check(cudaMemcpy2DAsync(dst + std::size_t(k * dl.ldz) * es, std::size_t(dl.ld) * es,
+                                         src + std::size_t(k * sl.ldz) * es, std::size_t(sl.ld) * es,
+                                         std::size_t(sl.nx) * es, std::size_t(sl.ny), cudaMemcpyDefault, s),
+                       "cudaMemcpy2DAsync");
+    }
+    if (channel) {  // the channel's thread waits for its copy's event, then wakes the requester
+        cuda_check(cudaEventRecord(copy_done_, s), "cudaEventRecord (copy)");
+        cuda_check(cudaEventSynchronize(copy_done_), "copy to or from the GPU");
+    } else {
+        cuda_check(cudaStreamSynchronize(s), "copy to or from the GPU");
+    }
+}
+
+bool CudaDevice::reaches(DeviceBackend const& other) const noexcept
+{
+    auto const* gpu = dynamic_cast<CudaDevice const*>(&other);
+    return gpu && peers_.contains(gpu->ordinal_) && gpu->peers_.contains(ordinal_);
+}
+
+void* CudaDevice::workspace(std::size_t bytes)
+{
+    if (bytes <= workspace_bytes_) return workspace_;
+    std::size_t grown = std::max(bytes, 2 * workspace_bytes_);
+    // stream-ordered: kernels queued earlier finish with the old buffer before it is freed
+    if (workspace_) cuda_check(cudaFreeAsync(workspace_, stream_), "cudaFreeAsync (workspace)");
+    workspace_ = nullptr;
+    workspace_bytes_ = 0;
+    cuda_check(cudaMallocAsync(&workspace_, grown, stream_), "cudaMallocAsync (workspace)");
+    workspace_bytes_ = grown;
+    return workspace_;
+}
+
+cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType type)
+{
+    require(rank >= 1 && rank <= 3 && batch >= 1, "CudaContext::fft_plan: rank must be 1 to 3 and batch positive");
+    std::vector<int> key{rank, batch, int(type)};
+    key.insert(key.end(), n, n + rank);
+    if (auto it = plans_.find(key); it != plans_.end()) return it->second;
+    cufftHandle plan = 0;
+    cuda_check(cufftPlanMany(&plan, rank, const_cast<int*>(n), nullptr, 1, 0, nullptr, 1, 0, type, batch),
+               "cufftPlanMany");
+    if (cufftResult s = cufftSetStream(plan, stream_); s != CUFFT_SUCCESS) {
+        cufftDestroy(plan);
+        cuda_check(s, "cufftSetStream");
+    }
+    plans_.emplace(std::move(key), plan);
+    return plan;
+}
+
+}  // namespace tessera::rt::detail

@@ -1,0 +1,98 @@
+// CudaDevice: one GPU as the runtime holds it. As a memory node's DeviceBackend it allocates
+// with cudaMalloc and copies on a stream of its transfer channel; for its worker it holds the
+// compute stream, the cuBLAS and cuSOLVER handles bound to it, the cuFFT plans, a workspace,
+// and one CudaTaskSlot per task in flight. Everything is created when the runtime starts, on
+// the thread that starts it, so that a failure is a DeviceError from the Runtime constructor.
+// Internal; CUDA headers allowed (runtime/drivers/cuda/).
+#pragma once
+
+#include "runtime/core/task_data.hpp"
+#include "runtime/drivers/cuda/cuda_driver.hpp"
+
+#include <tessera/rt/cuda.hpp>
+
+#include <array>
+#include <exception>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+/// Makes `device` current on the calling thread for its lifetime, then restores the previous
+/// one: a user's thread that unregisters data keeps its own current device.
+class DeviceGuard {
+public:
+    explicit DeviceGuard(int device) noexcept;
+    ~DeviceGuard();
+    DeviceGuard(DeviceGuard const&) = delete;
+    DeviceGuard& operator=(DeviceGuard const&) = delete;
+    /// Throws DeviceError if the device could not be made current.
+    void check() const { cuda_check(status_, "cudaSetDevice"); }
+    bool ok() const noexcept { return status_ == cudaSuccess; }
+
+private:
+    int previous_ = -1;
+    cudaError_t status_ = cudaSuccess;
+};
+
+class CudaDevice;
+
+/// A task in flight on a CUDA worker: its data on the GPU, the events around its kernels, its
+/// completion functions and page-locked scratch, and the context its implementation receives.
+class CudaTaskSlot {
+public:
+    Task* task = nullptr;
+    std::size_t bytes = 0;  // its buffers' sizes: what it may pin on the GPU
+    std::optional<TaskData> data;
+    cudaEvent_t start = nullptr, end = nullptr;
+    std::exception_ptr error;
+    std::vector<std::function<void()>> completions;
+    void* host_scratch = nullptr;  // CudaContext::host_scratch_bytes, page-locked
+    CudaDevice* device = nullptr;
+    CudaContext context;
+};
+
+class CudaDevice final : public DeviceBackend {
+public:
+    explicit CudaDevice(int ordinal);
+    ~CudaDevice() override;
+    CudaDevice(CudaDevice const&) = delete;
+    CudaDevice& operator=(CudaDevice const&) = delete;
+
+    int ordinal() const noexcept { return ordinal_; }
+
+    // ---- DeviceBackend ----
+    void* allocate(std::size_t bytes) noexcept override;
+    void free(void* p) noexcept override;
+    void copy(TransferRequest const& r, bool channel) override;
+    bool reaches(DeviceBackend const& other) const noexcept override;
+    void add_peer(int ordinal) { peers_.insert(ordinal); }
+
+    // ---- the worker's resources ----
+    cudaStream_t stream() const noexcept { return stream_; }
+    std::array<CudaTaskSlot, cuda_tasks_in_flight>& slots() noexcept { return slots_; }
+    /// Stream-ordered device workspace of at least `bytes` (CudaContext::workspace).
+    void* workspace(std::size_t bytes);
+    /// The cached cuFFT plan of this shape (CudaContext::fft_plan).
+    cufftHandle fft_plan(int rank, int const* n, int batch, cufftType type);
+
+private:
+    void release() noexcept;  // frees the CUDA resources created so far
+
+    int ordinal_;
+    std::set<int> peers_;
+    cudaStream_t copy_stream_ = nullptr;  // the transfer channel's
+    cudaEvent_t copy_done_ = nullptr;
+    cudaStream_t stream_ = nullptr;  // the worker's
+    cublasHandle_t cublas_ = nullptr;
+    cusolverDnHandle_t cusolver_ = nullptr;
+    void* workspace_ = nullptr;
+    std::size_t workspace_bytes_ = 0;
+    std::map<std::vector<int>, cufftHandle> plans_;
+    std::array<CudaTaskSlot, cuda_tasks_in_flight> slots_;
+};
+
+}  // namespace tessera::rt::detail

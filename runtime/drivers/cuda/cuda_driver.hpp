@@ -1,0 +1,49 @@
+// The CUDA driver (DESIGN.md): each GPU is a memory node, whose DeviceBackend allocates with
+// cudaMalloc and copies on streams of its own, and a worker, whose thread (pinned to a core
+// reserved for it) runs the codelets' CUDA implementations on the worker's stream with cuBLAS,
+// cuSOLVER and cuFFT handles bound to it, keeping several tasks in flight so that the next
+// task's data is copied in while the current one's kernels run.
+//
+// This header has no CUDA types: the runtime core calls the driver through it. Everything
+// here exists only in builds with CUDA (TESSERA_HAVE_CUDA). Internal.
+#pragma once
+
+#include "runtime/data/device_backend.hpp"
+
+#include <tessera/rt/sched.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tessera::rt::detail {
+
+class RuntimeImpl;
+
+struct CudaDeviceInfo {
+    int ordinal = 0;
+    std::string name;              // "NVIDIA H100 80GB HBM3"
+    std::size_t total_memory = 0;  // bytes
+    std::size_t free_memory = 0;   // bytes free when the runtime started
+};
+
+/// The GPUs the runtime may use, at most `limit` of them (< 0: all). Without a device or a
+/// driver, none, after a one-line notice on stderr (once per process; not when limit is 0).
+std::vector<CudaDeviceInfo> find_cuda_devices(int limit);
+
+/// Opens GPU `ordinal` as a memory node's device: its transfer streams and allocator.
+std::unique_ptr<DeviceBackend> open_cuda_device(int ordinal);
+
+/// Enables peer access between every pair of the opened GPUs that allows it.
+void connect_cuda_peers(std::vector<DeviceBackend*> const& devices);
+
+/// Tasks a CUDA worker keeps in flight on its stream: while one runs, the next one's data
+/// arrives and its kernels are queued behind it.
+inline constexpr unsigned cuda_tasks_in_flight = 4;
+
+/// The loop of the worker of GPU `device` (opened by open_cuda_device): pops, launches and
+/// completes tasks until the runtime stops; sleeps when there is nothing to do.
+void cuda_worker_loop(RuntimeImpl& rt, WorkerId w, DeviceBackend& device);
+
+}  // namespace tessera::rt::detail

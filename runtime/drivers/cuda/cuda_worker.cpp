@@ -1,0 +1,202 @@
+// The CUDA worker's loop: tasks in flight on one stream (thesis §2.4, StarPU's pipelined CUDA
+// driver). For each task: begin, make its data valid on the GPU (copies on the transfer
+// channel's stream, while the kernels queued earlier keep the GPU busy), record a start event,
+// call the CUDA implementation, record an end event. A task completes once its end event has
+// passed: completion functions, the kernel time between the events for the model, the data
+// let go, end. A failure at any step (data, implementation, the device itself) fails the task
+// alone; its successors are cancelled by the runtime and the wait that covers it rethrows.
+#include "runtime/drivers/cuda/cuda_device.hpp"
+
+#include "runtime/core/runtime_impl.hpp"
+#include "runtime/drivers/cpu/cpu_driver.hpp"
+
+#include <tessera/error.hpp>
+
+#include <deque>
+#include <string>
+#include <thread>
+
+namespace tessera::rt {
+
+// ---- what an implementation may ask of its worker -------------------------------------------
+
+void* CudaContext::workspace(std::size_t bytes) const { return slot->device->workspace(bytes); }
+
+void* CudaContext::host_scratch(std::size_t bytes) const
+{
+    require(bytes <= host_scratch_bytes, "CudaContext::host_scratch: " + std::to_string(bytes) +
+                                             " bytes asked, at most " + std::to_string(host_scratch_bytes));
+    return slot->host_scratch;
+}
+
+void CudaContext::at_completion(std::function<void()> f) const { slot->completions.push_back(std::move(f)); }
+
+cufftHandle CudaContext::fft_plan(int rank, int const* n, int batch, cufftType type) const
+{
+    return slot->device->fft_plan(rank, n, batch, type);
+}
+
+}  // namespace tessera::rt
+
+namespace tessera::rt::detail {
+
+namespace {
+
+class CudaWorker {
+public:
+    CudaWorker(RuntimeImpl& rt, WorkerId w, CudaDevice& device)
+        : rt_(rt), w_(w), device_(device), node_(NodeId(rt.worker(w).memory_node)),
+          capacity_(rt.node(node_).info().capacity)
+    {
+        for (CudaTaskSlot& s : device.slots()) free_.push_back(&s);
+    }
+
+    bool idle() const noexcept { return in_flight_.empty(); }
+    bool full() const noexcept { return free_.empty(); }
+
+    /// Starts t: its data on the GPU, its implementation queued on the stream.
+    void launch(Task* t)
+    {
+        if (!rt_.begin(t, w_)) return;  // waits for a COMMUTE handle
+        if (t->cancelled) {
+            rt_.end(t, w_, -1, nullptr);
+            return;
+        }
+        // The tasks in flight pin their data on the GPU, and only this thread lets it go: if
+        // this task's data could not fit beside theirs, waiting for room would wait forever.
+        std::size_t bytes = data_bytes(t);
+        if (capacity_ && in_flight_bytes_ + bytes > capacity_) drain();
+        CudaTaskSlot& s = *free_.back();
+        free_.pop_back();
+        s.task = t;
+        s.bytes = bytes;
+        in_flight_bytes_ += bytes;
+        s.error = nullptr;
+        s.completions.clear();
+        cudaStream_t stream = device_.stream();
+        try {
+            s.data.emplace(rt_, t, w_, node_, &s.context);
+            cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
+            KernelArgs args{s.data->slots(), t->values, &s.context};
+            t->ops->run(t->codelet, Arch::cuda, rt_.first_runnable_implementation(t, w_).value_or(0), args);
+            cuda_check(cudaEventRecord(s.end, stream), "cudaEventRecord (task end)");
+        } catch (...) {
+            s.error = std::current_exception();
+            // what the implementation queued before failing may still use the data: the data
+            // is let go once the stream has passed this point
+            (void)cudaEventRecord(s.end, stream);
+            (void)cudaGetLastError();
+        }
+        in_flight_.push_back(&s);
+    }
+
+    /// Completes every task in flight.
+    void drain()
+    {
+        while (!in_flight_.empty()) retire(true);
+    }
+
+    /// Completes the tasks at the front whose end event has passed; with `wait`, waits for
+    /// the oldest one first. True if any completed.
+    bool retire(bool wait)
+    {
+        bool any = false;
+        while (!in_flight_.empty()) {
+            CudaTaskSlot& s = *in_flight_.front();
+            if (!wait || any) {
+                cudaError_t q = cudaEventQuery(s.end);
+                if (q == cudaErrorNotReady) break;
+                (void)cudaGetLastError();
+            }
+            in_flight_.pop_front();
+            complete(s);
+            any = true;
+        }
+        return any;
+    }
+
+private:
+    static std::size_t data_bytes(Task const* t) noexcept
+    {
+        std::size_t bytes = 0;
+        for (BufferSlot const& b : t->buffers) bytes += b.layout->bytes();
+        return bytes;
+    }
+
+    void complete(CudaTaskSlot& s)
+    {
+        Task* t = s.task;
+        double seconds = -1;
+        if (cudaError_t e = cudaEventSynchronize(s.end); e != cudaSuccess && !s.error) {
+            try {
+                cuda_check(e, "task '" + std::string(t->ops->name(t->codelet)) + "' on CUDA device " +
+                                  std::to_string(device_.ordinal()));
+            } catch (...) {
+                s.error = std::current_exception();
+            }
+        }
+        if (!s.error) {
+            float ms = 0;
+            if (cudaEventElapsedTime(&ms, s.start, s.end) == cudaSuccess) seconds = double(ms) * 1e-3;
+            (void)cudaGetLastError();
+            for (auto& f : s.completions) {
+                try {
+                    f();
+                } catch (...) {
+                    if (!s.error) s.error = std::current_exception();
+                }
+            }
+        }
+        s.completions.clear();
+        s.data.reset();  // the GPU is done with the data: let it go (and its successors read it)
+        std::exception_ptr error = std::exchange(s.error, nullptr);
+        s.task = nullptr;
+        in_flight_bytes_ -= s.bytes;
+        free_.push_back(&s);
+        rt_.end(t, w_, seconds, error);
+    }
+
+    RuntimeImpl& rt_;
+    WorkerId w_;
+    CudaDevice& device_;
+    NodeId node_;
+    std::size_t capacity_;            // of the GPU's memory node (0: no limit)
+    std::size_t in_flight_bytes_ = 0;  // the data of the tasks in flight
+    std::vector<CudaTaskSlot*> free_;
+    std::deque<CudaTaskSlot*> in_flight_;
+};
+
+}  // namespace
+
+void cuda_worker_loop(RuntimeImpl& rt, WorkerId w, DeviceBackend& backend)
+{
+    auto& device = static_cast<CudaDevice&>(backend);
+    if (cudaSetDevice(device.ordinal()) != cudaSuccess) (void)cudaGetLastError();  // launch reports it
+    CudaWorker worker(rt, w, device);
+    for (;;) {
+        worker.retire(false);
+        if (!worker.full()) {
+            if (ReadyTask t = rt.pop(w)) {
+                worker.launch(t.get());
+                continue;
+            }
+        }
+        if (!worker.idle()) {
+            // full: wait for the oldest; else poll, so that a task made ready meanwhile by
+            // another worker is queued behind the running ones (this thread has its own core)
+            if (worker.full())
+                worker.retire(true);
+            else
+                std::this_thread::yield();
+            continue;
+        }
+        // nothing in flight and nothing to do: sleep as a CPU worker does
+        bool stop = false;
+        if (ReadyTask t = sleep_until_work(rt, w, stop))
+            worker.launch(t.get());
+        else if (stop)
+            return;
+    }
+}
+
+}  // namespace tessera::rt::detail

@@ -1,0 +1,259 @@
+// The CUDA driver on a real GPU: workers and memory nodes, coherency between the host, an
+// emulated device and the GPU, transfers overlapping kernels, eviction on a GPU capped at a
+// few tiles, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, and the
+// bus calibration. Without a GPU every test is reported as skipped (ctest: "Skipped").
+#include "cuda/test_kernels.hpp"
+
+#include <tessera/error.hpp>
+#include <tessera/rt/cuda.hpp>
+#include <tessera/tessera.hpp>
+
+#include <cblas.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+namespace rt = tessera::rt;
+using clock_type = std::chrono::steady_clock;
+
+// ---- codelets with a CPU and a CUDA implementation ---------------------------------------------
+
+void fill_cpu(rt::Vector<double> v, double x)
+{
+    for (auto& e : v) e = x;
+}
+void fill_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x) { tessera_test::launch_fill(v.ptr, v.n, x, c.stream); }
+void add_cpu(rt::Vector<double> v, double x)
+{
+    for (auto& e : v) e += x;
+}
+void add_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x) { tessera_test::launch_add(v.ptr, v.n, x, c.stream); }
+void check_cpu(rt::Vector<const double> v, double x, rt::Variable<int64_t> mismatches)
+{
+    for (double e : v) *mismatches += (e != x);
+}
+void check_cuda(rt::CudaContext const& c, rt::Vector<const double> v, double x, rt::Variable<int64_t> mismatches)
+{
+    tessera_test::launch_count_mismatches(v.ptr, v.n, x, mismatches.ptr, c.stream);
+}
+
+const rt::Codelet<rt::Vector<double>, double> fill_cl{.name = "cuda_test_fill", .cpu = &fill_cpu, .cuda = &fill_cuda};
+const rt::Codelet<rt::Vector<double>, double> add_cl{.name = "cuda_test_add", .cpu = &add_cpu, .cuda = &add_cuda};
+const rt::Codelet<rt::Vector<const double>, double, rt::Variable<int64_t>> check_cl{
+    .name = "cuda_test_check", .cpu = &check_cpu, .cuda = &check_cuda};
+
+/// The first CUDA worker, or skips the test.
+#define REQUIRE_GPU(r, w)                                                                      \
+    rt::WorkerId w = 0;                                                                        \
+    {                                                                                          \
+        bool found = false;                                                                    \
+        for (rt::WorkerId k = 0; k < (r).worker_count() && !found; ++k)                        \
+            if ((r).worker(k).arch == rt::Arch::cuda) w = k, found = true;                     \
+        if (!found) GTEST_SKIP() << "no GPU: the CUDA driver's tests need one";                \
+    }
+
+rt::RuntimeConfig config(int nemu = 0, std::string cuda_memory = "")
+{
+    return {.ncpus = 1, .scheduler = "dmdas", .nemu = nemu, .ncuda = 1, .cuda_memory = cuda_memory,
+            .perfmodel_dir = "none"};
+}
+
+TEST(CudaDriver, EachGpuIsAWorkerAndAMemoryNode)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    auto nodes = r.memory_nodes();
+    int node = r.worker(gpu).memory_node;
+    ASSERT_LT(std::size_t(node), nodes.size());
+    EXPECT_EQ(nodes[std::size_t(node)].kind, rt::NodeKind::cuda);
+    EXPECT_GT(nodes[std::size_t(node)].capacity, 0u);
+    EXPECT_EQ(r.worker(0).arch, rt::Arch::cpu);
+}
+
+// Write on each worker's node (host core, emulated device, GPU), read on every other node.
+TEST(CudaDriver, CoherencyBetweenHostEmulatedAndGpu)
+{
+    rt::Runtime r{config(1)};
+    REQUIRE_GPU(r, gpu);
+    ASSERT_EQ(r.worker_count(), 3u);  // a core, the emulated device, the GPU
+    ASSERT_EQ(r.worker(gpu).memory_node, 2);
+    std::vector<double> x(100000, 0.0);
+    int64_t mismatches = 0;
+    rt::Handle hx{r, rt::Vector<double>{x.data(), int64_t(x.size())}};
+    rt::Handle hm{r, rt::Variable<int64_t>{&mismatches}};
+    double value = 0;
+    for (unsigned writer = 0; writer < r.worker_count(); ++writer)
+        for (unsigned reader = 0; reader < r.worker_count(); ++reader) {
+            value += 1;
+            r.submit(fill_cl, write(hx), rt::value(value), rt::on_worker(writer));
+            r.submit(check_cl, read(hx), rt::value(value), readwrite(hm), rt::on_worker(reader));
+        }
+    // a read-modify-write chain hopping across the three nodes
+    for (int i = 0; i < 60; ++i) r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::on_worker(unsigned(i % 3)));
+    r.wait_all();
+    hm.unregister();
+    EXPECT_EQ(mismatches, 0);
+    hx.unregister();
+    for (double e : x) ASSERT_EQ(e, value + 60);
+}
+
+// While a long kernel runs, the next task's data is copied in and the task is launched behind
+// it: the second task's implementation is called before the first task completes.
+TEST(CudaDriver, TransfersOverlapKernels)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    static std::atomic<int64_t> second_launched{0};
+    std::atomic<int64_t> first_done{0};
+    auto now_ns = [] { return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count(); };
+    const rt::Codelet<rt::Vector<double>> spin{
+        .name = "cuda_test_spin", .where = rt::ArchMask::cuda,
+        .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_spin(0.3, c.stream); }};
+    const rt::Codelet<rt::Vector<double>> touch{
+        .name = "cuda_test_touch", .where = rt::ArchMask::cuda,
+        .cuda = [](rt::CudaContext const& c, rt::Vector<double> v) {
+            second_launched = std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
+            tessera_test::launch_add(v.ptr, v.n, 1.0, c.stream);
+        }};
+    std::vector<double> small(16, 0.0), big(std::size_t(32) << 20, 1.0);  // 256 MB to copy in
+    rt::Handle hs{r, rt::Vector<double>{small.data(), int64_t(small.size())}};
+    rt::Handle hb{r, rt::Vector<double>{big.data(), int64_t(big.size())}};
+    r.submit(spin, readwrite(hs), rt::on_worker(gpu), rt::callback([&] { first_done = now_ns(); }));
+    r.submit(touch, readwrite(hb), rt::on_worker(gpu));
+    r.wait_all();
+    EXPECT_GT(second_launched.load(), 0);
+    EXPECT_LT(second_launched.load(), first_done.load()) << "the second task waited for the first one's end";
+    hb.unregister();
+    EXPECT_EQ(big.front(), 2.0);
+    EXPECT_EQ(big.back(), 2.0);
+}
+
+// A GPU that may hold 3 tiles serves 8: replicas are evicted (Modified ones written back
+// first) and every result is exact.
+TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
+{
+    constexpr int64_t n = 1 << 17;  // 1 MiB tiles
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    std::vector<std::vector<double>> tiles(8, std::vector<double>(n, 0.0));
+    {
+        std::vector<rt::Handle<rt::Vector<double>>> h;
+        for (auto& t : tiles) h.emplace_back(r, rt::Vector<double>{t.data(), n});
+        for (int round = 0; round < 5; ++round)
+            for (std::size_t i = 0; i < h.size(); ++i)
+                r.submit(add_cl, readwrite(h[i]), rt::value(double(i + 1)), rt::on_worker(gpu));
+        r.wait_all();
+        auto nodes = r.memory_nodes();
+        auto const& node = nodes[std::size_t(r.worker(gpu).memory_node)];
+        EXPECT_GT(node.evictions, 0u);
+        EXPECT_LE(node.used, node.capacity);
+    }
+    for (std::size_t i = 0; i < tiles.size(); ++i)
+        for (double e : tiles[i]) ASSERT_EQ(e, 5.0 * double(i + 1)) << "tile " << i;
+}
+
+// C = alpha A B + beta C with cublasDgemm on the GPU against OpenBLAS on the host.
+void gemm_cpu(rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c, double alpha, double beta)
+{
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(c.m), int(c.n), int(a.n), alpha, a.ptr, int(a.ld), b.ptr,
+                int(b.ld), beta, c.ptr, int(c.ld));
+}
+void gemm_cuda(rt::CudaContext const& ctx, rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c,
+               double alpha, double beta)
+{
+    rt::cuda_check(cublasDgemm(ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, int(c.m), int(c.n), int(a.n), &alpha, a.ptr,
+                               int(a.ld), b.ptr, int(b.ld), &beta, c.ptr, int(c.ld)),
+                   "cublasDgemm");
+}
+const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>, double, double> gemm_cl{
+    .name = "cuda_test_dgemm", .cpu = &gemm_cpu, .cuda = &gemm_cuda};
+
+TEST(CudaDriver, CublasGemmCodeletMatchesOpenBlas)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    const int64_t m = 300, n = 200, k = 250, lda = 310;  // lda > m: a strided tile crosses the bus
+    std::mt19937_64 gen(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> a(std::size_t(lda * k)), b(std::size_t(k * n)), c(std::size_t(m * n));
+    for (auto* v : {&a, &b, &c})
+        for (auto& e : *v) e = u(gen);
+    std::vector<double> expect = c;
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.5, a.data(), int(lda), b.data(),
+                int(k), -0.5, expect.data(), int(m));
+    {
+        rt::Handle ha{r, rt::Matrix<double>{a.data(), m, k, lda}};
+        rt::Handle hb{r, rt::Matrix<double>{b.data(), k, n, k}};
+        rt::Handle hc{r, rt::Matrix<double>{c.data(), m, n, m}};
+        r.submit(gemm_cl, read(ha), read(hb), readwrite(hc), rt::value(1.5), rt::value(-0.5), rt::on_worker(gpu));
+    }
+    double err = 0, norm = 0;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        err = std::max(err, std::abs(c[i] - expect[i]));
+        norm = std::max(norm, std::abs(expect[i]));
+    }
+    EXPECT_LT(err, 1e-13 * double(k) * norm);
+}
+
+// A cuBLAS call refused inside a task fails that task with DeviceError, rethrown by the wait;
+// a task that reads its output is cancelled, never run.
+TEST(CudaDriver, LibraryErrorReachesTheWaitAndCancelsDependents)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    const rt::Codelet<rt::Vector<double>> bad{
+        .name = "cuda_test_bad_gemm", .where = rt::ArchMask::cuda,
+        .cuda = [](rt::CudaContext const& c, rt::Vector<double> v) {
+            double one = 1;
+            rt::cuda_check(cublasDgemm(c.cublas, CUBLAS_OP_N, CUBLAS_OP_N, -1, 1, 1, &one, v.ptr, 1, v.ptr, 1, &one,
+                                       v.ptr, 1),
+                           "cublasDgemm");
+        }};
+    std::vector<double> x(8, 1.0);
+    std::atomic<int> ran{0};
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 8}};
+    r.submit(bad, readwrite(hx), rt::on_worker(gpu));
+    r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::callback([&] { ++ran; }));
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    EXPECT_EQ(ran.load(), 0);
+    hx.unregister();
+    EXPECT_EQ(x[0], 1.0);  // the failed task wrote nothing: the data is what it was
+}
+
+// A kernel that traps: the device's error surfaces at the task's end event as DeviceError.
+TEST(CudaDriver, DeviceFaultReachesTheWait)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    const rt::Codelet<rt::Vector<double>> trap{
+        .name = "cuda_test_trap", .where = rt::ArchMask::cuda,
+        .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_trap(c.stream); }};
+    std::vector<double> x(8, 1.0);
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 8}};
+    r.submit(trap, readwrite(hx), rt::on_worker(gpu));
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+}
+
+// The bus calibration measured the GPU's links: bandwidths of a PCIe or NVLink link.
+TEST(CudaDriver, BusCalibrationMeasuresTheGpuLinks)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    rt::NodeId node = rt::NodeId(r.worker(gpu).memory_node);
+    const std::size_t bytes = std::size_t(256) << 20;
+    for (auto [src, dst] : {std::pair{rt::host_node, node}, std::pair{node, rt::host_node}}) {
+        double t = r.predicted_transfer_time(src, dst, bytes);
+        double gbps = double(bytes) / t / 1e9;
+        EXPECT_GT(gbps, 2.0) << src << "->" << dst;
+        EXPECT_LT(gbps, 1000.0) << src << "->" << dst;
+        std::printf("bus %u->%u: %.1f GB/s for 256 MiB\n", src, dst, gbps);
+    }
+}
+
+}  // namespace
