@@ -6,8 +6,18 @@
 // costs no extra factorization). The peer runs multithreaded over every core; Tessera's tasks
 // call OpenBLAS single-threaded. LAPACKE's NaN check of the inputs is off for the peers, as it
 // is for Tessera's kernels. --svg writes GFlop/s against n.
+//
+// When the runtime has CUDA workers (--ncuda, default: every GPU), gemm and potrf also run the
+// GPU peer: one cublas<t>gemm / cusolverDn<t>potrf call on one GPU with the matrices already in
+// its memory (transfers not timed, CUDA events, median of --reps after a warm-up), measured
+// after the runtime has stopped, so that it has the GPU to itself. Its columns (and JSON fields):
+// gpu_peer_seconds, gpu_peer_gflops and gpu_ratio (GPU peer time / Tessera time: above 1,
+// Tessera is faster), and the label gpu_peer.
 #include "bench/bench.hpp"
 #include "bench/svg_plot.hpp"
+#if TESSERA_HAVE_CUDA
+#include "bench/cuda/gpu_peers.hpp"
+#endif
 
 #include <tessera/tessera.hpp>
 
@@ -118,6 +128,38 @@ double scaled_residual(std::vector<T> const& A, int64_t n, std::vector<T> const&
     const int64_t k = int64_t(x.size()) / std::max<int64_t>(n, 1);
     blas::gemm<T>(Op::notrans, Op::notrans, n, k, n, T(1), A.data(), n, x.data(), n, T(-1), y.data(), n);
     return norm1(n, k, y.data(), n) / (norm1(n, n, A.data(), n) * xnorm * double(n) * double(la::eps<T>));
+}
+
+// ---- the GPU peer (CUDA builds): one library call on device-resident data ----------------------
+/// Its name for gemm and potrf, or "" for the routines that have none.
+template <Scalar T>
+std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
+{
+#if TESSERA_HAVE_CUDA
+    const std::string letter(1, la::precision_letter<T>());
+    if (routine == "gemm") return "cublas_" + letter + "gemm";
+    if (routine == "potrf") return "cusolver_" + letter + "potrf";
+#endif
+    return "";
+}
+/// Its median seconds on the inputs of Tessera's call (gemm: A0, then B and C side by side in B0).
+template <Scalar T>
+double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unused]] int64_t n,
+                        [[maybe_unused]] std::vector<T> const& A0, [[maybe_unused]] std::vector<T> const& B0,
+                        [[maybe_unused]] int64_t reps)
+{
+#if TESSERA_HAVE_CUDA
+    if (routine == "gemm") return gpu::gemm_seconds<T>(n, A0.data(), B0.data(), B0.data() + n * n, reps);
+    if (routine == "potrf") return gpu::potrf_seconds<T>(n, A0.data(), reps);
+#endif
+    return nan;
+}
+/// CUDA workers of the runtime.
+unsigned cuda_workers(rt::Runtime const& rt)
+{
+    unsigned count = 0;
+    for (rt::WorkerId w = 0; w < rt.worker_count(); ++w) count += rt.worker(w).arch == rt::Arch::cuda;
+    return count;
 }
 
 // ---- one routine: inputs, the two calls, the flop count and the check --------------------------
@@ -234,6 +276,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     auto ns = o.integers("n", {1000, 2000, 4000});
     const int64_t nb_opt = o.integer("nb", 0), reps = o.integer("reps", 3);
     const int ncpus = int(o.integer("ncpus", -1)), nemu = int(o.integer("nemu", 0));
+    const int ncuda = int(o.integer("ncuda", -1));
     auto scheds = o.list("sched", {"dmdas"});
     const std::string svg = o.text("svg", "");
     require(reps >= 1 && nb_opt >= 0, "--reps must be >= 1 and --nb >= 0 (0: automatic)");
@@ -245,6 +288,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     std::vector<Series> plot(scheds.size() + 1);
     plot[0].name = routine == "gemm" ? "OpenBLAS" : "LAPACKE";
     for (std::size_t i = 0; i < scheds.size(); ++i) plot[i + 1].name = "Tessera " + scheds[i];
+    Series gpu_plot{.name = gpu_peer_name<T>(routine)};
 
     for (int64_t n : ns) {
         require(n >= 1, "--n must be >= 1");
@@ -260,9 +304,13 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         if (routine == "gemm") p.Cpeer.assign(p.B.begin() + n * n, p.B.end());
         plot[0].points.push_back({double(n), p.flops / median(peer) * 1e-9});
 
+        std::vector<Result> results;  // reported once the GPU peer, if any, has run
+        bool with_gpus = false;
         for (std::size_t si = 0; si < scheds.size(); ++si) {
             la::finalize();
-            la::init({.ncpus = ncpus, .scheduler = scheds[si], .nemu = nemu});
+            la::init({.ncpus = ncpus, .scheduler = scheds[si], .nemu = nemu, .ncuda = ncuda});
+            const unsigned gpus = cuda_workers(la::runtime());
+            with_gpus = with_gpus || gpus > 0;
             la::set_tile_size(nb_opt);
             std::vector<double> times;
             for (int64_t r = 0; r <= reps; ++r) {
@@ -274,6 +322,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             res.bench = routine;
             res.variant = name;
             res.labels = {{"sched", scheds[si]}, {"workers", std::to_string(la::runtime().worker_count())}};
+            if (gpus > 0) res.labels.push_back({"gpus", std::to_string(gpus)});
             res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), n))}};
             if (p.nrhs) res.sizes.push_back({"nrhs", double(p.nrhs)});
             res.seconds = median(times);
@@ -283,12 +332,24 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             res.peer_gflops = p.flops / res.peer_seconds * 1e-9;
             res.ratio = res.peer_seconds / res.seconds;
             res.residual = p.residual();
-            report.add(res);
+            results.push_back(res);
             plot[si + 1].points.push_back({double(n), res.gflops});
         }
         la::set_tile_size(0);
-        la::finalize();
+        la::finalize();  // frees the GPUs for their peer
+        if (with_gpus && !gpu_plot.name.empty()) {
+            const double gpu = gpu_peer_seconds<T>(routine, n, p.A0, p.B0, reps);
+            for (Result& res : results) {
+                res.labels.push_back({"gpu_peer", gpu_plot.name});
+                res.extra.push_back({"gpu_peer_seconds", gpu});
+                res.extra.push_back({"gpu_peer_gflops", p.flops / gpu * 1e-9});
+                res.extra.push_back({"gpu_ratio", gpu / res.seconds});  // above 1: Tessera is faster
+            }
+            gpu_plot.points.push_back({double(n), p.flops / gpu * 1e-9});
+        }
+        for (Result const& res : results) report.add(res);
     }
+    if (!gpu_plot.points.empty()) plot.push_back(gpu_plot);
     if (!svg.empty())
         write_svg_plot(svg, name + ": Tessera against " + plot[0].name + " (" + std::to_string(cores) + " cores)", "n",
                        "GFlop/s", plot);
@@ -311,9 +372,9 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
     return {routine,
             what + " (LAPACK-style call) against " + (routine == "gemm" ? "OpenBLAS" : "LAPACKE") + ": GFlop/s, ratio",
             "tessera-bench " + routine + " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
-                (rhs ? "[--nrhs n/10] " : "") + "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--reps 3] " +
-                "[--svg plot.svg] [--json]",
-            {"n", "nb", "precision", "sched", "ncpus", "nemu", "reps", "svg", "nrhs"},
+                (rhs ? "[--nrhs n/10] " : "") + "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
+                "[--reps 3] [--svg plot.svg] [--json]",
+            {"n", "nb", "precision", "sched", "ncpus", "nemu", "ncuda", "reps", "svg", "nrhs"},
             [routine](Options const& o, Report& r) { return run(routine, o, r); }};
 }
 

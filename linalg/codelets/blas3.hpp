@@ -1,14 +1,28 @@
-// Codelets of the level-3 BLAS on tiles: each wraps a kernel of kernels/cpu with a name, a
-// performance model per precision and the LAPACK flop count. Options (trans, uplo, side ...)
-// and scalars are value arguments, so one codelet serves every combination. Internal.
+// Codelets of the level-3 BLAS on tiles: each wraps a kernel of kernels/cpu (and, in CUDA
+// builds, its twin of kernels/cuda) with a name, a performance model per precision and the
+// LAPACK flop count. Options (trans, uplo, side ...) and scalars are value arguments, so one
+// codelet serves every combination. Internal.
 #pragma once
 
 #include "linalg/kernels/cpu/blas_lapack.hpp"
+#include "linalg/kernels/cuda/blas_lapack.hpp"  // declarations only, no CUDA header
 
 #include <tessera/la/enums.hpp>
 #include <tessera/la/scalar.hpp>
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/perfmodel.hpp>
+
+/// `.cuda = TESSERA_IF_CUDA(&f<T>)`: the CUDA implementation in a CUDA build, none otherwise,
+/// where kernels/cuda is not compiled and so f<T> must not even be instantiated. The one #if
+/// of the codelets (STYLE.md); the *_cuda wrappers themselves are templates, compiled in every
+/// build but instantiated only through this macro.
+#ifndef TESSERA_IF_CUDA
+#if TESSERA_HAVE_CUDA
+#define TESSERA_IF_CUDA(...) __VA_ARGS__
+#else
+#define TESSERA_IF_CUDA(...) nullptr
+#endif
+#endif
 
 namespace tessera::la::cl {
 
@@ -23,11 +37,19 @@ void gemm_tile(Op ta, Op tb, T alpha, ConstTile<T> a, ConstTile<T> b, T beta, Ti
     kernels::cpu::gemm(ta, tb, c.m, c.n, k, alpha, a.ptr, a.ld, b.ptr, b.ld, beta, c.ptr, c.ld);
 }
 template <Scalar T>
+void gemm_tile_cuda(rt::CudaContext const& cuda, Op ta, Op tb, T alpha, ConstTile<T> a, ConstTile<T> b, T beta,
+                    Tile<T> c)
+{
+    const int64_t k = ta == Op::notrans ? a.n : a.m;
+    kernels::cuda::gemm(cuda, ta, tb, c.m, c.n, k, alpha, a.ptr, a.ld, b.ptr, b.ld, beta, c.ptr, c.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel gemm_model{by_precision<T>("tile_sgemm", "tile_dgemm", "tile_cgemm", "tile_zgemm")};
 template <Scalar T>
 inline const rt::Codelet<Op, Op, T, ConstTile<T>, ConstTile<T>, T, Tile<T>> gemm{
     .name = by_precision<T>("sgemm", "dgemm", "cgemm", "zgemm"),
     .cpu = &gemm_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&gemm_tile_cuda<T>),
     .model = &gemm_model<T>,
     .flops = [](Op const& ta, Op const&, T const&, ConstTile<T> const& a, ConstTile<T> const&, T const&,
                 Tile<T> const& c) { return fma_flops<T> * double(c.m) * double(c.n) * double(ta == Op::notrans ? a.n : a.m); },
@@ -40,11 +62,18 @@ void symm_tile(Side side, Uplo uplo, bool hermitian, T alpha, ConstTile<T> a, Co
     kernels::cpu::symm(side, uplo, hermitian, c.m, c.n, alpha, a.ptr, a.ld, b.ptr, b.ld, beta, c.ptr, c.ld);
 }
 template <Scalar T>
+void symm_tile_cuda(rt::CudaContext const& cuda, Side side, Uplo uplo, bool hermitian, T alpha, ConstTile<T> a,
+                    ConstTile<T> b, T beta, Tile<T> c)
+{
+    kernels::cuda::symm(cuda, side, uplo, hermitian, c.m, c.n, alpha, a.ptr, a.ld, b.ptr, b.ld, beta, c.ptr, c.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel symm_model{by_precision<T>("tile_ssymm", "tile_dsymm", "tile_csymm", "tile_zsymm")};
 template <Scalar T>
 inline const rt::Codelet<Side, Uplo, bool, T, ConstTile<T>, ConstTile<T>, T, Tile<T>> symm{
     .name = by_precision<T>("ssymm", "dsymm", "csymm", "zsymm"),
     .cpu = &symm_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&symm_tile_cuda<T>),
     .model = &symm_model<T>,
     .flops = [](Side const&, Uplo const&, bool const&, T const&, ConstTile<T> const& a, ConstTile<T> const&, T const&,
                 Tile<T> const& c) { return fma_flops<T> * double(c.m) * double(c.n) * double(a.m); },
@@ -58,11 +87,19 @@ void syrk_tile(Uplo uplo, Op trans, bool hermitian, T alpha, ConstTile<T> a, T b
     kernels::cpu::syrk(uplo, trans, hermitian, c.n, k, alpha, a.ptr, a.ld, beta, c.ptr, c.ld);
 }
 template <Scalar T>
+void syrk_tile_cuda(rt::CudaContext const& cuda, Uplo uplo, Op trans, bool hermitian, T alpha, ConstTile<T> a,
+                    T beta, Tile<T> c)
+{
+    const int64_t k = trans == Op::notrans ? a.n : a.m;
+    kernels::cuda::syrk(cuda, uplo, trans, hermitian, c.n, k, alpha, a.ptr, a.ld, beta, c.ptr, c.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel syrk_model{by_precision<T>("tile_ssyrk", "tile_dsyrk", "tile_csyrk", "tile_zsyrk")};
 template <Scalar T>
 inline const rt::Codelet<Uplo, Op, bool, T, ConstTile<T>, T, Tile<T>> syrk{
     .name = by_precision<T>("ssyrk", "dsyrk", "csyrk", "zsyrk"),
     .cpu = &syrk_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&syrk_tile_cuda<T>),
     .model = &syrk_model<T>,
     .flops = [](Uplo const&, Op const& trans, bool const&, T const&, ConstTile<T> const& a, T const&,
                 Tile<T> const& c) {
@@ -78,6 +115,12 @@ void trsm_tile(Side side, Uplo uplo, Op trans, Diag diag, T alpha, ConstTile<T> 
     kernels::cpu::trsm(side, uplo, trans, diag, b.m, b.n, alpha, a.ptr, a.ld, b.ptr, b.ld);
 }
 template <Scalar T>
+void trsm_tile_cuda(rt::CudaContext const& cuda, Side side, Uplo uplo, Op trans, Diag diag, T alpha,
+                    ConstTile<T> a, Tile<T> b)
+{
+    kernels::cuda::trsm(cuda, side, uplo, trans, diag, b.m, b.n, alpha, a.ptr, a.ld, b.ptr, b.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel trsm_model{by_precision<T>("tile_strsm", "tile_dtrsm", "tile_ctrsm", "tile_ztrsm")};
 /// m n^2 / 2 multiply-adds from the right, m^2 n / 2 from the left (LAPACK's count).
 template <Scalar T>
@@ -90,6 +133,7 @@ template <Scalar T>
 inline const rt::Codelet<Side, Uplo, Op, Diag, T, ConstTile<T>, Tile<T>> trsm{
     .name = by_precision<T>("strsm", "dtrsm", "ctrsm", "ztrsm"),
     .cpu = &trsm_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&trsm_tile_cuda<T>),
     .model = &trsm_model<T>,
     .flops = [](Side const& side, Uplo const&, Op const&, Diag const&, T const&, ConstTile<T> const&,
                 Tile<T> const& b) { return triangular_flops<T>(side, b.m, b.n); },
@@ -102,11 +146,18 @@ void trmm_tile(Side side, Uplo uplo, Op trans, Diag diag, T alpha, ConstTile<T> 
     kernels::cpu::trmm(side, uplo, trans, diag, b.m, b.n, alpha, a.ptr, a.ld, b.ptr, b.ld);
 }
 template <Scalar T>
+void trmm_tile_cuda(rt::CudaContext const& cuda, Side side, Uplo uplo, Op trans, Diag diag, T alpha,
+                    ConstTile<T> a, Tile<T> b)
+{
+    kernels::cuda::trmm(cuda, side, uplo, trans, diag, b.m, b.n, alpha, a.ptr, a.ld, b.ptr, b.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel trmm_model{by_precision<T>("tile_strmm", "tile_dtrmm", "tile_ctrmm", "tile_ztrmm")};
 template <Scalar T>
 inline const rt::Codelet<Side, Uplo, Op, Diag, T, ConstTile<T>, Tile<T>> trmm{
     .name = by_precision<T>("strmm", "dtrmm", "ctrmm", "ztrmm"),
     .cpu = &trmm_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&trmm_tile_cuda<T>),
     .model = &trmm_model<T>,
     .flops = [](Side const& side, Uplo const&, Op const&, Diag const&, T const&, ConstTile<T> const&,
                 Tile<T> const& b) { return triangular_flops<T>(side, b.m, b.n); },

@@ -1,0 +1,412 @@
+// cuBLAS and cuSOLVER behind one template per routine (see blas_lapack.hpp). The choices:
+//
+// - Asynchrony. Every call is queued on ctx.stream (the handles are bound to it, cuBLAS in host
+//   pointer mode, so alpha and beta are read at the call) and nothing here synchronizes: the
+//   worker completes the task once the stream has passed its work.
+// - Complex scalars. std::complex<R> and cuComplex / cuDoubleComplex have the same layout
+//   (two R, real first), so pointers are reinterpret_cast (dev()).
+// - Sizes. cuBLAS and cuSOLVER's legacy API take int: each size and leading dimension is
+//   checked (to_int) and a larger one throws InvalidArgument rather than wrapping around.
+// - Scratch. ctx.workspace() and ctx.host_scratch() are asked once per call, for everything
+//   that call needs (a second request may hand back the same bytes), and carved up here.
+// - Info (potrf, trtri). cuSOLVER writes LAPACK's info to device memory (the first bytes of the
+//   workspace); it is copied with cudaMemcpyAsync on the stream into pinned host_scratch and
+//   read by a function given to ctx.at_completion, which runs on the worker once that copy is
+//   done: info > 0 goes to the caller's InfoReport (the codelet records it, shifted by the
+//   tile's offset), info < 0 (a bad argument, a bug of ours) throws DeviceError and fails the
+//   task.
+// - potrf: cusolverDn<t>potrf with its lwork from <t>potrf_bufferSize.
+// - trtri: cusolverDnXtrtri (the only trtri of cuSOLVER 11+), which asks for device and host
+//   workspaces. The host one goes into host_scratch beside the info when it fits (it is small or
+//   empty: trtri runs on the GPU); otherwise into a heap buffer that the completion function
+//   keeps alive, since cuSOLVER may still use it from the stream after the call has returned.
+//   Pinned memory is not needed for it.
+// - lauum has no documented cuSOLVER routine (cusolverDn<t>lauum is in the header, undocumented,
+//   and its behaviour on the other triangle is not specified), so it is built from cuBLAS,
+//   recursively as LAPACK's blocked lauum, with [L11 0; L21 L22] (lower):
+//       L^H L = [L11^H L11 + L21^H L21    .        ]
+//               [L22^H L21                L22^H L22]
+//   i.e. lauum(A11); A11 += A21^H A21 (herk); A21 := A22^H A21 (trmm); lauum(A22), the order
+//   in which every block is read before it is overwritten. At n <= lauum_base the product is
+//   one herk on a zero-padded copy W of the triangle (copy_triangle, triangle.cu): A := W^H W
+//   with beta = 0, which writes only the `uplo` triangle of A. herk on W wastes 2/3 of its
+//   flops on zeros, which the recursion confines to the small diagonal blocks. No step reads
+//   or writes the other triangle of A (which may hold anything, NaN included).
+#include "linalg/kernels/cuda/blas_lapack.hpp"
+
+#include "linalg/instantiate.hpp"
+#include "linalg/kernels/cuda/triangle.hpp"
+
+#include <tessera/error.hpp>
+#include <tessera/rt/cuda.hpp>
+
+#include <cuComplex.h>
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <climits>
+#include <concepts>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace tessera::la::kernels::cuda {
+namespace {
+
+using cf = std::complex<float>;
+using cz = std::complex<double>;
+
+cublasOperation_t cublas(Op o) noexcept
+{
+    return o == Op::notrans ? CUBLAS_OP_N : o == Op::trans ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+cublasFillMode_t cublas(Uplo u) noexcept
+{
+    return u == Uplo::upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+}
+cublasSideMode_t cublas(Side s) noexcept
+{
+    return s == Side::left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+}
+cublasDiagType_t cublas(Diag d) noexcept
+{
+    return d == Diag::unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+}
+
+/// The cuBLAS/cuSOLVER type of T, layout-compatible with it.
+template <Scalar T>
+using Dev = std::conditional_t<std::same_as<T, cf>, cuComplex,
+                               std::conditional_t<std::same_as<T, cz>, cuDoubleComplex, T>>;
+template <Scalar T> Dev<T>* dev(T* p) noexcept
+{
+    return reinterpret_cast<Dev<T>*>(p);
+}
+template <Scalar T> Dev<T> const* dev(T const* p) noexcept
+{
+    return reinterpret_cast<Dev<T> const*>(p);
+}
+static_assert(sizeof(cuComplex) == sizeof(cf) && sizeof(cuDoubleComplex) == sizeof(cz));
+
+/// cudaDataType of T for the generic (X) cuSOLVER API.
+template <Scalar T> constexpr cudaDataType data_type() noexcept
+{
+    if constexpr (std::same_as<T, float>)
+        return CUDA_R_32F;
+    else if constexpr (std::same_as<T, double>)
+        return CUDA_R_64F;
+    else if constexpr (std::same_as<T, cf>)
+        return CUDA_C_32F;
+    else
+        return CUDA_C_64F;
+}
+
+/// A size or leading dimension as the int cuBLAS takes; throws beyond INT_MAX.
+int to_int(int64_t x, char const* what)
+{
+    if (x < 0 || x > INT_MAX) [[unlikely]]
+        throw InvalidArgument(std::string(what) + " = " + std::to_string(x) +
+                              " is out of cuBLAS's int range");
+    return int(x);
+}
+
+/// Bytes before cuSOLVER's workspace in ctx.workspace(): the device info, padded to keep the
+/// workspace as aligned as the allocation.
+constexpr std::size_t info_bytes = 256;
+/// The same in host_scratch, before trtri's host workspace.
+constexpr std::size_t host_info_bytes = 64;
+
+/// Brings cuSOLVER's device info back to `host` and hands it to `report` once the stream is
+/// done (see the top of the file); `keep` stays alive until then.
+void report_info(rt::CudaContext const& ctx, int const* device, int* host, InfoReport report,
+                 char const* what, std::shared_ptr<void> keep = {})
+{
+    rt::cuda_check(cudaMemcpyAsync(host, device, sizeof(int), cudaMemcpyDeviceToHost, ctx.stream),
+                   "cudaMemcpyAsync (info)");
+    ctx.at_completion([host, report = std::move(report), what, keep = std::move(keep)] {
+        const int info = *host;
+        if (info < 0)
+            throw DeviceError(std::string(what) + " reports argument " + std::to_string(-info) +
+                              " as invalid");
+        if (info > 0 && report) report(info);
+    });
+}
+
+}  // namespace
+
+template <Scalar T>
+void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha,
+          T const* a, int64_t lda, T const* b, int64_t ldb, T beta, T* c, int64_t ldc)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "gemm: m"), N = to_int(n, "gemm: n"), K = to_int(k, "gemm: k");
+    const int LDA = to_int(lda, "gemm: lda"), LDB = to_int(ldb, "gemm: ldb"),
+              LDC = to_int(ldc, "gemm: ldc");
+    auto A = cublas(ta), B = cublas(tb);
+    cublasStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cublasSgemm(ctx.cublas, A, B, M, N, K, &alpha, a, LDA, b, LDB, &beta, c, LDC);
+    else if constexpr (std::same_as<T, double>)
+        st = cublasDgemm(ctx.cublas, A, B, M, N, K, &alpha, a, LDA, b, LDB, &beta, c, LDC);
+    else if constexpr (std::same_as<T, cf>)
+        st = cublasCgemm(ctx.cublas, A, B, M, N, K, dev(&alpha), dev(a), LDA, dev(b), LDB,
+                         dev(&beta), dev(c), LDC);
+    else
+        st = cublasZgemm(ctx.cublas, A, B, M, N, K, dev(&alpha), dev(a), LDA, dev(b), LDB,
+                         dev(&beta), dev(c), LDC);
+    rt::cuda_check(st, by_precision<T>("cublasSgemm", "cublasDgemm", "cublasCgemm", "cublasZgemm"));
+}
+
+template <Scalar T>
+void symm(rt::CudaContext const& ctx, Side side, Uplo uplo, bool hermitian, int64_t m, int64_t n,
+          T alpha, T const* a, int64_t lda, T const* b, int64_t ldb, T beta, T* c, int64_t ldc)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "symm: m"), N = to_int(n, "symm: n");
+    const int LDA = to_int(lda, "symm: lda"), LDB = to_int(ldb, "symm: ldb"),
+              LDC = to_int(ldc, "symm: ldc");
+    auto S = cublas(side);
+    auto U = cublas(uplo);
+    cublasStatus_t st;
+    char const* what = by_precision<T>("cublasSsymm", "cublasDsymm", "cublasCsymm", "cublasZsymm");
+    if constexpr (std::same_as<T, float>) {
+        st = cublasSsymm(ctx.cublas, S, U, M, N, &alpha, a, LDA, b, LDB, &beta, c, LDC);
+    } else if constexpr (std::same_as<T, double>) {
+        st = cublasDsymm(ctx.cublas, S, U, M, N, &alpha, a, LDA, b, LDB, &beta, c, LDC);
+    } else if constexpr (std::same_as<T, cf>) {
+        if (hermitian) what = "cublasChemm";
+        st = (hermitian ? cublasChemm : cublasCsymm)(ctx.cublas, S, U, M, N, dev(&alpha), dev(a),
+                                                     LDA, dev(b), LDB, dev(&beta), dev(c), LDC);
+    } else {
+        if (hermitian) what = "cublasZhemm";
+        st = (hermitian ? cublasZhemm : cublasZsymm)(ctx.cublas, S, U, M, N, dev(&alpha), dev(a),
+                                                     LDA, dev(b), LDB, dev(&beta), dev(c), LDC);
+    }
+    rt::cuda_check(st, what);
+}
+
+template <Scalar T>
+void syrk(rt::CudaContext const& ctx, Uplo uplo, Op trans, bool hermitian, int64_t n, int64_t k,
+          T alpha, T const* a, int64_t lda, T beta, T* c, int64_t ldc)
+{
+    if (n == 0) return;
+    const int N = to_int(n, "syrk: n"), K = to_int(k, "syrk: k");
+    const int LDA = to_int(lda, "syrk: lda"), LDC = to_int(ldc, "syrk: ldc");
+    auto U = cublas(uplo);
+    auto O = cublas(trans);
+    cublasStatus_t st;
+    char const* what = by_precision<T>("cublasSsyrk", "cublasDsyrk", "cublasCsyrk", "cublasZsyrk");
+    if constexpr (std::same_as<T, float>) {
+        st = cublasSsyrk(ctx.cublas, U, O, N, K, &alpha, a, LDA, &beta, c, LDC);
+    } else if constexpr (std::same_as<T, double>) {
+        st = cublasDsyrk(ctx.cublas, U, O, N, K, &alpha, a, LDA, &beta, c, LDC);
+    } else if (hermitian) {  // herk: real alpha and beta
+        const real_t<T> ra = alpha.real(), rb = beta.real();
+        if constexpr (std::same_as<T, cf>) {
+            what = "cublasCherk";
+            st = cublasCherk(ctx.cublas, U, O, N, K, &ra, dev(a), LDA, &rb, dev(c), LDC);
+        } else {
+            what = "cublasZherk";
+            st = cublasZherk(ctx.cublas, U, O, N, K, &ra, dev(a), LDA, &rb, dev(c), LDC);
+        }
+    } else if constexpr (std::same_as<T, cf>) {
+        st = cublasCsyrk(ctx.cublas, U, O, N, K, dev(&alpha), dev(a), LDA, dev(&beta), dev(c), LDC);
+    } else {
+        st = cublasZsyrk(ctx.cublas, U, O, N, K, dev(&alpha), dev(a), LDA, dev(&beta), dev(c), LDC);
+    }
+    rt::cuda_check(st, what);
+}
+
+template <Scalar T>
+void trsm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag, int64_t m,
+          int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "trsm: m"), N = to_int(n, "trsm: n");
+    const int LDA = to_int(lda, "trsm: lda"), LDB = to_int(ldb, "trsm: ldb");
+    auto S = cublas(side);
+    auto U = cublas(uplo);
+    auto O = cublas(trans);
+    auto D = cublas(diag);
+    cublasStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cublasStrsm(ctx.cublas, S, U, O, D, M, N, &alpha, a, LDA, b, LDB);
+    else if constexpr (std::same_as<T, double>)
+        st = cublasDtrsm(ctx.cublas, S, U, O, D, M, N, &alpha, a, LDA, b, LDB);
+    else if constexpr (std::same_as<T, cf>)
+        st = cublasCtrsm(ctx.cublas, S, U, O, D, M, N, dev(&alpha), dev(a), LDA, dev(b), LDB);
+    else
+        st = cublasZtrsm(ctx.cublas, S, U, O, D, M, N, dev(&alpha), dev(a), LDA, dev(b), LDB);
+    rt::cuda_check(st, by_precision<T>("cublasStrsm", "cublasDtrsm", "cublasCtrsm", "cublasZtrsm"));
+}
+
+template <Scalar T>
+void trmm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag, int64_t m,
+          int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "trmm: m"), N = to_int(n, "trmm: n");
+    const int LDA = to_int(lda, "trmm: lda"), LDB = to_int(ldb, "trmm: ldb");
+    auto S = cublas(side);
+    auto U = cublas(uplo);
+    auto O = cublas(trans);
+    auto D = cublas(diag);
+    // cuBLAS's trmm is out of place, C = alpha op(A) B; C = B (same ld) makes it in place.
+    cublasStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cublasStrmm(ctx.cublas, S, U, O, D, M, N, &alpha, a, LDA, b, LDB, b, LDB);
+    else if constexpr (std::same_as<T, double>)
+        st = cublasDtrmm(ctx.cublas, S, U, O, D, M, N, &alpha, a, LDA, b, LDB, b, LDB);
+    else if constexpr (std::same_as<T, cf>)
+        st = cublasCtrmm(ctx.cublas, S, U, O, D, M, N, dev(&alpha), dev(a), LDA, dev(b), LDB,
+                         dev(b), LDB);
+    else
+        st = cublasZtrmm(ctx.cublas, S, U, O, D, M, N, dev(&alpha), dev(a), LDA, dev(b), LDB,
+                         dev(b), LDB);
+    rt::cuda_check(st, by_precision<T>("cublasStrmm", "cublasDtrmm", "cublasCtrmm", "cublasZtrmm"));
+}
+
+template <Scalar T>
+void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, InfoReport report)
+{
+    if (n == 0) return;
+    const int N = to_int(n, "potrf: n"), LDA = to_int(lda, "potrf: lda");
+    auto U = cublas(uplo);
+    char const* what = by_precision<T>("cusolverDnSpotrf", "cusolverDnDpotrf", "cusolverDnCpotrf",
+                                       "cusolverDnZpotrf");
+    int lwork = 0;
+    cusolverStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cusolverDnSpotrf_bufferSize(ctx.cusolver, U, N, a, LDA, &lwork);
+    else if constexpr (std::same_as<T, double>)
+        st = cusolverDnDpotrf_bufferSize(ctx.cusolver, U, N, a, LDA, &lwork);
+    else if constexpr (std::same_as<T, cf>)
+        st = cusolverDnCpotrf_bufferSize(ctx.cusolver, U, N, dev(a), LDA, &lwork);
+    else
+        st = cusolverDnZpotrf_bufferSize(ctx.cusolver, U, N, dev(a), LDA, &lwork);
+    rt::cuda_check(st,
+                   by_precision<T>("cusolverDnSpotrf_bufferSize", "cusolverDnDpotrf_bufferSize",
+                                   "cusolverDnCpotrf_bufferSize", "cusolverDnZpotrf_bufferSize"));
+
+    // workspace: [device info | lwork elements]
+    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + std::size_t(lwork) * sizeof(T)));
+    int* info = reinterpret_cast<int*>(ws);
+    auto* work = reinterpret_cast<Dev<T>*>(ws + info_bytes);
+    if constexpr (std::same_as<T, float>)
+        st = cusolverDnSpotrf(ctx.cusolver, U, N, a, LDA, work, lwork, info);
+    else if constexpr (std::same_as<T, double>)
+        st = cusolverDnDpotrf(ctx.cusolver, U, N, a, LDA, work, lwork, info);
+    else if constexpr (std::same_as<T, cf>)
+        st = cusolverDnCpotrf(ctx.cusolver, U, N, dev(a), LDA, work, lwork, info);
+    else
+        st = cusolverDnZpotrf(ctx.cusolver, U, N, dev(a), LDA, work, lwork, info);
+    rt::cuda_check(st, what);
+    report_info(ctx, info, static_cast<int*>(ctx.host_scratch(sizeof(int))), std::move(report),
+                what);
+}
+
+template <Scalar T>
+void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda,
+           InfoReport report)
+{
+    if (n == 0) return;
+    auto U = cublas(uplo);
+    auto D = cublas(diag);
+    std::size_t device_bytes = 0, host_bytes = 0;
+    rt::cuda_check(cusolverDnXtrtri_bufferSize(ctx.cusolver, U, D, n, data_type<T>(), a, lda,
+                                               &device_bytes, &host_bytes),
+                   "cusolverDnXtrtri_bufferSize");
+
+    // device workspace: [info | device_bytes]; host: [info | host_bytes] in host_scratch when
+    // it fits, else the host workspace on the heap, kept until the stream is done.
+    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + device_bytes));
+    int* info = reinterpret_cast<int*>(ws);
+    std::shared_ptr<std::byte[]> heap;
+    std::byte* host;
+    void* host_work = nullptr;
+    if (host_info_bytes + host_bytes <= rt::CudaContext::host_scratch_bytes) {
+        host = static_cast<std::byte*>(ctx.host_scratch(host_info_bytes + host_bytes));
+        if (host_bytes) host_work = host + host_info_bytes;
+    } else {
+        host = static_cast<std::byte*>(ctx.host_scratch(sizeof(int)));
+        heap = std::make_shared<std::byte[]>(host_bytes);
+        host_work = heap.get();
+    }
+    rt::cuda_check(cusolverDnXtrtri(ctx.cusolver, U, D, n, data_type<T>(), a, lda,
+                                    device_bytes ? ws + info_bytes : nullptr, device_bytes,
+                                    host_work, host_bytes, info),
+                   "cusolverDnXtrtri");
+    report_info(ctx, info, reinterpret_cast<int*>(host), std::move(report), "cusolverDnXtrtri",
+                std::move(heap));
+}
+
+namespace {
+
+/// Below this order, lauum is one herk on a zero-padded copy (see the top of the file).
+constexpr int64_t lauum_base = 128;
+
+/// lauum of the n x n A with `w`, room for min(n, lauum_base)^2 entries, as scratch.
+template <Scalar T>
+void lauum_recursive(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, T* w)
+{
+    const Op ct = is_complex_v<T> ? Op::conjtrans : Op::trans;  // cuBLAS's real syrk takes 'T'
+    if (n <= lauum_base) {
+        // W = the triangle of A, zeros elsewhere; A := W^H W (lower) or W W^H (upper) into
+        // A's `uplo` triangle only, beta = 0: A's old entries are not read.
+        rt::cuda_check(copy_triangle(ctx.stream, uplo == Uplo::lower, n, sizeof(T), a, lda, w, n),
+                       "copy_triangle_kernel launch");
+        syrk(ctx, uplo, uplo == Uplo::lower ? ct : Op::notrans, true, n, n, T(1), w, n, T(0), a,
+             lda);
+        return;
+    }
+    // n > lauum_base: 64 <= n1 <= n2, n1 a multiple of 32
+    const int64_t n1 = n / 2 / 32 * 32, n2 = n - n1;
+    T* a11 = a;
+    T* a22 = a + n1 + n1 * lda;
+    lauum_recursive(ctx, uplo, n1, a11, lda, w);
+    if (uplo == Uplo::lower) {
+        T* a21 = a + n1;
+        // A11 += L21^H L21, then A21 = L22^H L21
+        syrk(ctx, uplo, ct, true, n1, n2, T(1), a21, lda, T(1), a11, lda);
+        trmm(ctx, Side::left, uplo, ct, Diag::nonunit, n2, n1, T(1), a22, lda, a21, lda);
+    } else {
+        T* a12 = a + n1 * lda;
+        // A11 += U12 U12^H, then A12 = U12 U22^H
+        syrk(ctx, uplo, Op::notrans, true, n1, n2, T(1), a12, lda, T(1), a11, lda);
+        trmm(ctx, Side::right, uplo, ct, Diag::nonunit, n1, n2, T(1), a22, lda, a12, lda);
+    }
+    lauum_recursive(ctx, uplo, n2, a22, lda, w);
+}
+
+}  // namespace
+
+template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda)
+{
+    if (n == 0) return;
+    (void)to_int(n, "lauum: n");
+    (void)to_int(lda, "lauum: lda");
+    const int64_t nw = std::min(n, lauum_base);
+    T* w = static_cast<T*>(ctx.workspace(std::size_t(nw * nw) * sizeof(T)));
+    lauum_recursive(ctx, uplo, n, a, lda, w);
+}
+
+#define TESSERA_INSTANTIATE_KERNELS(T)                                                             \
+    template void gemm<T>(rt::CudaContext const&, Op, Op, int64_t, int64_t, int64_t, T, T const*,  \
+                          int64_t, T const*, int64_t, T, T*, int64_t);                             \
+    template void symm<T>(rt::CudaContext const&, Side, Uplo, bool, int64_t, int64_t, T, T const*, \
+                          int64_t, T const*, int64_t, T, T*, int64_t);                             \
+    template void syrk<T>(rt::CudaContext const&, Uplo, Op, bool, int64_t, int64_t, T, T const*,   \
+                          int64_t, T, T*, int64_t);                                                \
+    template void trsm<T>(rt::CudaContext const&, Side, Uplo, Op, Diag, int64_t, int64_t, T,       \
+                          T const*, int64_t, T*, int64_t);                                         \
+    template void trmm<T>(rt::CudaContext const&, Side, Uplo, Op, Diag, int64_t, int64_t, T,       \
+                          T const*, int64_t, T*, int64_t);                                         \
+    template void potrf<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t, InfoReport);        \
+    template void trtri<T>(rt::CudaContext const&, Uplo, Diag, int64_t, T*, int64_t, InfoReport);  \
+    template void lauum<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t);
+TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_KERNELS)
+#undef TESSERA_INSTANTIATE_KERNELS
+
+}  // namespace tessera::la::kernels::cuda

@@ -1,0 +1,59 @@
+// The thin precision layer over cuBLAS and cuSOLVER: the CUDA twin of kernels/cpu/blas_lapack.hpp,
+// with the same routines, argument order and meanings (column-major device pointers + ld), each
+// taking first the CUDA worker's context. Everything is queued on ctx.stream and nothing waits:
+// results that the host needs (LAPACK's info) come back through a function the worker calls
+// once the stream work is done. Defined in blas_lapack.cpp for the four Scalar types, which is
+// compiled only in CUDA builds; this header includes no CUDA header, so codelets may include it
+// in every build. Internal.
+#pragma once
+
+#include <tessera/la/enums.hpp>
+#include <tessera/la/scalar.hpp>
+#include <tessera/rt/codelet.hpp>  // rt::CudaContext (declared)
+
+#include <cstdint>
+#include <functional>
+
+namespace tessera::la::kernels::cuda {
+
+/// Receives LAPACK's info of a factorization (> 0 only: it is not called on success), on the
+/// worker thread once the factorization's stream work is done.
+using InfoReport = std::function<void(int64_t info)>;
+
+/// C = alpha op(A) op(B) + beta C, C m x n, op(A) m x k (cublas<t>gemm).
+template <Scalar T>
+void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha,
+          T const* a, int64_t lda, T const* b, int64_t ldb, T beta, T* c, int64_t ldc);
+/// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric (hermitian when
+/// `hermitian`, complex only) stored in its `uplo` triangle (cublas<t>symm / hemm).
+template <Scalar T>
+void symm(rt::CudaContext const& ctx, Side side, Uplo uplo, bool hermitian, int64_t m, int64_t n,
+          T alpha, T const* a, int64_t lda, T const* b, int64_t ldb, T beta, T* c, int64_t ldc);
+/// C = alpha op(A) op(A)^T + beta C (syrk) or, when `hermitian`, alpha op(A) op(A)^H + beta C
+/// with real alpha and beta (herk), on the `uplo` triangle of the n x n C.
+template <Scalar T>
+void syrk(rt::CudaContext const& ctx, Uplo uplo, Op trans, bool hermitian, int64_t n, int64_t k,
+          T alpha, T const* a, int64_t lda, T beta, T* c, int64_t ldc);
+/// B = alpha op(A)^{-1} B (left) or alpha B op(A)^{-1} (right), A triangular (cublas<t>trsm).
+template <Scalar T>
+void trsm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag, int64_t m,
+          int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb);
+/// B = alpha op(A) B (left) or alpha B op(A) (right), A triangular, in place (cublas<t>trmm
+/// with C = B).
+template <Scalar T>
+void trmm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag, int64_t m,
+          int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb);
+/// Cholesky factorization of the n x n A in place (cusolverDn<t>potrf); `report` gets LAPACK's
+/// info when it is k > 0 (the minor of order k is not positive definite).
+template <Scalar T>
+void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, InfoReport report);
+/// Inverse of the triangular A in place (cusolverDnXtrtri); `report` gets LAPACK's info when
+/// it is k > 0 (a_kk is exactly zero).
+template <Scalar T>
+void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda,
+           InfoReport report);
+/// U U^H (upper) or L^H L (lower) of the `uplo` triangle of A, in place; the other triangle is
+/// neither read nor written (cuBLAS herk and trmm, see blas_lapack.cpp).
+template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda);
+
+}  // namespace tessera::la::kernels::cuda
