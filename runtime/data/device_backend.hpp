@@ -14,8 +14,8 @@ class DeviceBackend {
 public:
     virtual ~DeviceBackend() = default;
     /// `bytes` of device memory, or nullptr when the device has no room (the node then
-    /// evicts and retries). Never throws.
-    virtual void* allocate(std::size_t bytes) noexcept = 0;
+    /// evicts and retries). Throws DeviceError for any other failure (a faulted device).
+    virtual void* allocate(std::size_t bytes) = 0;
     virtual void free(void* p) noexcept = 0;
     /// Copies r (one end, or both, on this device) and returns once the data has arrived.
     /// `channel` true: on the transfer channel's own stream (one thread); false: from any

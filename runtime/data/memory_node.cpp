@@ -23,7 +23,7 @@ MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity, DeviceBac
 
 MemoryNode::~MemoryNode() { flush_cache(); }
 
-void* MemoryNode::allocate_raw(std::size_t bytes) noexcept
+void* MemoryNode::allocate_raw(std::size_t bytes)
 {
     if (capacity_ && used_ + bytes > capacity_) return nullptr;
     void* p = device_ ? device_->allocate(bytes) : std::aligned_alloc(alignment, rounded(bytes));
@@ -58,20 +58,21 @@ void MemoryNode::flush_cache() noexcept
     cached_ = 0;
 }
 
-bool MemoryNode::evict_for(std::size_t bytes)
+bool MemoryNode::evict_for(std::size_t bytes, bool device_refused)
 {
-    bool any = false;
-    for (auto it = lru_.begin(); it != lru_.end() && used_ + bytes > capacity_;) {
+    std::size_t freed_bytes = 0;
+    auto enough = [&] { return device_refused ? freed_bytes >= bytes : used_ + bytes <= capacity_; };
+    for (auto it = lru_.begin(); it != lru_.end() && !enough();) {
         auto next = std::next(it);
         if (auto freed = evict_replica(*it, id_)) {  // unused, and its handle not busy
             lru_.erase(it);
             free_raw(freed->ptr, freed->bytes);
             ++evictions_;
-            any = true;
+            freed_bytes += freed->bytes;
         }
         it = next;
     }
-    return any;
+    return freed_bytes > 0;
 }
 
 void* MemoryNode::allocate(std::size_t bytes, Wait wait)
@@ -81,14 +82,26 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
     if (capacity_ && bytes > capacity_)
         throw Error("memory node " + std::to_string(id_) + ": a buffer of " + std::to_string(bytes) +
                     " bytes can never fit in its " + std::to_string(capacity_) + " bytes");
+    std::chrono::steady_clock::time_point refused_since{};
     for (;;) {
         if (void* p = take_cached(bytes)) return p;
         if (void* p = allocate_raw(bytes)) return p;
         flush_cache();
         if (void* p = allocate_raw(bytes)) return p;
-        if (evict_for(bytes))
+        // Full by the accounting, or refused by the device below it (a GPU whose memory others
+        // use too, libraries' workspaces...): evict either way.
+        bool refused = !capacity_ || used_ + bytes <= capacity_;
+        if (evict_for(bytes, refused))
             if (void* p = allocate_raw(bytes)) return p;
         if (wait == Wait::no) return nullptr;
+        if (refused && device_) {  // a device out of memory that eviction cannot relieve
+            auto now = std::chrono::steady_clock::now();
+            if (refused_since == std::chrono::steady_clock::time_point{})
+                refused_since = now;
+            else if (now - refused_since > std::chrono::seconds(10))
+                throw DeviceError("memory node " + std::to_string(id_) + ": the device has no room for " +
+                                  std::to_string(bytes) + " bytes, and nothing was released for 10 s");
+        }
         // Everything left is in use by running tasks or transfers: wait for one to let go (each
         // notifies; the timeout only guards against a notification this reasoning missed).
         released_.wait_for(lock, std::chrono::milliseconds(50));

@@ -57,12 +57,16 @@ public:
     MemoryNodeInfo info() const;
 
 private:
-    void* allocate_raw(std::size_t bytes) noexcept;
+    /// nullptr when the node (its capacity, or the device) has no room; throws DeviceError
+    /// for a device's other failures.
+    void* allocate_raw(std::size_t bytes);
     void free_raw(void* p, std::size_t bytes) noexcept;
     void* take_cached(std::size_t bytes) noexcept;
     void flush_cache() noexcept;
-    /// Evicts unused replicas from the least recently used on until `bytes` would fit.
-    bool evict_for(std::size_t bytes);
+    /// Evicts unused replicas from the least recently used on until `bytes` would fit (or,
+    /// when the device refused memory the accounting allows, until `bytes` are freed). True
+    /// if anything was evicted.
+    bool evict_for(std::size_t bytes, bool device_refused);
 
     NodeId id_;
     NodeKind kind_;

@@ -85,7 +85,9 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
         on.check();
         // non-blocking streams: no implicit synchronization with the legacy default stream
         cuda_check(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "cudaStreamCreate (copies)");
-        cuda_check(cudaEventCreateWithFlags(&copy_done_, cudaEventDisableTiming), "cudaEventCreate (copies)");
+        // the channel's thread is not pinned: it sleeps on its copies instead of spinning
+        cuda_check(cudaEventCreateWithFlags(&copy_done_, cudaEventDisableTiming | cudaEventBlockingSync),
+                   "cudaEventCreate (copies)");
         cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate (worker)");
         cuda_check(cublasCreate(&cublas_), "cublasCreate");
         cuda_check(cublasSetStream(cublas_, stream_), "cublasSetStream");
@@ -134,14 +136,17 @@ void CudaDevice::release() noexcept
     (void)cudaGetLastError();
 }
 
-void* CudaDevice::allocate(std::size_t bytes) noexcept
+void* CudaDevice::allocate(std::size_t bytes)
 {
     DeviceGuard on(ordinal_);
+    on.check();
     void* p = nullptr;
-    if (!on.ok() || cudaMalloc(&p, bytes) != cudaSuccess) {
+    cudaError_t status = cudaMalloc(&p, bytes);
+    if (status == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();  // out of memory is not sticky: the node evicts and retries
         return nullptr;
     }
+    cuda_check(status, "cudaMalloc");  // a faulted device: fail rather than wait for room
     return p;
 }
 

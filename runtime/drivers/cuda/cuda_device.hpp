@@ -65,7 +65,7 @@ public:
     int ordinal() const noexcept { return ordinal_; }
 
     // ---- DeviceBackend ----
-    void* allocate(std::size_t bytes) noexcept override;
+    void* allocate(std::size_t bytes) override;
     void free(void* p) noexcept override;
     void copy(TransferRequest const& r, bool channel) override;
     bool reaches(DeviceBackend const& other) const noexcept override;

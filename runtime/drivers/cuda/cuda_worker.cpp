@@ -65,6 +65,14 @@ public:
         // The tasks in flight pin their data on the GPU, and only this thread lets it go: if
         // this task's data could not fit beside theirs, waiting for room would wait forever.
         std::size_t bytes = data_bytes(t);
+        if (capacity_ && bytes > capacity_) {  // would wait forever for room it holds itself
+            rt_.end(t, w_, -1,
+                    std::make_exception_ptr(Error("task '" + std::string(t->ops->name(t->codelet)) + "' needs " +
+                                                  std::to_string(bytes) + " bytes on CUDA device " +
+                                                  std::to_string(device_.ordinal()) + ", which may hold " +
+                                                  std::to_string(capacity_) + " (TESSERA_CUDA_MEM)")));
+            return;
+        }
         if (capacity_ && in_flight_bytes_ + bytes > capacity_) drain();
         CudaTaskSlot& s = *free_.back();
         free_.pop_back();
