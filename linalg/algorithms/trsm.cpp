@@ -7,10 +7,10 @@
 // upper runs k down, m < k. Right, X op(A) = alpha B, is the same on columns.
 #include <tessera/la/blas.hpp>
 
+#include "linalg/algorithms/triangular.hpp"
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/instantiate.hpp"
 
-#include <string>
 
 namespace tessera::inline la {
 
@@ -18,17 +18,7 @@ template <Scalar T>
 void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
                 TileMatrix<T>& B, Sequence& s)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "trsm: uplo must be Uplo::lower or Uplo::upper");
-    const int64_t na = side == Side::left ? B.m() : B.n();
-    require(A.m() == A.n() && A.m() == na, "trsm: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
-                                               ", it must be square of order " + std::to_string(na) +
-                                               " (the " + (side == Side::left ? "rows" : "columns") + " of B)");
-    require(na == 0 || B.m() == 0 || B.n() == 0 || A.nb() == B.nb(), "trsm: A and B must have the same tile size");
-    if (B.m() == 0 || B.n() == 0) return;
-    if (alpha == T(0)) {  // B = 0; A is not referenced (BLAS)
-        scale_async(T(0), B, s);
-        return;
-    }
+    if (detail::triangular_done_early<T>("trsm", side, uplo, alpha, A, B, s)) return;
     const bool t = trans != Op::notrans;
     auto opA = [&](int64_t i, int64_t j) -> auto const& { return t ? A(j, i) : A(i, j); };
     auto v = [](auto x) { return rt::value(x); };
