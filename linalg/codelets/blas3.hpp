@@ -55,6 +55,50 @@ inline const rt::Codelet<Op, Op, T, ConstTile<T>, ConstTile<T>, T, Tile<T>> gemm
                 Tile<T> const& c) { return fma_flops<T> * double(c.m) * double(c.n) * double(ta == Op::notrans ? a.n : a.m); },
 };
 
+// ---- gemm on two stacked tiles: [C1; C2] = alpha op([A1; A2]) op(B) + beta [C1; C2] ----------
+// OpenBLAS packs B once per call and interleaves the first row block of C with that packing, so
+// one call on 2nb rows runs about 9% faster than two on nb (one core, nb = 768: 84 against 77
+// GFlop/s). The tiles of a column-major matrix tiled in place (TileMatrix::wrap) are adjacent in
+// memory, one below the other: then the pair is one call, otherwise two.
+template <class P>
+bool stacked_below(P const& top, P const& bottom)
+{
+    return top.ld == bottom.ld && top.n == bottom.n && bottom.ptr == top.ptr + top.m;
+}
+template <Scalar T>
+void gemm_stacked_tile(Op ta, Op tb, T alpha, ConstTile<T> a1, ConstTile<T> a2, ConstTile<T> b, T beta, Tile<T> c1,
+                       Tile<T> c2)
+{
+    const int64_t k = ta == Op::notrans ? a1.n : a1.m;
+    if (ta == Op::notrans && stacked_below(a1, a2) && stacked_below(c1, c2)) {
+        kernels::cpu::gemm(ta, tb, c1.m + c2.m, c1.n, k, alpha, a1.ptr, a1.ld, b.ptr, b.ld, beta, c1.ptr, c1.ld);
+        return;
+    }
+    kernels::cpu::gemm(ta, tb, c1.m, c1.n, k, alpha, a1.ptr, a1.ld, b.ptr, b.ld, beta, c1.ptr, c1.ld);
+    kernels::cpu::gemm(ta, tb, c2.m, c2.n, k, alpha, a2.ptr, a2.ld, b.ptr, b.ld, beta, c2.ptr, c2.ld);
+}
+template <Scalar T>
+void gemm_stacked_tile_cuda(rt::CudaContext const& cuda, Op ta, Op tb, T alpha, ConstTile<T> a1, ConstTile<T> a2,
+                            ConstTile<T> b, T beta, Tile<T> c1, Tile<T> c2)
+{
+    gemm_tile_cuda(cuda, ta, tb, alpha, a1, b, beta, c1);
+    gemm_tile_cuda(cuda, ta, tb, alpha, a2, b, beta, c2);
+}
+template <Scalar T>
+inline constexpr rt::PerfModel gemm_stacked_model{
+    by_precision<T>("tile_sgemm_stacked", "tile_dgemm_stacked", "tile_cgemm_stacked", "tile_zgemm_stacked")};
+template <Scalar T>
+inline const rt::Codelet<Op, Op, T, ConstTile<T>, ConstTile<T>, ConstTile<T>, T, Tile<T>, Tile<T>> gemm_stacked{
+    .name = by_precision<T>("sgemm_stacked", "dgemm_stacked", "cgemm_stacked", "zgemm_stacked"),
+    .cpu = &gemm_stacked_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&gemm_stacked_tile_cuda<T>),
+    .model = &gemm_stacked_model<T>,
+    .flops = [](Op const& ta, Op const&, T const&, ConstTile<T> const& a1, ConstTile<T> const&, ConstTile<T> const&,
+                T const&, Tile<T> const& c1, Tile<T> const& c2) {
+        return fma_flops<T> * double(c1.m + c2.m) * double(c1.n) * double(ta == Op::notrans ? a1.n : a1.m);
+    },
+};
+
 // ---- symm / hemm: C = alpha A B + beta C (left) or alpha B A + beta C (right) ---------------
 template <Scalar T>
 void symm_tile(Side side, Uplo uplo, bool hermitian, T alpha, ConstTile<T> a, ConstTile<T> b, T beta, Tile<T> c)
