@@ -106,6 +106,30 @@ TEST_P(TileKernels, RecursiveTrsmMatchesBlas)
     });
 }
 
+TEST_P(TileKernels, RecursivePotrfMatchesLapack)
+{
+    with_precision([&]<class T>() {
+        for (int64_t n : {64, 65, 300})
+            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+                const Dense<T> H = hpd_dense<T>(n, 50 + uint64_t(n));
+                Dense<T> F = H, G = H;
+                ASSERT_EQ(blas::potrf<T>(uplo, n, F.data(), F.ld), 0);
+                ASSERT_EQ(blas::potrf_lapack<T>(uplo, n, G.data(), G.ld), 0);
+                EXPECT_LT(norm1_diff(F, G) / (norm1(G) * double(n) * eps<T>()), tol)
+                    << "n=" << n << " uplo=" << char(uplo);
+                // A failure anywhere, in either half of any level of the recursion, gives
+                // LAPACK's order of the first minor that is not positive definite.
+                for (int64_t bad : {int64_t(0), n / 2 - 1, n / 2, n / 2 + 1, n - 1}) {
+                    Dense<T> B = H, C = H;
+                    B(bad, bad) = C(bad, bad) = T(-1);
+                    EXPECT_EQ(blas::potrf<T>(uplo, n, B.data(), B.ld), bad + 1)
+                        << "n=" << n << " uplo=" << char(uplo) << " bad=" << bad;
+                    EXPECT_EQ(blas::potrf_lapack<T>(uplo, n, C.data(), C.ld), bad + 1);
+                }
+            }
+    });
+}
+
 TESSERA_INSTANTIATE_PRECISIONS(TileKernels);
 
 }  // namespace

@@ -120,7 +120,7 @@ void trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alp
 }
 
 template <Scalar T>
-int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
+int64_t potrf_lapack(Uplo uplo, int64_t n, T* a, int64_t lda)
 {
     char u = to_char(uplo);
     if constexpr (std::same_as<T, float>) return LAPACKE_spotrf_work(lapack_col, u, int(n), a, int(lda));
@@ -184,7 +184,7 @@ void single_threaded_blas() noexcept
     template void syrk<T>(Uplo, Op, bool, int64_t, int64_t, T, T const*, int64_t, T, T*, int64_t);              \
     template void trsm_blas<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);      \
     template void trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);           \
-    template int64_t potrf<T>(Uplo, int64_t, T*, int64_t);                                                       \
+    template int64_t potrf_lapack<T>(Uplo, int64_t, T*, int64_t);                                                \
     template int64_t trtri<T>(Uplo, Diag, int64_t, T*, int64_t);                                                 \
     template void lauum<T>(Uplo, int64_t, T*, int64_t);
 TESSERA_INSTANTIATE_KERNELS(float)
