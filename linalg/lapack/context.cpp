@@ -69,6 +69,8 @@ void set_tile_size(int64_t nb)
     tile_size_override.store(nb, std::memory_order_relaxed);
 }
 
+bool tile_size_is_set() noexcept { return tile_size_override.load(std::memory_order_relaxed) != 0; }
+
 int64_t tile_size(Routine routine, char precision, int64_t n)
 {
     if (int64_t nb = tile_size_override.load(std::memory_order_relaxed)) return nb;
@@ -96,10 +98,13 @@ int64_t tile_size(Routine routine, char precision, int64_t n)
     // A triangular solve has n/nb steps of little work each: smaller tiles keep both busy.
     if (routine == Routine::potrs) nb = std::max(192.0, nb * 0.5);
     // gemm has no critical path: the LAPACK-style gemm gives each task whole rows of A and
-    // columns of B (linalg/lapack/gemm.cpp), so t x t tiles of C with t^2 >= 4 workers and a
-    // multiple of them (every worker gets as many) are enough.
+    // columns of B (linalg/lapack/gemm.cpp). On cores alone, C is cut into one strip per
+    // worker, n / workers wide. With accelerators, t x t tiles of C with t^2 >= 4 workers and
+    // a multiple of them (every worker gets as many) are enough.
     if (routine == Routine::gemm) {
         const unsigned w = std::max(1u, workers);
+        const bool cores_only = !initialized() || runtime().memory_nodes().size() == 1;
+        if (cores_only) return std::max<int64_t>(1, (n + w - 1) / w);
         auto t = unsigned(std::ceil(std::sqrt(4.0 * w)));
         while ((t * t) % w != 0) ++t;
         return std::max<int64_t>(std::min<int64_t>(n, 32), (n + t - 1) / t);

@@ -117,16 +117,19 @@ TEST_P(GemmAccuracy, LapackFormResidual)
 {
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
-        for (int64_t s : accuracy_sizes()) {
-            tessera::set_tile_size(tile_for(s));
-            for_each_combination(s, [&](Op ta, Op tb) {
-                GemmCase<T> c(ta, tb, dims_for(s), 20 + uint64_t(s), 3);  // lda = rows + 3
-                Dense<T> C = c.C0;
-                tessera::gemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.A.data(), c.A.ld, c.B.data(), c.B.ld, c.beta,
-                              C.data(), C.ld);
-                EXPECT_LT(c.error(C), tol) << c.what();
-            });
-        }
+        for (int64_t s : accuracy_sizes())
+            // A given tile size cuts C into square tiles; the automatic one, on cores alone, into
+            // one strip per worker (of columns, or of rows when C is too narrow).
+            for (int64_t nb : {tile_for(s), int64_t(0)}) {
+                tessera::set_tile_size(nb);
+                for_each_combination(s, [&](Op ta, Op tb) {
+                    GemmCase<T> c(ta, tb, dims_for(s), 20 + uint64_t(s), 3);  // lda = rows + 3
+                    Dense<T> C = c.C0;
+                    tessera::gemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.A.data(), c.A.ld, c.B.data(), c.B.ld, c.beta,
+                                  C.data(), C.ld);
+                    EXPECT_LT(c.error(C), tol) << c.what() << " nb=" << nb;
+                });
+            }
     });
 }
 

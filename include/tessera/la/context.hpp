@@ -32,6 +32,8 @@ enum class Routine : uint8_t { gemm, symm, syrk, trsm, trmm, potrf, potrs, posv,
 
 /// Sets the tile size of the LAPACK-style and C calls (0: automatic, the default).
 void set_tile_size(int64_t nb);
+/// True when set_tile_size has fixed the tile size (not 0).
+bool tile_size_is_set() noexcept;
 /// The tile size a LAPACK-style call of `routine` on order-n matrices of precision
 /// `precision` ('s', 'd', 'c', 'z') uses: the one set by set_tile_size, or else the one
 /// measured best on this kind of machine for that size (see docs/tile-size.md).
