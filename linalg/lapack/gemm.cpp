@@ -85,6 +85,10 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     // likewise. A and B are only read: casting const away for the registration is safe.
     auto* pa = const_cast<T*>(a);
     auto* pb = const_cast<T*>(b);
+    auto span = [](int64_t rows, int64_t cols, int64_t ld) { return std::size_t((cols - 1) * ld + rows) * sizeof(T); };
+    const rt::PinnedRegion pinned_a = rt.pin_for_transfers(pa, span(arows, ta ? m : k, lda));
+    const rt::PinnedRegion pinned_b = rt.pin_for_transfers(pb, span(brows, tb ? k : n, ldb));
+    const rt::PinnedRegion pinned_c = rt.pin_for_transfers(c, span(m, n, ldc));
     auto rows = [&](int64_t i) { return std::min(mb, m - i * mb); };
     auto cols = [&](int64_t j) { return std::min(nb, n - j * nb); };
     std::vector<rt::Handle<rt::Matrix<T>>> cblocks, apanels, bpanels;

@@ -67,6 +67,7 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
     s->nb = nb;
     s->mt = tiles_along(m, nb);
     s->nt = tiles_along(n, nb);
+    if (m > 0 && n > 0) s->pinned = rt.pin_for_transfers(a, std::size_t((n - 1) * lda + m) * sizeof(T));
     s->tiles.reserve(std::size_t(s->mt * s->nt));
     for (int64_t j = 0; j < s->nt; ++j)
         for (int64_t i = 0; i < s->mt; ++i) {

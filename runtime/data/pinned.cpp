@@ -1,6 +1,7 @@
 // Pinned host memory: cudaHostAlloc when built with CUDA and a device answers, page-aligned
 // ordinary memory otherwise. free_pinned must know which one a pointer came from: the pointers
-// cudaHostAlloc returned are remembered.
+// cudaHostAlloc returned are remembered. PinnedRegion page-locks memory the caller allocated
+// (cudaHostRegister) for a while.
 #include <tessera/rt/memory.hpp>
 
 #include <cstdlib>
@@ -56,6 +57,34 @@ void free_pinned(void* p) noexcept
     }
 #endif
     std::free(p);
+}
+
+PinnedRegion::PinnedRegion([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept
+{
+#if TESSERA_HAVE_CUDA
+    if (p && bytes > 0) {
+        // Portable: pinned for every device, not only the current one.
+        if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) p_ = p;
+        else (void)cudaGetLastError();  // already registered, or refused: pageable copies will do
+    }
+#endif
+}
+
+PinnedRegion::~PinnedRegion()
+{
+#if TESSERA_HAVE_CUDA
+    if (p_) (void)cudaHostUnregister(p_);
+#endif
+}
+
+PinnedRegion& PinnedRegion::operator=(PinnedRegion&& o) noexcept
+{
+    if (this != &o) {
+        PinnedRegion gone(std::move(*this));
+        p_ = o.p_;
+        o.p_ = nullptr;
+    }
+    return *this;
 }
 
 }  // namespace tessera::rt

@@ -1,7 +1,7 @@
 // The CUDA driver on a real GPU: workers and memory nodes, coherency between the host, an
 // emulated device and the GPU, transfers overlapping kernels, eviction on a GPU capped at a
-// few tiles, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, and the
-// bus calibration. Without a GPU every test is reported as skipped (ctest: "Skipped").
+// few tiles, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, the
+// bus calibration and user arrays page-locked while GPUs copy them. Without a GPU every test is reported as skipped (ctest: "Skipped").
 #include "cuda/test_kernels.hpp"
 
 #include <tessera/error.hpp>
@@ -248,6 +248,30 @@ TEST(CudaDriver, BusCalibrationMeasuresTheGpuLinks)
         EXPECT_LT(gbps, 1000.0) << src << "->" << dst;
         std::printf("bus %u->%u: %.1f GB/s for 256 MiB\n", src, dst, gbps);
     }
+}
+
+// A LAPACK-style call page-locks a large user array while it runs, and leaves it pageable
+// after; a region already pinned is left alone; the result is the same either way.
+TEST(CudaDriver, UserArraysArePinnedWhileGpusCopyThem)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    std::vector<double> big(rt::Runtime::pin_threshold / sizeof(double) + 1, 1.0), small(1000, 1.0);
+    {
+        rt::PinnedRegion a = r.pin_for_transfers(big.data(), big.size() * sizeof(double));
+        EXPECT_TRUE(a.pinned());
+        // Copies from and to the page-locked array: written on the GPU, read back on the host.
+        rt::Handle h{r, rt::Vector<double>{big.data(), int64_t(big.size())}};
+        r.submit(add_cl, readwrite(h), rt::value(2.0), rt::on_worker(gpu));
+        h.unregister();
+        for (double e : big) ASSERT_EQ(e, 3.0);
+        rt::PinnedRegion again = r.pin_for_transfers(big.data(), big.size() * sizeof(double));
+        EXPECT_FALSE(again.pinned()) << "a region is registered once";
+        EXPECT_FALSE(r.pin_for_transfers(small.data(), small.size() * sizeof(double)).pinned())
+            << "below the threshold, registering does not pay";
+    }
+    rt::PinnedRegion after = r.pin_for_transfers(big.data(), big.size() * sizeof(double));
+    EXPECT_TRUE(after.pinned()) << "the first registration was undone";
 }
 
 // A kernel that traps: the device's error surfaces at the task's end event as DeviceError.

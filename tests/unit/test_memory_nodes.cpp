@@ -53,6 +53,14 @@ TEST_P(MemoryNodes, NodesAndWorkers)
     EXPECT_EQ(r.worker(3).memory_node, 2);
 }
 
+// Without GPUs (emulated devices copy with memcpy), user memory is never page-locked.
+TEST_P(MemoryNodes, NoPinningWithoutGpus)
+{
+    rt::Runtime r{config()};
+    std::vector<char> big(rt::Runtime::pin_threshold * 2);
+    EXPECT_FALSE(r.pin_for_transfers(big.data(), big.size()).pinned());
+}
+
 // Write on each worker's node, read on every other node: the reader always sees the write.
 TEST_P(MemoryNodes, CoherencyMatrix)
 {

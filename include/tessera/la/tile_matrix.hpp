@@ -77,7 +77,8 @@ private:
         rt::Runtime* rt = nullptr;
         int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
         T* buffer = nullptr;      ///< the pinned tile storage, or nullptr when wrapping
-        std::vector<Tile> tiles;  ///< tile (i, j) at i + j mt
+        rt::PinnedRegion pinned;  ///< a wrapped array, page-locked when GPUs will copy it
+        std::vector<Tile> tiles;  ///< tile (i, j) at i + j mt; unregistered before `pinned`
         ~Storage();
     };
     std::size_t index(int64_t i, int64_t j) const;

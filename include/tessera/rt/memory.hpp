@@ -64,6 +64,28 @@ struct PinnedAllocator {
     }
 };
 
+/// Page-locks the caller's memory [p, p + bytes) while it lives (cudaHostRegister), so that
+/// copies between it and GPUs run by DMA at the link's bandwidth instead of being staged
+/// through the driver's bounce buffers. Does nothing without CUDA or a device, for memory
+/// already page-locked, or when the driver refuses: copies from pageable memory still work.
+/// Registering costs time in proportion to the pages; Runtime::pin_for_transfers decides when
+/// it pays.
+class PinnedRegion {
+public:
+    PinnedRegion() = default;
+    PinnedRegion(void* p, std::size_t bytes) noexcept;
+    ~PinnedRegion();
+    PinnedRegion(PinnedRegion&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+    PinnedRegion& operator=(PinnedRegion&& o) noexcept;
+    PinnedRegion(PinnedRegion const&) = delete;
+    PinnedRegion& operator=(PinnedRegion const&) = delete;
+    /// True when this object registered the region (and will unregister it).
+    bool pinned() const noexcept { return p_ != nullptr; }
+
+private:
+    void* p_ = nullptr;
+};
+
 /// Parses a byte count such as "16MB", "512KiB", "2G" or "1048576" (K/M/G/T are powers of 1024,
 /// with or without "B" / "iB"). Throws InvalidArgument naming `what` when malformed.
 std::size_t parse_bytes(std::string const& text, std::string const& what);

@@ -195,6 +195,13 @@ public:
     // ---- memory nodes and transfers ----
     /// Node 0 is the host; then one per emulated accelerator (and later per GPU).
     std::vector<MemoryNodeInfo> memory_nodes() const;
+    /// Page-locks the caller's [p, p + bytes) while the result lives, when that pays: when this
+    /// runtime has GPUs and the region is at least `pin_threshold` bytes (small arrays move in
+    /// a few copies, where registering would cost more than it saves; 16 MB is a first guess,
+    /// not yet measured on a GPU: docs/gpu-validation.md). Otherwise, or without CUDA, an
+    /// empty PinnedRegion. The LAPACK-style calls pin the user's arrays with it.
+    PinnedRegion pin_for_transfers(void* p, std::size_t bytes) const;
+    static constexpr std::size_t pin_threshold = std::size_t(16) << 20;
     /// Transfers and bytes per link used since the start or the last reset_link_stats().
     std::vector<LinkStats> link_stats() const;
     void reset_link_stats();
