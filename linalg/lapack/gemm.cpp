@@ -10,11 +10,11 @@
 // The blocks: on CPU cores alone, one strip of C per worker, as a multithreaded BLAS splits C
 // among its threads. Strips of whole columns keep every call tall, and OpenBLAS runs a tall
 // call fastest, packing op(B) once and amortizing it over all of m (dgemm on 2 cores against
-// OpenBLAS's own 2 threads: 0.98-1.01x with 2 strips, 0.86-0.93x with 4 x 4 square tiles at
-// n = 1000 to 8000). C too narrow for that (under 16 columns a strip) is cut into row strips
-// instead. With
-// accelerators, or a tile size set by set_tile_size, C is cut into square tiles of
-// tile_size(): more tasks than units, for the schedulers to balance unequal units.
+// OpenBLAS's own 2 threads: 0.98-1.02x with 2 strips, 0.86-0.94x with 4 x 4 square tiles at
+// n = 1000 to 8000; docs/tile-size.md). C too narrow for that (under 16 columns a strip) is
+// cut into row strips instead. With accelerators, or a tile size set by set_tile_size, C is
+// cut into square tiles of tile_size(): more tasks than units, for the schedulers to balance
+// unequal units.
 #include <tessera/la/blas.hpp>
 #include <tessera/la/context.hpp>
 
