@@ -1,12 +1,47 @@
 // LAPACK-style potrs: the factor A and the right-hand sides B are tiled in place
 // (TileMatrix::wrap: no copy) on the library's runtime and solved by the tile algorithm.
+//
+// On cores alone with the automatic tile size, and at least 16 right-hand sides per worker,
+// the columns of B are independent problems: B is cut into one strip of columns per worker,
+// and each strip is solved by two tasks, one whole triangular solve each (the recursive trsm,
+// most of whose flops are tall gemm calls), as a multithreaded BLAS splits B among its
+// threads. The tile algorithm's many small steps leave the cores waiting on each other.
+// Tiles stay for accelerators, whose units differ, and for few right-hand sides.
 #include <tessera/la/cholesky.hpp>
 #include <tessera/la/context.hpp>
 
+#include "linalg/codelets/blas3.hpp"
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
 
+#include <vector>
+
 namespace tessera::inline la {
+
+namespace {
+/// A X = B with A = L L^H (L Y = B, then L^H X = Y) or A = U^H U (U^H Y = B, then U X = Y),
+/// one strip of `width` columns of B per task pair.
+template <Scalar T>
+void potrs_in_strips(rt::Runtime& rt, Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b, int64_t ldb,
+                     int64_t width)
+{
+    const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
+    const Op first = uplo == Uplo::lower ? Op::notrans : conjtrans;
+    const Op second = uplo == Uplo::lower ? conjtrans : Op::notrans;
+    // A is only read: casting const away for the registration is safe.
+    rt::Handle<rt::Matrix<T>> factor(rt, rt::Matrix<T>{const_cast<T*>(a), n, n, lda});
+    std::vector<rt::Handle<rt::Matrix<T>>> strips;
+    strips.reserve(std::size_t((nrhs + width - 1) / width));
+    for (int64_t j0 = 0; j0 < nrhs; j0 += width)
+        strips.emplace_back(rt, rt::Matrix<T>{b + j0 * ldb, n, std::min(width, nrhs - j0), ldb});
+    Sequence s{rt};
+    for (auto& strip : strips)
+        for (Op op : {first, second})
+            s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(op), rt::value(Diag::nonunit),
+                     rt::value(T(1)), read(factor), readwrite(strip));
+    s.wait();
+}
+}  // namespace
 
 template <Scalar T>
 int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b, int64_t ldb)
@@ -21,6 +56,11 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
     detail::check_leading(fn, 7, "ldb", ldb, n);
     if (n == 0 || nrhs == 0) return 0;
     rt::Runtime& rt = runtime();
+    const int64_t workers = rt.worker_count();
+    if (rt.memory_nodes().size() == 1 && !tile_size_is_set() && nrhs >= 16 * workers) {
+        potrs_in_strips(rt, uplo, n, nrhs, a, lda, b, ldb, (nrhs + workers - 1) / workers);
+        return 0;
+    }
     const int64_t nb = tile_size(Routine::potrs, precision_letter<T>(), n);
     // A is only read: casting const away for the registration is safe.
     auto A = TileMatrix<T>::wrap(rt, const_cast<T*>(a), n, n, lda, nb);

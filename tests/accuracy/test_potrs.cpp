@@ -78,14 +78,21 @@ TEST_P(PotrsAccuracy, LapackFormResidual)
                 Dense<T> F = with_other_triangle_nan(A0, uplo);
                 ASSERT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), 0) << "n=" << n;
                 const std::vector<T> factor = F.a;
-                for (int64_t nrhs : nrhs_for(n)) {
-                    const Dense<T> B0 = random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
-                    Dense<T> X = B0;
-                    EXPECT_EQ(tessera::potrs(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0);
-                    EXPECT_LT(solve_residual(A0, X, B0), tol) << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
-                    EXPECT_TRUE(same_bits(F.a, factor)) << "potrs wrote into A, n=" << n;
-                    EXPECT_TRUE(padding_unchanged(X, B0)) << "potrs wrote below row n of B, n=" << n;
+                // A given tile size solves by tiles; the automatic one, on cores alone with
+                // many right-hand sides, by one strip of B per worker.
+                for (int64_t nb : {tile_for(n), int64_t(0)}) {
+                    tessera::set_tile_size(nb);
+                    for (int64_t nrhs : nrhs_for(n)) {
+                        const Dense<T> B0 = random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
+                        Dense<T> X = B0;
+                        EXPECT_EQ(tessera::potrs(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0);
+                        EXPECT_LT(solve_residual(A0, X, B0), tol)
+                            << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo) << " nb=" << nb;
+                        EXPECT_TRUE(same_bits(F.a, factor)) << "potrs wrote into A, n=" << n;
+                        EXPECT_TRUE(padding_unchanged(X, B0)) << "potrs wrote below row n of B, n=" << n;
+                    }
                 }
+                tessera::set_tile_size(tile_for(n));
             }
         }
     });
