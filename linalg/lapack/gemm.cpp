@@ -7,20 +7,20 @@
 // their transposes); they are only read. Where a device's memory is bounded, k is cut into
 // chunks so that a task's panels take at most an eighth of it.
 //
-// The blocks: on CPU cores alone, one strip of C per worker, as a multithreaded BLAS splits C
-// among its threads. Strips of whole columns keep every call tall, and OpenBLAS runs a tall
-// call fastest, packing op(B) once and amortizing it over all of m (dgemm on 2 cores against
-// OpenBLAS's own 2 threads: 0.98-1.02x with 2 strips, 0.86-0.94x with 4 x 4 square tiles at
-// n = 1000 to 8000; docs/tile-size.md). C too narrow for that (under 16 columns a strip) is
-// cut into row strips instead. With accelerators, or a tile size set by set_tile_size, C is
-// cut into square tiles of tile_size(): more tasks than units, for the schedulers to balance
-// unequal units.
+// The blocks: on cores alone, one strip of C per worker (strips.hpp). Strips of whole columns
+// keep every call tall, and OpenBLAS runs a tall call fastest, packing op(B) once and
+// amortizing it over all of m (dgemm on 2 cores against OpenBLAS's own 2 threads: 0.98-1.02x
+// with 2 strips, 0.86-0.94x with 4 x 4 square tiles at n = 1000 to 8000; docs/tile-size.md).
+// C too narrow for that (under 16 columns a strip) is cut into row strips instead. With
+// accelerators, or a tile size set by set_tile_size, C is cut into square tiles of
+// tile_size(): more tasks than units, for the schedulers to balance unequal units.
 #include <tessera/la/blas.hpp>
 #include <tessera/la/context.hpp>
 
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/strips.hpp"
 
 #include <vector>
 
@@ -33,13 +33,10 @@ struct Blocks {
 /// How the m x n C is cut (see the top of this file).
 Blocks gemm_blocks(rt::Runtime& rt, int64_t m, int64_t n, char precision)
 {
-    if (rt.memory_nodes().size() > 1 || tile_size_is_set()) {
-        const int64_t nb = tile_size(Routine::gemm, precision, std::max(m, n));
-        return {nb, nb};
-    }
-    // On cores alone, tile_size is the width of one strip per worker.
-    if (const int64_t width = tile_size(Routine::gemm, precision, n); width >= 16) return {m, width};
-    return {tile_size(Routine::gemm, precision, m), n};
+    if (const int64_t width = detail::strip_width(rt, n)) return {m, width};
+    if (const int64_t height = detail::strip_width(rt, m)) return {height, n};  // C too narrow: rows
+    const int64_t nb = tile_size(Routine::gemm, precision, std::max(m, n));
+    return {nb, nb};
 }
 }  // namespace
 

@@ -2,13 +2,16 @@
 // factorization and the solve run in one sequence, so that the solve of the first tile rows
 // overlaps the end of the factorization. Only when the factorization succeeded is the
 // solution copied back into B: a matrix that is not positive definite leaves B untouched, as
-// LAPACK's posv does. The copies move O(n nrhs) elements against O(n^3) flops.
+// LAPACK's posv does. The copies move O(n nrhs) elements against O(n^3) flops. On cores
+// alone with many right-hand sides, the factorization runs first and the solve by strips of B
+// (potrs.cpp, strips.hpp).
 #include <tessera/la/cholesky.hpp>
 #include <tessera/la/context.hpp>
 #include <tessera/la/layout.hpp>
 
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/strips.hpp"
 
 namespace tessera::inline la {
 
@@ -25,6 +28,10 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     detail::check_leading(fn, 7, "ldb", ldb, n);
     if (n == 0) return 0;
     rt::Runtime& rt = runtime();
+    if (nrhs > 0 && detail::strip_width(rt, nrhs) > 0) {  // the factorization, then B in strips
+        if (const int64_t info = potrf(uplo, n, a, lda); info != 0) return info;
+        return potrs(uplo, n, nrhs, static_cast<T const*>(a), lda, b, ldb);
+    }
     const int64_t nb = tile_size(Routine::posv, precision_letter<T>(), n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
     if (nrhs == 0) return potrf(uplo, A);  // as LAPACK: A is factored even then

@@ -1,18 +1,17 @@
 // LAPACK-style potrs: the factor A and the right-hand sides B are tiled in place
 // (TileMatrix::wrap: no copy) on the library's runtime and solved by the tile algorithm.
 //
-// On cores alone with the automatic tile size, and at least 16 right-hand sides per worker,
-// the columns of B are independent problems: B is cut into one strip of columns per worker,
-// and each strip is solved by two tasks, one whole triangular solve each (the recursive trsm,
-// most of whose flops are tall gemm calls), as a multithreaded BLAS splits B among its
-// threads. The tile algorithm's many small steps leave the cores waiting on each other.
-// Tiles stay for accelerators, whose units differ, and for few right-hand sides.
+// On cores alone, the columns of B are cut into one strip per worker (strips.hpp), and each
+// strip is solved by two tasks, one whole triangular solve each (the recursive trsm, most of
+// whose flops are tall gemm calls): the tile algorithm's many small steps leave the cores
+// waiting on each other.
 #include <tessera/la/cholesky.hpp>
 #include <tessera/la/context.hpp>
 
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/strips.hpp"
 
 #include <vector>
 
@@ -56,9 +55,8 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
     detail::check_leading(fn, 7, "ldb", ldb, n);
     if (n == 0 || nrhs == 0) return 0;
     rt::Runtime& rt = runtime();
-    const int64_t workers = rt.worker_count();
-    if (rt.memory_nodes().size() == 1 && !tile_size_is_set() && nrhs >= 16 * workers) {
-        potrs_in_strips(rt, uplo, n, nrhs, a, lda, b, ldb, (nrhs + workers - 1) / workers);
+    if (const int64_t width = detail::strip_width(rt, nrhs)) {
+        potrs_in_strips(rt, uplo, n, nrhs, a, lda, b, ldb, width);
         return 0;
     }
     const int64_t nb = tile_size(Routine::potrs, precision_letter<T>(), n);

@@ -68,18 +68,40 @@ TEST_P(PosvAccuracy, LapackFormResidual)
 {
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
-        for (int64_t n : accuracy_sizes()) {
-            tessera::set_tile_size(tile_for(n));
-            const Dense<T> A0 = hpd_dense<T>(n, 300 + uint64_t(n), n + 3);  // lda > n
-            for (Uplo uplo : {Uplo::lower, Uplo::upper})
-                for (int64_t nrhs : nrhs_for(n)) {
-                    Dense<T> F = with_other_triangle_nan(A0, uplo);
-                    const Dense<T> B0 = random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
-                    Dense<T> X = B0;
-                    ASSERT_EQ(tessera::posv(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0) << "n=" << n;
-                    EXPECT_LT(solve_residual(A0, X, B0), tol) << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
-                    EXPECT_TRUE(padding_unchanged(X, B0)) << "posv wrote below row n of B, n=" << n;
-                }
+        for (int64_t n : accuracy_sizes())
+            // A given tile size solves by tiles; the automatic one, on cores alone with many
+            // right-hand sides, by one strip of B per worker.
+            for (int64_t nb : {tile_for(n), int64_t(0)}) {
+                tessera::set_tile_size(nb);
+                const Dense<T> A0 = hpd_dense<T>(n, 300 + uint64_t(n), n + 3);  // lda > n
+                for (Uplo uplo : {Uplo::lower, Uplo::upper})
+                    for (int64_t nrhs : nrhs_for(n)) {
+                        Dense<T> F = with_other_triangle_nan(A0, uplo);
+                        const Dense<T> B0 = random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
+                        Dense<T> X = B0;
+                        ASSERT_EQ(tessera::posv(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0) << "n=" << n;
+                        EXPECT_LT(solve_residual(A0, X, B0), tol)
+                            << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo) << " nb=" << nb;
+                        EXPECT_TRUE(padding_unchanged(X, B0)) << "posv wrote below row n of B, n=" << n;
+                    }
+            }
+    });
+}
+
+// With many right-hand sides and the automatic tile size (strips of B on cores alone), a
+// failed factorization still leaves B untouched.
+TEST_P(PosvAccuracy, NotPositiveDefiniteKeepsBWithManyRightHandSides)
+{
+    with_precision([&]<class T>() {
+        LibraryRuntime lib{GetParam()};
+        const int64_t n = 100, nrhs = 64;
+        const Dense<T> B0 = random_dense<T>(n, nrhs, 13, n + 1);
+        for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+            Dense<T> A0 = hpd_dense<T>(n, 14);
+            A0(70, 70) = T(-1);
+            Dense<T> F = A0, X = B0;
+            EXPECT_EQ(tessera::posv(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 71);
+            EXPECT_TRUE(same_bits(X.a, B0.a)) << "posv wrote into B";
         }
     });
 }
