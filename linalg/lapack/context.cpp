@@ -4,6 +4,8 @@
 
 #include <tessera/error.hpp>
 
+#include "linalg/lapack/strips.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -99,12 +101,12 @@ int64_t tile_size(Routine routine, char precision, int64_t n)
     if (routine == Routine::potrs) nb = std::max(192.0, nb * 0.5);
     // gemm has no critical path: the LAPACK-style gemm gives each task whole rows of A and
     // columns of B (linalg/lapack/gemm.cpp). On cores alone, C is cut into one strip per
-    // worker, n / workers wide. With accelerators, t x t tiles of C with t^2 >= 4 workers and
-    // a multiple of them (every worker gets as many) are enough.
+    // worker (strips.hpp). With accelerators, t x t tiles of C with t^2 >= 4 workers and a
+    // multiple of them (every worker gets as many) are enough.
     if (routine == Routine::gemm) {
+        if (initialized())
+            if (const int64_t width = detail::strip_width(runtime(), n)) return width;
         const unsigned w = std::max(1u, workers);
-        const bool cores_only = !initialized() || runtime().memory_nodes().size() == 1;
-        if (cores_only) return std::max<int64_t>(1, (n + w - 1) / w);
         auto t = unsigned(std::ceil(std::sqrt(4.0 * w)));
         while ((t * t) % w != 0) ++t;
         return std::max<int64_t>(std::min<int64_t>(n, 32), (n + t - 1) / t);

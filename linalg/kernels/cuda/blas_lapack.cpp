@@ -111,6 +111,13 @@ int to_int(int64_t x, char const* what)
                               " is out of cuBLAS's int range");
     return int(x);
 }
+/// The same, naming the argument as "<fn>: <arg>" (the message is built only on failure).
+int to_int(int64_t x, char const* fn, char const* arg)
+{
+    if (x < 0 || x > INT_MAX) [[unlikely]]
+        return to_int(x, (std::string(fn) + ": " + arg).c_str());
+    return int(x);
+}
 
 /// Bytes before cuSOLVER's workspace in ctx.workspace(): the device info, padded to keep the
 /// workspace as aligned as the allocation.
@@ -219,17 +226,28 @@ void syrk(rt::CudaContext const& ctx, Uplo uplo, Op trans, bool hermitian, int64
     rt::cuda_check(st, what);
 }
 
+/// The arguments of trsm and trmm as cuBLAS takes them, sizes checked against int.
+struct TriangularArgs {
+    cublasSideMode_t side;
+    cublasFillMode_t uplo;
+    cublasOperation_t trans;
+    cublasDiagType_t diag;
+    int m, n, lda, ldb;
+};
+TriangularArgs triangular_args(char const* fn, Side side, Uplo uplo, Op trans, Diag diag, int64_t m,
+                               int64_t n, int64_t lda, int64_t ldb)
+{
+    return {cublas(side),       cublas(uplo),       cublas(trans),          cublas(diag),
+            to_int(m, fn, "m"), to_int(n, fn, "n"), to_int(lda, fn, "lda"), to_int(ldb, fn, "ldb")};
+}
+
 template <Scalar T>
 void trsm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag, int64_t m,
           int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb)
 {
     if (m == 0 || n == 0) return;
-    const int M = to_int(m, "trsm: m"), N = to_int(n, "trsm: n");
-    const int LDA = to_int(lda, "trsm: lda"), LDB = to_int(ldb, "trsm: ldb");
-    auto S = cublas(side);
-    auto U = cublas(uplo);
-    auto O = cublas(trans);
-    auto D = cublas(diag);
+    const auto [S, U, O, D, M, N, LDA, LDB] =
+        triangular_args("trsm", side, uplo, trans, diag, m, n, lda, ldb);
     cublasStatus_t st;
     if constexpr (std::same_as<T, float>)
         st = cublasStrsm(ctx.cublas, S, U, O, D, M, N, &alpha, a, LDA, b, LDB);
@@ -247,12 +265,8 @@ void trmm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag,
           int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb)
 {
     if (m == 0 || n == 0) return;
-    const int M = to_int(m, "trmm: m"), N = to_int(n, "trmm: n");
-    const int LDA = to_int(lda, "trmm: lda"), LDB = to_int(ldb, "trmm: ldb");
-    auto S = cublas(side);
-    auto U = cublas(uplo);
-    auto O = cublas(trans);
-    auto D = cublas(diag);
+    const auto [S, U, O, D, M, N, LDA, LDB] =
+        triangular_args("trmm", side, uplo, trans, diag, m, n, lda, ldb);
     // cuBLAS's trmm is out of place, C = alpha op(A) B; C = B (same ld) makes it in place.
     cublasStatus_t st;
     if constexpr (std::same_as<T, float>)
