@@ -1,18 +1,39 @@
-# CUDA support: TESSERA_ENABLE_CUDA = AUTO (default), ON or OFF.
+# CUDA support: TESSERA_ENABLE_CUDA = AUTO (default), ON, OFF or SIM.
 #
 # AUTO turns CUDA on when check_language(CUDA) finds a working nvcc (on PATH, or named by
 # CUDACXX / -DCMAKE_CUDA_COMPILER=...). Passing -DCMAKE_CUDA_COMPILER= (empty) or keeping nvcc
 # off PATH leaves CUDA out. A build without CUDA still builds everything but the CUDA driver
-# and kernels. Sets TESSERA_HAVE_CUDA to ON or OFF.
-set(TESSERA_ENABLE_CUDA AUTO CACHE STRING "CUDA support: AUTO (when nvcc is found), ON or OFF")
-set_property(CACHE TESSERA_ENABLE_CUDA PROPERTY STRINGS AUTO ON OFF)
+# and kernels.
+#
+# SIM builds the CUDA driver and kernels against the CUDA headers but links them to Tessera's
+# CUDA simulator (tests/cudasim/) instead of cudart, cuBLAS, cuSOLVER and cuFFT: a simulated
+# GPU whose streams are host threads, so that the driver runs, under the sanitizers too, on a
+# machine without a GPU. No nvcc is needed (the .cu files are replaced by host twins). For
+# testing only: nothing is installed from such a tree.
+#
+# Sets TESSERA_HAVE_CUDA and TESSERA_CUDA_SIM (ON or OFF), and the lists to link against:
+# TESSERA_CUDA_RUNTIME_LIBS (cudart) and TESSERA_CUDA_MATH_LIBS (cuBLAS, cuFFT, cuSOLVER),
+# both the simulator in SIM mode.
+set(TESSERA_ENABLE_CUDA AUTO CACHE STRING "CUDA support: AUTO (when nvcc is found), ON, OFF or SIM")
+set_property(CACHE TESSERA_ENABLE_CUDA PROPERTY STRINGS AUTO ON OFF SIM)
 set(TESSERA_CUDA_ARCHITECTURES "80;90" CACHE STRING
     "GPU architectures to build for (CMAKE_CUDA_ARCHITECTURES), e.g. \"80;90\" or native")
 
 set(TESSERA_HAVE_CUDA OFF)
+set(TESSERA_CUDA_SIM OFF)
+set(TESSERA_CUDA_RUNTIME_LIBS CUDA::cudart)
+set(TESSERA_CUDA_MATH_LIBS CUDA::cublas CUDA::cufft CUDA::cusolver)
 string(TOUPPER "${TESSERA_ENABLE_CUDA}" _tessera_cuda_mode)
 
-if(_tessera_cuda_mode STREQUAL "AUTO" OR TESSERA_ENABLE_CUDA)
+if(_tessera_cuda_mode STREQUAL "SIM")
+    find_package(CUDAToolkit REQUIRED)  # the headers only
+    set(TESSERA_HAVE_CUDA ON)
+    set(TESSERA_CUDA_SIM ON)
+    set(TESSERA_CUDA_RUNTIME_LIBS tessera_cudasim)
+    set(TESSERA_CUDA_MATH_LIBS tessera_cudasim)
+    message(STATUS "Tessera: CUDA ${CUDAToolkit_VERSION} headers, linked to the CUDA simulator "
+                   "(tests/cudasim): for testing the driver without a GPU")
+elseif(_tessera_cuda_mode STREQUAL "AUTO" OR TESSERA_ENABLE_CUDA)
     # check_language() configures a scratch project with CUDA enabled and caches the result in
     # CMAKE_CUDA_COMPILER (NOTFOUND when that fails), so a broken nvcc counts as no nvcc.
     # When CMAKE_CUDA_COMPILER is already defined (even empty) it is trusted as is.
@@ -32,7 +53,7 @@ else()
     message(STATUS "Tessera: CUDA support is off (TESSERA_ENABLE_CUDA=${TESSERA_ENABLE_CUDA})")
 endif()
 
-if(TESSERA_HAVE_CUDA)
+if(TESSERA_HAVE_CUDA AND NOT TESSERA_CUDA_SIM)
     # Must be set before enable_language(CUDA): otherwise CMake picks a default architecture
     # that recent nvcc releases may no longer support.
     set(CMAKE_CUDA_ARCHITECTURES "${TESSERA_CUDA_ARCHITECTURES}")

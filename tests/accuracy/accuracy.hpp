@@ -24,6 +24,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -111,8 +112,28 @@ public:
     LibraryRuntime& operator=(LibraryRuntime const&) = delete;
 };
 
+/// True under ctest's "cuda" variant (TESSERA_TEST_CUDA=1, tests/CMakeLists.txt), whose runtimes
+/// have a GPU beside the cores (TESSERA_NCUDA=1).
+inline bool cuda_variant() { return std::getenv("TESSERA_TEST_CUDA") != nullptr; }
+/// Whether a runtime started now gets a CUDA worker (asked once per process).
+inline bool gpu_answers()
+{
+    static const bool yes = [] {
+        rt::Runtime r{rt::RuntimeConfig{.ncpus = 1, .perfmodel_dir = "none"}};
+        for (rt::WorkerId w = 0; w < r.worker_count(); ++w)
+            if (r.worker(w).arch == rt::Arch::cuda) return true;
+        return false;
+    }();
+    return yes;
+}
+
 class AccuracySweep : public testing::TestWithParam<AccuracyParam> {
 protected:
+    void SetUp() override
+    {
+        if (cuda_variant() && !gpu_answers()) GTEST_SKIP() << "no GPU: the cuda variant of the sweep needs one";
+    }
+
     /// A runtime for this sweep point: 2 cores plus the emulated devices.
     std::unique_ptr<rt::Runtime> make_runtime() const
     {

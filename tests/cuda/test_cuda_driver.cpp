@@ -1,7 +1,9 @@
-// The CUDA driver on a real GPU: workers and memory nodes, coherency between the host, an
+// The CUDA driver on a GPU: workers and memory nodes, coherency between the host, an
 // emulated device and the GPU, transfers overlapping kernels, eviction on a GPU capped at a
 // few tiles, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, the
-// bus calibration and user arrays page-locked while GPUs copy them. Without a GPU every test is reported as skipped (ctest: "Skipped").
+// bus calibration and user arrays page-locked while GPUs copy them. They run on a real GPU, or
+// on the CUDA simulator in a -DTESSERA_ENABLE_CUDA=SIM tree (tests/cudasim/sim.hpp). Without
+// either, every test is reported as skipped (ctest: "Skipped").
 #include "cuda/test_kernels.hpp"
 
 #include <tessera/error.hpp>
@@ -103,9 +105,11 @@ TEST(CudaDriver, CoherencyBetweenHostEmulatedAndGpu)
     for (double e : x) ASSERT_EQ(e, value + 60);
 }
 
-// While a 0.3 s kernel runs, the next task's 256 MB are copied in and the task is launched
+// While a 0.3 s kernel runs, the next task's 32 MB are copied in and the task is launched
 // behind it: its implementation is called well before the kernel can have ended. (Were the
-// copy to wait for the kernel, the launch would come at least 0.3 s after the first one.)
+// copy to wait for the kernel, the launch would come at least 0.3 s after the first one.) The
+// copy takes a few ms on a GPU, and up to 0.1 s on the CUDA simulator, whose copies and
+// first-touch allocations are host memcpy and memset.
 std::atomic<int64_t> spin_launched{0}, touch_launched{0};
 int64_t now_ns()
 {
@@ -128,7 +132,7 @@ TEST(CudaDriver, TransfersOverlapKernels)
             touch_launched = now_ns();
             tessera_test::launch_add(v.ptr, v.n, 1.0, c.stream);
         }};
-    std::vector<double> small(16, 0.0), big(std::size_t(32) << 20, 1.0);  // 256 MB to copy in
+    std::vector<double> small(16, 0.0), big(std::size_t(4) << 20, 1.0);  // 32 MB to copy in
     rt::Handle hs{r, rt::Vector<double>{small.data(), int64_t(small.size())}};
     rt::Handle hb{r, rt::Vector<double>{big.data(), int64_t(big.size())}};
     r.submit(spin, readwrite(hs), rt::on_worker(gpu));

@@ -1,0 +1,215 @@
+// cuSOLVER (potrf, Xtrtri) and cuFFT plans of the simulator (sim.hpp). The factorizations
+// check their arguments as cuSOLVER does, ask for a workspace (so that the caller's carving of
+// it is exercised), check that the matrix, the workspace and devInfo are device memory, and
+// queue the LAPACKE call on the handle's stream; devInfo gets LAPACK's info there. cuFFT: only
+// the plans (no transform is simulated yet).
+#include "tests/cudasim/sim.hpp"
+
+#include <cublas_v2.h>
+#include <cufft.h>
+#include <cusolverDn.h>
+
+#include <lapacke.h>
+
+#include <algorithm>
+#include <complex>
+#include <concepts>
+#include <cstring>
+#include <tuple>
+
+struct cusolverDnContext {
+    cudaStream_t stream = nullptr;
+};
+
+namespace tessera::cudasim {
+namespace {
+
+using cf = std::complex<float>;
+using cz = std::complex<double>;
+
+char lapack(cublasFillMode_t u) { return u == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U'; }
+char lapack(cublasDiagType_t d) { return d == CUBLAS_DIAG_UNIT ? 'U' : 'N'; }
+bool valid(cublasFillMode_t u) { return u == CUBLAS_FILL_MODE_LOWER || u == CUBLAS_FILL_MODE_UPPER; }
+
+/// Bytes of workspace the simulated factorizations ask for: enough to catch a caller that
+/// places its own data (devInfo) over the workspace.
+constexpr int workspace_elements = 64;
+
+/// Checks the operands, then queues `op` (which returns LAPACK's info) and the store of its
+/// info into devInfo on the handle's stream.
+template <class Op>
+cusolverStatus_t factor(cusolverDnHandle_t h, char const* routine, void const* a, std::size_t a_bytes,
+                        void const* work, std::size_t work_bytes, int* dev_info, Op op)
+{
+    Device& d = device_of(h->stream);
+    if (d.fault.load() != cudaSuccess) return CUSOLVER_STATUS_EXECUTION_FAILED;
+    State& st = State::get();
+    for (auto [p, bytes, name] : {std::tuple{a, a_bytes, "A"}, std::tuple{work, work_bytes, "the workspace"},
+                                  std::tuple{(void const*)dev_info, sizeof(int), "devInfo"}})
+        if (bytes && st.classify(p, bytes) != Memory::device) {
+            fault(d, cudaErrorIllegalAddress, std::string(routine) + ": " + name + " is not inside one device allocation");
+            return CUSOLVER_STATUS_SUCCESS;
+        }
+    // devInfo must not lie inside the workspace, which the factorization may overwrite
+    auto w = reinterpret_cast<std::uintptr_t>(work), i = reinterpret_cast<std::uintptr_t>(dev_info);
+    if (work_bytes && i + sizeof(int) > w && i < w + work_bytes) {
+        fault(d, cudaErrorIllegalAddress, std::string(routine) + ": devInfo lies inside the workspace");
+        return CUSOLVER_STATUS_SUCCESS;
+    }
+    submit(h->stream, [op, dev_info, work, work_bytes] {
+        if (work_bytes) std::memset(const_cast<void*>(work), 0xFF, work_bytes);  // the factorization's scratch
+        *dev_info = int(op());
+    });
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <class T> int64_t potrf_lapack(char uplo, int n, T* a, int lda)
+{
+    if constexpr (std::same_as<T, float>) return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::same_as<T, double>) return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::same_as<T, cf>)
+        return LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, uplo, n, reinterpret_cast<lapack_complex_float*>(a), lda);
+    else
+        return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, uplo, n, reinterpret_cast<lapack_complex_double*>(a), lda);
+}
+
+template <class T> int64_t trtri_lapack(char uplo, char diag, int64_t n, void* a, int64_t lda)
+{
+    auto* p = static_cast<T*>(a);
+    if constexpr (std::same_as<T, float>) return LAPACKE_strtri_work(LAPACK_COL_MAJOR, uplo, diag, n, p, lda);
+    else if constexpr (std::same_as<T, double>) return LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, uplo, diag, n, p, lda);
+    else if constexpr (std::same_as<T, cf>)
+        return LAPACKE_ctrtri_work(LAPACK_COL_MAJOR, uplo, diag, n, reinterpret_cast<lapack_complex_float*>(p), lda);
+    else
+        return LAPACKE_ztrtri_work(LAPACK_COL_MAJOR, uplo, diag, n, reinterpret_cast<lapack_complex_double*>(p), lda);
+}
+
+template <class T>
+cusolverStatus_t potrf_size(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, int lda, int* lwork)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (!valid(uplo) || n < 0 || lda < std::max(1, n) || !lwork) return CUSOLVER_STATUS_INVALID_VALUE;
+    *lwork = workspace_elements;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <class T, class D>
+cusolverStatus_t potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D* a, int lda, D* work, int lwork,
+                       int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (!valid(uplo) || n < 0 || lda < std::max(1, n) || lwork < workspace_elements || !dev_info)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    auto* A = reinterpret_cast<T*>(a);
+    return factor(h, "cusolverDn potrf", a, matrix_bytes(n, n, lda, sizeof(T)), work, std::size_t(lwork) * sizeof(T),
+                  dev_info, [=, u = lapack(uplo)] { return potrf_lapack<T>(u, n, A, lda); });
+}
+
+std::size_t element_bytes(cudaDataType t)
+{
+    switch (t) {
+        case CUDA_R_32F: return 4;
+        case CUDA_R_64F: return 8;
+        case CUDA_C_32F: return 8;
+        case CUDA_C_64F: return 16;
+        default: return 0;
+    }
+}
+
+}  // namespace
+}  // namespace tessera::cudasim
+
+using namespace tessera::cudasim;
+
+extern "C" {
+
+cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t* handle)
+{
+    if (!handle) return CUSOLVER_STATUS_INVALID_VALUE;
+    if (State::get().device_count() == 0) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    *handle = new cusolverDnContext;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnDestroy(cusolverDnHandle_t handle)
+{
+    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    delete handle;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t handle, cudaStream_t stream)
+{
+    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    handle->stream = stream;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+#define TESSERA_CUDASIM_POTRF(t, D, T)                                                                            \
+    cusolverStatus_t cusolverDn##t##potrf_bufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D*,      \
+                                                     int lda, int* lwork)                                         \
+    {                                                                                                             \
+        return potrf_size<T>(h, uplo, n, lda, lwork);                                                             \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##t##potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D* a, int lda,      \
+                                          D* work, int lwork, int* dev_info)                                      \
+    {                                                                                                             \
+        return potrf<T>(h, uplo, n, a, lda, work, lwork, dev_info);                                               \
+    }
+TESSERA_CUDASIM_POTRF(S, float, float)
+TESSERA_CUDASIM_POTRF(D, double, double)
+TESSERA_CUDASIM_POTRF(C, cuComplex, std::complex<float>)
+TESSERA_CUDASIM_POTRF(Z, cuDoubleComplex, std::complex<double>)
+#undef TESSERA_CUDASIM_POTRF
+
+cusolverStatus_t cusolverDnXtrtri_bufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag,
+                                             int64_t n, cudaDataType type, void*, int64_t lda,
+                                             size_t* device_bytes, size_t* host_bytes)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (!valid(uplo) || (diag != CUBLAS_DIAG_UNIT && diag != CUBLAS_DIAG_NON_UNIT) || n < 0 ||
+        lda < std::max<int64_t>(1, n) || !element_bytes(type) || !device_bytes || !host_bytes)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    *device_bytes = workspace_elements * element_bytes(type);
+    *host_bytes = 0;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnXtrtri(cusolverDnHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag, int64_t n,
+                                  cudaDataType type, void* a, int64_t lda, void* device_work, size_t device_bytes,
+                                  void*, size_t, int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    const std::size_t es = element_bytes(type);
+    if (!valid(uplo) || (diag != CUBLAS_DIAG_UNIT && diag != CUBLAS_DIAG_NON_UNIT) || n < 0 ||
+        lda < std::max<int64_t>(1, n) || !es || device_bytes < workspace_elements * es || !dev_info)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    const char u = lapack(uplo), d = lapack(diag);
+    return factor(h, "cusolverDnXtrtri", a, matrix_bytes(n, n, lda, es), device_work, device_bytes, dev_info,
+                  [=]() -> int64_t {
+                      switch (type) {
+                          case CUDA_R_32F: return trtri_lapack<float>(u, d, n, a, lda);
+                          case CUDA_R_64F: return trtri_lapack<double>(u, d, n, a, lda);
+                          case CUDA_C_32F: return trtri_lapack<std::complex<float>>(u, d, n, a, lda);
+                          default: return trtri_lapack<std::complex<double>>(u, d, n, a, lda);
+                      }
+                  });
+}
+
+// ---- cuFFT: plans only ---------------------------------------------------------------------------
+
+cufftResult cufftPlanMany(cufftHandle* plan, int rank, int* n, int*, int, int, int*, int, int, cufftType, int batch)
+{
+    static std::atomic<int> next{1};
+    if (!plan || rank < 1 || rank > 3 || !n || batch < 1) return CUFFT_INVALID_VALUE;
+    for (int i = 0; i < rank; ++i)
+        if (n[i] < 1) return CUFFT_INVALID_SIZE;
+    *plan = next++;
+    return CUFFT_SUCCESS;
+}
+
+cufftResult cufftSetStream(cufftHandle plan, cudaStream_t) { return plan > 0 ? CUFFT_SUCCESS : CUFFT_INVALID_PLAN; }
+
+cufftResult cufftDestroy(cufftHandle plan) { return plan > 0 ? CUFFT_SUCCESS : CUFFT_INVALID_PLAN; }
+
+}  // extern "C"

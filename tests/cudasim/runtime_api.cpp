@@ -1,0 +1,641 @@
+// The CUDA runtime API of the simulator (sim.hpp): devices, memory, streams, events, copies.
+#include "tests/cudasim/sim.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <tuple>
+
+namespace tessera::cudasim {
+
+// ---- Stream ------------------------------------------------------------------------------------
+
+Stream::Stream(Device& device) : device_(device), thread_([this] { run(); }) {}
+
+Stream::~Stream()
+{
+    {
+        std::lock_guard lock(m_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+std::uint64_t Stream::enqueue(std::function<void()> op)
+{
+    std::lock_guard lock(m_);
+    queue_.emplace_back(++queued_, std::move(op));
+    cv_.notify_all();
+    return queued_;
+}
+
+std::uint64_t Stream::last() const
+{
+    std::lock_guard lock(m_);
+    return queued_;
+}
+
+bool Stream::done(std::uint64_t ticket) const
+{
+    std::lock_guard lock(m_);
+    return completed_ >= ticket;
+}
+
+void Stream::wait(std::uint64_t ticket) const
+{
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return completed_ >= ticket; });
+}
+
+void Stream::run()
+{
+    std::unique_lock lock(m_);
+    for (;;) {
+        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, and everything ran
+        auto [ticket, op] = std::move(queue_.front());
+        queue_.pop_front();
+        lock.unlock();
+        if (device_.fault.load() == cudaSuccess) op();
+        lock.lock();
+        completed_ = ticket;
+        cv_.notify_all();
+    }
+}
+
+// ---- State -------------------------------------------------------------------------------------
+
+namespace {
+/// "1GB", "64MB", "4096": bytes (K, M, G are powers of 1024).
+std::size_t parse_bytes(char const* text, std::size_t fallback)
+{
+    if (!text || !*text) return fallback;
+    char* end = nullptr;
+    double v = std::strtod(text, &end);
+    double scale = 1;
+    switch (end && *end ? *end : 'B') {
+        case 'K': case 'k': scale = 1024.0; break;
+        case 'M': case 'm': scale = 1024.0 * 1024; break;
+        case 'G': case 'g': scale = 1024.0 * 1024 * 1024; break;
+        default: break;
+    }
+    return v > 0 ? std::size_t(v * scale) : fallback;
+}
+}  // namespace
+
+thread_local int State::current_ordinal = 0;
+thread_local cudaError_t State::last_error = cudaSuccess;
+
+State::State()
+{
+    char const* count = std::getenv("TESSERA_CUDASIM_DEVICES");
+    int n = count && *count ? std::atoi(count) : 1;
+    std::size_t capacity = parse_bytes(std::getenv("TESSERA_CUDASIM_MEMORY"), std::size_t(1) << 30);
+    for (int d = 0; d < std::max(n, 0); ++d) {
+        devices_.push_back(std::make_unique<Device>());
+        devices_.back()->ordinal = d;
+        devices_.back()->capacity = capacity;
+    }
+}
+
+State& State::get()
+{
+    static State state;
+    return state;
+}
+
+Device& State::current() { return *devices_[std::size_t(current_ordinal)]; }
+
+Memory State::classify(void const* p, std::size_t bytes, Device** owner)
+{
+    if (owner) *owner = nullptr;
+    auto a = std::uintptr_t(p);
+    std::lock_guard lock(m);
+    auto it = allocations.upper_bound(a);
+    if (it == allocations.begin()) return Memory::pageable_host;
+    --it;
+    if (a >= it->first + std::max<std::size_t>(it->second.bytes, 1)) return Memory::pageable_host;
+    if (it->second.device < 0) return Memory::pinned_host;
+    if (a + bytes > it->first + it->second.bytes) return Memory::pageable_host;  // runs past its end
+    if (owner) *owner = devices_[std::size_t(it->second.device)].get();
+    return Memory::device;
+}
+
+bool State::on_device(void const* p, std::size_t bytes, char const* what)
+{
+    if (bytes == 0 || classify(p, bytes) == Memory::device) return true;
+    std::fprintf(stderr, "cudasim: %s: [%p, +%zu bytes) is not inside one device allocation\n", what, p, bytes);
+    return false;
+}
+
+cudaError_t record(cudaError_t status)
+{
+    if (status != cudaSuccess) State::last_error = status;
+    return status;
+}
+
+Stream* stream_of(cudaStream_t s)
+{
+    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return nullptr;
+    return reinterpret_cast<Stream*>(s);
+}
+
+Device& device_of(cudaStream_t s)
+{
+    Stream* stream = stream_of(s);
+    return stream ? stream->device() : State::get().current();
+}
+
+void submit(cudaStream_t s, std::function<void()> op)
+{
+    if (Stream* stream = stream_of(s))
+        stream->enqueue(std::move(op));
+    else if (State::get().current().fault.load() == cudaSuccess)
+        op();
+}
+
+void fault(Device& device, cudaError_t status, std::string const& why)
+{
+    std::fprintf(stderr, "cudasim: device %d faults (%s): %s\n", device.ordinal, cudaGetErrorName(status),
+                 why.c_str());
+    cudaError_t none = cudaSuccess;
+    device.fault.compare_exchange_strong(none, status);
+}
+
+namespace {
+
+/// The sticky error of the current device, recorded as the last error.
+cudaError_t sticky(Device& d) { return record(d.fault.load()); }
+
+/// cudaMemcpyKind's promise about each side, checked: a "device" side must lie inside one
+/// device allocation, a "host" side must not be device memory.
+cudaError_t check_sides(void* dst, void const* src, std::size_t dst_bytes, std::size_t src_bytes,
+                        cudaMemcpyKind kind)
+{
+    State& st = State::get();
+    const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    for (auto [p, bytes, device, name] : {std::tuple{(void const*)dst, dst_bytes, dst_device, "destination"},
+                                          std::tuple{src, src_bytes, src_device, "source"}}) {
+        if (bytes == 0) continue;
+        Memory mem = st.classify(p, bytes);
+        if (kind == cudaMemcpyDefault) {
+            // a pointer that starts inside a device allocation must end inside it
+            Device* owner = nullptr;
+            if (st.classify(p, 1, &owner) == Memory::device && mem != Memory::device) {
+                std::fprintf(stderr, "cudasim: cudaMemcpy: the %s runs past its device allocation\n", name);
+                return cudaErrorInvalidValue;
+            }
+        } else if (device != (mem == Memory::device)) {
+            std::fprintf(stderr, "cudasim: cudaMemcpy: the %s [%p, +%zu) is %s memory, the copy's kind says %s\n",
+                         name, p, bytes, mem == Memory::device ? "device" : "host", device ? "device" : "host");
+            return cudaErrorInvalidValue;
+        }
+    }
+    return cudaSuccess;
+}
+
+cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t spitch, std::size_t width,
+                    std::size_t height, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    if (width > dpitch || width > spitch) return record(cudaErrorInvalidPitchValue);
+    if (width == 0 || height == 0) return cudaSuccess;
+    Device& d = device_of(stream);
+    if (cudaError_t e = sticky(d)) return e;
+    std::size_t dst_bytes = (height - 1) * dpitch + width, src_bytes = (height - 1) * spitch + width;
+    if (cudaError_t e = check_sides(dst, src, dst_bytes, src_bytes, kind)) return record(e);
+    submit(stream, [=] {
+        for (std::size_t r = 0; r < height; ++r)
+            std::memcpy(static_cast<std::byte*>(dst) + r * dpitch, static_cast<std::byte const*>(src) + r * spitch,
+                        width);
+    });
+    return cudaSuccess;
+}
+
+cudaError_t allocate(void** p, std::size_t bytes, Device& d)
+{
+    if (!p) return record(cudaErrorInvalidValue);
+    *p = nullptr;
+    if (cudaError_t e = sticky(d)) return e;
+    if (bytes == 0) return cudaSuccess;
+    State& st = State::get();
+    {
+        std::lock_guard lock(st.m);
+        if (d.used + bytes > d.capacity) return record(cudaErrorMemoryAllocation);
+        d.used += bytes;
+    }
+    void* mem = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (!mem) {
+        std::lock_guard lock(st.m);
+        d.used -= bytes;
+        return record(cudaErrorMemoryAllocation);
+    }
+    std::memset(mem, 0xFF, bytes);  // garbage: NaN in every precision
+    {
+        std::lock_guard lock(st.m);
+        st.allocations[std::uintptr_t(mem)] = {bytes, d.ordinal, false};
+    }
+    *p = mem;
+    return cudaSuccess;
+}
+
+/// Forgets and frees a device allocation; false if p is not one.
+bool release(void* p)
+{
+    State& st = State::get();
+    {
+        std::lock_guard lock(st.m);
+        auto it = st.allocations.find(std::uintptr_t(p));
+        if (it == st.allocations.end() || it->second.device < 0) return false;
+        st.device(it->second.device).used -= it->second.bytes;
+        st.allocations.erase(it);
+    }
+    std::free(p);
+    return true;
+}
+
+void synchronize(Device& d)
+{
+    std::vector<std::pair<Stream*, std::uint64_t>> pending;
+    {
+        std::lock_guard lock(State::get().m);
+        for (Stream* s : d.streams) pending.emplace_back(s, s->last());
+    }
+    for (auto [s, ticket] : pending) s->wait(ticket);
+}
+
+/// A point of a stream: the ticket of the operation that records it, and when it ran.
+struct Mark {
+    Stream* stream = nullptr;
+    std::uint64_t ticket = 0;
+    Clock::time_point at{};
+};
+
+}  // namespace
+
+}  // namespace tessera::cudasim
+
+using namespace tessera::cudasim;
+
+/// An event: the mark of its last record (null: never recorded, which counts as passed).
+struct CUevent_st {
+    unsigned flags = 0;
+    std::mutex m;
+    std::shared_ptr<Mark> mark;
+};
+
+extern "C" {
+
+// ---- errors ------------------------------------------------------------------------------------
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = State::last_error;
+    State::last_error = cudaSuccess;
+    State& st = State::get();
+    if (st.device_count() > 0 && st.current().fault.load() != cudaSuccess) return st.current().fault.load();
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return State::last_error; }
+
+const char* cudaGetErrorName(cudaError_t error)
+{
+    switch (error) {
+        case cudaSuccess: return "cudaSuccess";
+        case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+        case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+        case cudaErrorInvalidPitchValue: return "cudaErrorInvalidPitchValue";
+        case cudaErrorNoDevice: return "cudaErrorNoDevice";
+        case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+        case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+        case cudaErrorNotReady: return "cudaErrorNotReady";
+        case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+        case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+        case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
+        case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
+        case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+        default: return "cudaError (simulated)";
+    }
+}
+
+const char* cudaGetErrorString(cudaError_t error)
+{
+    switch (error) {
+        case cudaSuccess: return "no error";
+        case cudaErrorMemoryAllocation: return "out of memory (simulated device)";
+        case cudaErrorNoDevice: return "no CUDA-capable device is detected (simulator: TESSERA_CUDASIM_DEVICES=0)";
+        case cudaErrorIllegalAddress: return "an illegal memory access was encountered (simulated)";
+        case cudaErrorLaunchFailure: return "unspecified launch failure (simulated)";
+        default: return cudaGetErrorName(error);
+    }
+}
+
+// ---- devices -----------------------------------------------------------------------------------
+
+cudaError_t cudaGetDeviceCount(int* count)
+{
+    if (!count) return record(cudaErrorInvalidValue);
+    *count = State::get().device_count();
+    return *count ? cudaSuccess : record(cudaErrorNoDevice);
+}
+
+cudaError_t cudaGetDevice(int* device)
+{
+    if (!device) return record(cudaErrorInvalidValue);
+    *device = State::current_ordinal;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    if (device < 0 || device >= State::get().device_count()) return record(cudaErrorInvalidDevice);
+    State::current_ordinal = device;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device)
+{
+    if (!prop) return record(cudaErrorInvalidValue);
+    if (device < 0 || device >= State::get().device_count()) return record(cudaErrorInvalidDevice);
+    *prop = cudaDeviceProp{};
+    std::snprintf(prop->name, sizeof prop->name, "Tessera CUDA simulator %d (host threads)", device);
+    prop->totalGlobalMem = State::get().device(device).capacity;
+    prop->major = 9;
+    prop->minor = 0;
+    prop->multiProcessorCount = 1;
+    prop->unifiedAddressing = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
+{
+    if (!value) return record(cudaErrorInvalidValue);
+    if (device < 0 || device >= State::get().device_count()) return record(cudaErrorInvalidDevice);
+    *value = attr == cudaDevAttrClockRate ? 1000000 : 0;  // kHz
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total)
+{
+    if (!free || !total) return record(cudaErrorInvalidValue);
+    Device& d = State::get().current();
+    if (cudaError_t e = sticky(d)) return e;
+    std::lock_guard lock(State::get().m);
+    *total = d.capacity;
+    *free = d.capacity - d.used;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer)
+{
+    State& st = State::get();
+    if (!can) return record(cudaErrorInvalidValue);
+    if (device < 0 || device >= st.device_count() || peer < 0 || peer >= st.device_count())
+        return record(cudaErrorInvalidDevice);
+    *can = device != peer;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int flags)
+{
+    State& st = State::get();
+    if (flags != 0) return record(cudaErrorInvalidValue);
+    if (peer < 0 || peer >= st.device_count() || peer == State::current_ordinal) return record(cudaErrorInvalidDevice);
+    std::lock_guard lock(st.m);
+    if (!st.current().peers.insert(peer).second) return record(cudaErrorPeerAccessAlreadyEnabled);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    Device& d = State::get().current();
+    synchronize(d);
+    return sticky(d);
+}
+
+// ---- memory ------------------------------------------------------------------------------------
+
+cudaError_t cudaMalloc(void** p, size_t bytes) { return allocate(p, bytes, State::get().current()); }
+
+cudaError_t cudaFree(void* p)
+{
+    if (!p) return cudaSuccess;
+    Device* owner = nullptr;
+    if (State::get().classify(p, 1, &owner) != Memory::device) return record(cudaErrorInvalidValue);
+    synchronize(*owner);  // cudaFree waits for the device's work, which may still use p
+    if (!release(p)) return record(cudaErrorInvalidValue);
+    return sticky(*owner);
+}
+
+cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream)
+{
+    return allocate(p, bytes, device_of(stream));
+}
+
+cudaError_t cudaFreeAsync(void* p, cudaStream_t stream)
+{
+    if (!p) return cudaSuccess;
+    if (State::get().classify(p, 1) != Memory::device) return record(cudaErrorInvalidValue);
+    if (Stream* s = stream_of(stream))
+        s->enqueue([p] { release(p); });
+    else
+        release(p);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned int)
+{
+    if (!p) return record(cudaErrorInvalidValue);
+    *p = std::aligned_alloc(4096, (std::max<std::size_t>(bytes, 1) + 4095) / 4096 * 4096);
+    if (!*p) return record(cudaErrorMemoryAllocation);
+    State& st = State::get();
+    std::lock_guard lock(st.m);
+    st.allocations[std::uintptr_t(*p)] = {bytes, -1, false};
+    return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void* p)
+{
+    if (!p) return cudaSuccess;
+    State& st = State::get();
+    {
+        std::lock_guard lock(st.m);
+        auto it = st.allocations.find(std::uintptr_t(p));
+        if (it == st.allocations.end() || it->second.device >= 0 || it->second.registered)
+            return record(cudaErrorInvalidValue);
+        st.allocations.erase(it);
+    }
+    std::free(p);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void* p, size_t bytes, unsigned int)
+{
+    if (!p || bytes == 0) return record(cudaErrorInvalidValue);
+    State& st = State::get();
+    std::lock_guard lock(st.m);
+    auto a = std::uintptr_t(p);
+    auto it = st.allocations.lower_bound(a);
+    bool overlaps = (it != st.allocations.end() && it->first < a + bytes) ||
+                    (it != st.allocations.begin() && std::prev(it)->first + std::prev(it)->second.bytes > a);
+    if (overlaps) return record(cudaErrorHostMemoryAlreadyRegistered);
+    st.allocations[a] = {bytes, -1, true};
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void* p)
+{
+    State& st = State::get();
+    std::lock_guard lock(st.m);
+    auto it = st.allocations.find(std::uintptr_t(p));
+    if (it == st.allocations.end() || !it->second.registered) return record(cudaErrorHostMemoryNotRegistered);
+    st.allocations.erase(it);
+    return cudaSuccess;
+}
+
+// ---- streams and events ------------------------------------------------------------------------
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int)
+{
+    if (!stream) return record(cudaErrorInvalidValue);
+    State& st = State::get();
+    Device& d = st.current();
+    if (cudaError_t e = sticky(d)) return e;
+    auto* s = new Stream(d);
+    {
+        std::lock_guard lock(st.m);
+        d.streams.insert(s);
+    }
+    *stream = reinterpret_cast<cudaStream_t>(s);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    Stream* s = stream_of(stream);
+    if (!s) return record(cudaErrorInvalidResourceHandle);
+    {
+        std::lock_guard lock(State::get().m);
+        s->device().streams.erase(s);
+    }
+    delete s;  // runs what is still queued first, as cudaStreamDestroy lets it finish
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    Device& d = device_of(stream);
+    if (Stream* s = stream_of(stream)) s->wait(s->last());
+    return sticky(d);
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
+{
+    if (!fn) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = sticky(device_of(stream))) return e;
+    submit(stream, [fn, data] { fn(data); });
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)
+{
+    if (!event) return record(cudaErrorInvalidValue);
+    auto* e = new CUevent_st;
+    e->flags = flags;
+    *event = e;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    if (!event) return record(cudaErrorInvalidResourceHandle);
+    delete event;  // a pending record keeps its Mark alive
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    if (!event) return record(cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = sticky(device_of(stream))) return e;
+    auto mark = std::make_shared<Mark>();
+    mark->stream = stream_of(stream);
+    if (mark->stream)
+        mark->ticket = mark->stream->enqueue([mark] { mark->at = Clock::now(); });
+    else
+        mark->at = Clock::now();
+    std::lock_guard lock(event->m);
+    event->mark = std::move(mark);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    if (!event) return record(cudaErrorInvalidResourceHandle);
+    std::shared_ptr<Mark> mark;
+    {
+        std::lock_guard lock(event->m);
+        mark = event->mark;
+    }
+    if (!mark || !mark->stream) return cudaSuccess;
+    if (cudaError_t e = mark->stream->device().fault.load()) return record(e);
+    return mark->stream->done(mark->ticket) ? cudaSuccess : cudaErrorNotReady;  // not an error
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    if (!event) return record(cudaErrorInvalidResourceHandle);
+    std::shared_ptr<Mark> mark;
+    {
+        std::lock_guard lock(event->m);
+        mark = event->mark;
+    }
+    if (!mark || !mark->stream) return cudaSuccess;
+    mark->stream->wait(mark->ticket);
+    return sticky(mark->stream->device());
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
+{
+    if (!ms || !start || !end) return record(cudaErrorInvalidValue);
+    if ((start->flags | end->flags) & cudaEventDisableTiming) return record(cudaErrorInvalidResourceHandle);
+    std::shared_ptr<Mark> a, b;
+    {
+        std::scoped_lock lock(start->m, end->m);
+        a = start->mark;
+        b = end->mark;
+    }
+    if (!a || !b) return record(cudaErrorInvalidResourceHandle);
+    for (Mark const* m : {a.get(), b.get()})
+        if (m->stream && !m->stream->done(m->ticket)) return cudaErrorNotReady;
+    *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
+    return cudaSuccess;
+}
+
+// ---- copies ------------------------------------------------------------------------------------
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return copy_2d(dst, bytes, src, bytes, bytes, 1, kind, stream);
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind)
+{
+    synchronize(State::get().current());  // the legacy stream waits for the device's other work
+    return cudaMemcpyAsync(dst, src, bytes, kind, nullptr);
+}
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,144 @@
+// The CUDA simulator: the CUDA runtime, cuBLAS, cuSOLVER and cuFFT calls that Tessera makes,
+// carried out on host threads, so that the CUDA driver and the CUDA kernels' wrappers run
+// (under the sanitizers too) on a machine without a GPU. Built instead of the CUDA libraries
+// with -DTESSERA_ENABLE_CUDA=SIM; never a substitute for a run on a real GPU
+// (docs/gpu-validation.md).
+//
+// What it models, and so what it can catch:
+// - Devices (TESSERA_CUDASIM_DEVICES, default 1) with a memory capacity
+//   (TESSERA_CUDASIM_MEMORY, default 1GB): cudaMalloc beyond it fails with
+//   cudaErrorMemoryAllocation. New device memory is filled with 0xFF bytes (NaN in every
+//   precision), as garbage that a missing copy would expose.
+// - Streams: each created stream is a thread that runs its operations in order, later than
+//   the call that queued them; events mark a point of a stream. Host memory given to an
+//   asynchronous copy is read when the stream gets there, pageable or not: a caller that
+//   reuses it too early gets wrong data (and a ThreadSanitizer report). The default and
+//   per-thread streams run their operations at once, in the calling thread.
+// - Every pointer a kernel or a copy of a given direction touches is checked against the
+//   device allocations, extents included: a host pointer given to cuBLAS, or a tile that runs
+//   past its allocation, is reported on stderr and faults the device, as on a GPU.
+// - A fault is sticky: once a device has faulted, its operations are skipped and every call
+//   on it returns the error, as a CUDA context does after a kernel fault.
+// Internal to the simulator.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tessera::cudasim {
+
+using Clock = std::chrono::steady_clock;
+
+class Stream;
+
+struct Device {
+    int ordinal = 0;
+    std::size_t capacity = 0;  // bytes cudaMalloc may hand out
+    std::size_t used = 0;      // guarded by the state's mutex
+    std::set<int> peers;       // peer access enabled towards these devices
+    std::set<Stream*> streams;
+    std::atomic<cudaError_t> fault{cudaSuccess};  // sticky
+};
+
+/// A created stream: a thread running its operations in the order they were queued.
+class Stream {
+public:
+    explicit Stream(Device& device);
+    ~Stream();  // runs what is queued, then stops
+    Stream(Stream const&) = delete;
+    Stream& operator=(Stream const&) = delete;
+
+    /// Queues `op`; returns its ticket. A faulted device skips its operations.
+    std::uint64_t enqueue(std::function<void()> op);
+    /// The ticket of the last operation queued (0: none).
+    std::uint64_t last() const;
+    bool done(std::uint64_t ticket) const;
+    void wait(std::uint64_t ticket) const;
+    Device& device() const noexcept { return device_; }
+
+private:
+    void run();
+
+    Device& device_;
+    mutable std::mutex m_;
+    mutable std::condition_variable cv_;
+    std::deque<std::pair<std::uint64_t, std::function<void()>>> queue_;
+    std::uint64_t queued_ = 0, completed_ = 0;
+    bool stop_ = false;
+    std::thread thread_;
+};
+
+/// Where a pointer lies.
+enum class Memory { device, pinned_host, pageable_host };
+
+/// The whole simulated machine, made on first use from the environment.
+class State {
+public:
+    static State& get();
+
+    int device_count() const noexcept { return int(devices_.size()); }
+    Device& device(int ordinal) { return *devices_[std::size_t(ordinal)]; }
+    /// The calling thread's current device (cudaSetDevice).
+    Device& current();
+    static thread_local int current_ordinal;
+    static thread_local cudaError_t last_error;
+
+    std::mutex m;  // guards the maps below and Device::used, peers, streams
+    struct Allocation {
+        std::size_t bytes;
+        int device;  // -1: host memory (cudaHostAlloc or cudaHostRegister)
+        bool registered;
+    };
+    std::map<std::uintptr_t, Allocation> allocations;
+
+    /// The memory holding [p, p + bytes): device memory only when the whole range lies inside
+    /// one device allocation. *owner gets the device (or null). Throws nothing.
+    Memory classify(void const* p, std::size_t bytes, Device** owner = nullptr);
+    /// True when [p, p + bytes) lies inside one allocation of a device; else reports `what`
+    /// on stderr.
+    bool on_device(void const* p, std::size_t bytes, char const* what);
+
+private:
+    State();
+    std::vector<std::unique_ptr<Device>> devices_;
+};
+
+/// Records a non-success status as the thread's last error (cudaGetLastError) and returns it.
+cudaError_t record(cudaError_t status);
+
+/// The stream behind a cudaStream_t; null for the default and per-thread streams, whose
+/// operations run at once in the calling thread.
+Stream* stream_of(cudaStream_t s);
+
+/// Runs `op` on stream `s` (at once for the default streams), on device `device`.
+void submit(cudaStream_t s, std::function<void()> op);
+
+/// The device a stream's work runs on: its own, or the current one for the default streams.
+Device& device_of(cudaStream_t s);
+
+/// Faults `device` (sticky) with `status` after printing `why` on stderr: what a kernel that
+/// touches memory it must not does to a GPU.
+void fault(Device& device, cudaError_t status, std::string const& why);
+
+/// Bytes a column-major m x n matrix with leading dimension ld spans (0 when empty).
+inline std::size_t matrix_bytes(std::int64_t m, std::int64_t n, std::int64_t ld, std::size_t elem)
+{
+    if (m <= 0 || n <= 0) return 0;
+    return (std::size_t(n - 1) * std::size_t(ld) + std::size_t(m)) * elem;
+}
+
+}  // namespace tessera::cudasim

@@ -1,0 +1,61 @@
+// The simulator's twin of tests/cuda/test_kernels.cu (-DTESSERA_ENABLE_CUDA=SIM): the same
+// kernels as host loops queued on the stream; the trap faults the simulated device.
+#include "cuda/test_kernels.hpp"
+
+#include "tests/cudasim/sim.hpp"
+
+#include <chrono>
+#include <thread>
+
+namespace tessera_test {
+namespace sim = tessera::cudasim;
+
+namespace {
+/// Queues `body` on s if [p, p + bytes) is device memory; else faults the device.
+template <class Body> void launch(void const* p, std::size_t bytes, cudaStream_t stream, Body body)
+{
+    if (bytes && sim::State::get().classify(p, bytes) != sim::Memory::device) {
+        sim::fault(sim::device_of(stream), cudaErrorIllegalAddress, "test kernel: its vector is not device memory");
+        return;
+    }
+    sim::submit(stream, std::move(body));
+}
+}  // namespace
+
+void launch_fill(double* x, int64_t n, double value, Stream s)
+{
+    launch(x, std::size_t(n) * sizeof(double), s, [=] {
+        for (int64_t i = 0; i < n; ++i) x[i] = value;
+    });
+}
+
+void launch_add(double* x, int64_t n, double value, Stream s)
+{
+    launch(x, std::size_t(n) * sizeof(double), s, [=] {
+        for (int64_t i = 0; i < n; ++i) x[i] += value;
+    });
+}
+
+void launch_count_mismatches(double const* x, int64_t n, double value, int64_t* mismatches, Stream s)
+{
+    if (sim::State::get().classify(mismatches, sizeof(int64_t)) != sim::Memory::device) {
+        sim::fault(sim::device_of(s), cudaErrorIllegalAddress, "test kernel: the counter is not device memory");
+        return;
+    }
+    launch(x, std::size_t(n) * sizeof(double), s, [=] {
+        for (int64_t i = 0; i < n; ++i) *mismatches += x[i] != value;
+    });
+}
+
+void launch_spin(double seconds, Stream s)
+{
+    sim::submit(s, [seconds] { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); });
+}
+
+void launch_trap(Stream s)
+{
+    sim::Device* d = &sim::device_of(s);
+    sim::submit(s, [d] { sim::fault(*d, cudaErrorLaunchFailure, "test kernel: __trap()"); });
+}
+
+}  // namespace tessera_test
