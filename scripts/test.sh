@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and tests Tessera in three trees:
 #   build/       Release, CUDA when nvcc is found: every test but those labelled "slow"
-#   build-tsan/  ThreadSanitizer: the runtime unit tests and the potrf and TileMatrix accuracy
-#                tests: ctest -L "runtime|accuracy" -LE "slow|emu"
+#   build-tsan/  ThreadSanitizer, CUDA on the CUDA simulator: the runtime unit tests, the potrf
+#                and TileMatrix accuracy tests (also with a simulated GPU) and the CUDA driver's
+#                tests: ctest -L "runtime|accuracy|cuda" -LE "slow|emu"
 #   build-asan/  AddressSanitizer + UBSan: the same
 # and prints one summary line per tree; exits non-zero when any step of any tree failed.
 # TESSERA_TEST_QUICK=1 runs only build/ (for developers).
@@ -31,12 +32,20 @@ release_tree()
 }
 
 # $1 = thread | address. Only the library and its unit tests: bench and tools are left out.
-# CUDA is off: nvcc does not instrument, and there is no GPU to test on in CI.
+# CUDA runs on the CUDA simulator (tests/cudasim): nvcc does not instrument and CI has no GPU,
+# but the driver's threads, streams and events are then checked by the sanitizers, with the
+# tests in tests/cuda and the "cuda" variant of the accuracy tests (a simulated GPU of 4 MB).
+# Without the CUDA headers (no toolkit installed) CUDA is left out.
 sanitizer_tree()
 {
     local tree=build-${1:0:1}san   # build-tsan, build-asan
+    local cuda=OFF nvcc root
+    nvcc=$(command -v nvcc || true)
+    for root in "${nvcc:+$(dirname "$(dirname "$nvcc")")}" "${CUDA_PATH:-}" /usr/local/cuda; do
+        if [[ -n $root && -f $root/include/cuda_runtime_api.h ]]; then cuda=SIM; break; fi
+    done
     cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=ON -DTESSERA_SANITIZE="$1" \
-        -DTESSERA_ENABLE_CUDA=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF \
+        -DTESSERA_ENABLE_CUDA=$cuda -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF \
         -DTESSERA_ACCURACY_TESTS="test_potrf;test_tile_matrix"
     # setarch -R (no address-space randomisation): TSan's fixed memory layout breaks on
     # kernels with high mmap randomisation (vm.mmap_rnd_bits > 28); harmless elsewhere. The
@@ -48,7 +57,7 @@ sanitizer_tree()
     "${launcher[@]}" cmake --build "$tree" -j "$jobs"
     # the "emu" re-runs of the sweeps stay in the Release tree: the sanitizers still see the
     # emulated devices through the memory-node, relaxed-mode and device stress tests
-    "${launcher[@]}" ctest --test-dir "$tree" --output-on-failure --no-tests=error -j2 -L "runtime|accuracy" -LE "slow|emu"
+    "${launcher[@]}" ctest --test-dir "$tree" --output-on-failure --no-tests=error -j2 -L "runtime|accuracy|cuda" -LE "slow|emu"
 }
 
 summary=()

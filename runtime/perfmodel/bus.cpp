@@ -2,11 +2,22 @@
 
 #include <unistd.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace tessera::rt::detail {
+
+std::string bus_model_file(std::string const& signature)
+{
+    uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits: stable across builds and runs
+    for (unsigned char c : signature) h = (h ^ c) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return std::string("bus-") + hex + ".model";
+}
 
 double BusModel::time(NodeId src, NodeId dst, double bytes) const noexcept
 {

@@ -7,7 +7,9 @@
 // A copy between two devices goes through the host: T(j -> host) + T(host -> i). (The thesis
 // divides the bandwidth by the number of accelerators to model a shared PCIe bus; each emulated
 // device has a link of its own, so the factor is 1 here; the CUDA driver applies it.)
-// File format, `bus.model` in the model directory:
+// File format, `bus-<hash of the signature>.model` in the model directory, one file per
+// configuration (so that runtimes of different configurations, as the test sweeps start side
+// by side, do not overwrite each other's calibration):
 //
 //     tessera-bus 1
 //     signature <what the links depend on: node kinds and emulated link settings>
@@ -25,6 +27,10 @@ struct LinkCost {
     double latency = 0;    // seconds
     double bandwidth = 0;  // bytes per second (0: unknown, costs nothing)
 };
+
+/// The name of the bus model file of a configuration: "bus-" and 16 hex digits of the FNV-1a
+/// hash of its signature, ".model".
+std::string bus_model_file(std::string const& signature);
 
 class BusModel {
 public:

@@ -142,7 +142,7 @@ void RuntimeImpl::calibrate_bus()
     for (NodeId n = 1; n < node_count(); ++n) sig << (node(n).kind() == NodeKind::cuda ? " cuda" : " emu");
     sig << " emu_bandwidth '" << config_.emu_bandwidth << "' emu_latency_us " << config_.emu_latency_us;
     for (CudaDeviceInfo const& g : cuda_devices_) sig << " gpu" << g.ordinal << " '" << g.name << "'";
-    std::string path = models_.directory().empty() ? "" : models_.directory() + "/bus.model";
+    std::string path = models_.directory().empty() ? "" : models_.directory() + "/" + bus_model_file(sig.str());
     if (!path.empty() && bus_.load(path, sig.str())) return;
 
     // latency: the median of small copies; bandwidth: large copies net of the latency, between

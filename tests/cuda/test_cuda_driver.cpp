@@ -50,6 +50,14 @@ const rt::Codelet<rt::Vector<double>, double> add_cl{.name = "cuda_test_add", .c
 const rt::Codelet<rt::Vector<const double>, double, rt::Variable<int64_t>> check_cl{
     .name = "cuda_test_check", .cpu = &check_cpu, .cuda = &check_cuda};
 
+/// True in a tree built on the CUDA simulator (-DTESSERA_ENABLE_CUDA=SIM), whose "GPU" is host
+/// threads: the tests that time a real GPU's link and kernels relax their figures there.
+#if TESSERA_CUDA_SIM
+constexpr bool simulated_gpu = true;
+#else
+constexpr bool simulated_gpu = false;
+#endif
+
 /// The first CUDA worker, or skips the test.
 #define REQUIRE_GPU(r, w)                                                                      \
     rt::WorkerId w = 0;                                                                        \
@@ -108,9 +116,10 @@ TEST(CudaDriver, CoherencyBetweenHostEmulatedAndGpu)
 // While a 0.3 s kernel runs, the next task's 32 MB are copied in and the task is launched
 // behind it: its implementation is called well before the kernel can have ended. (Were the
 // copy to wait for the kernel, the launch would come at least 0.3 s after the first one.) The
-// copy takes a few ms on a GPU, and up to 0.1 s on the CUDA simulator, whose copies and
-// first-touch allocations are host memcpy and memset.
+// copy takes a few ms on a GPU. On the CUDA simulator copies and first-touch allocations are
+// host memcpy and memset, up to 0.2 s under ThreadSanitizer, so the kernel runs 3 s there.
 std::atomic<int64_t> spin_launched{0}, touch_launched{0};
+constexpr double spin_seconds = simulated_gpu ? 3.0 : 0.3;
 int64_t now_ns()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
@@ -124,7 +133,7 @@ TEST(CudaDriver, TransfersOverlapKernels)
         .name = "cuda_test_spin", .where = rt::ArchMask::cuda,
         .cuda = [](rt::CudaContext const& c, rt::Vector<double>) {
             spin_launched = now_ns();
-            tessera_test::launch_spin(0.3, c.stream);
+            tessera_test::launch_spin(spin_seconds, c.stream);
         }};
     const rt::Codelet<rt::Vector<double>> touch{
         .name = "cuda_test_touch", .where = rt::ArchMask::cuda,
@@ -140,7 +149,7 @@ TEST(CudaDriver, TransfersOverlapKernels)
     r.wait_all();
     double gap = double(touch_launched - spin_launched) * 1e-9;
     EXPECT_GT(gap, 0.0);
-    EXPECT_LT(gap, 0.2) << "the second task's copy waited for the first task's kernel";
+    EXPECT_LT(gap, spin_seconds * 2 / 3) << "the second task's copy waited for the first task's kernel";
     hb.unregister();
     EXPECT_EQ(big.front(), 2.0);
     EXPECT_EQ(big.back(), 2.0);
@@ -238,7 +247,8 @@ TEST(CudaDriver, LibraryErrorReachesTheWaitAndCancelsDependents)
     EXPECT_EQ(x[0], 1.0);  // the failed task wrote nothing: the data is what it was
 }
 
-// The bus calibration measured the GPU's links: bandwidths of a PCIe or NVLink link.
+// The bus calibration measured the GPU's links: bandwidths of a PCIe or NVLink link (on the
+// CUDA simulator, of host memcpy: only a finite positive figure is asked for there).
 TEST(CudaDriver, BusCalibrationMeasuresTheGpuLinks)
 {
     rt::Runtime r{config()};
@@ -248,7 +258,7 @@ TEST(CudaDriver, BusCalibrationMeasuresTheGpuLinks)
     for (auto [src, dst] : {std::pair{rt::host_node, node}, std::pair{node, rt::host_node}}) {
         double t = r.predicted_transfer_time(src, dst, bytes);
         double gbps = double(bytes) / t / 1e9;
-        EXPECT_GT(gbps, 2.0) << src << "->" << dst;
+        EXPECT_GT(gbps, simulated_gpu ? 0.01 : 2.0) << src << "->" << dst;
         EXPECT_LT(gbps, 1000.0) << src << "->" << dst;
         std::printf("bus %u->%u: %.1f GB/s for 256 MiB\n", src, dst, gbps);
     }

@@ -1,0 +1,201 @@
+// The CUDA tile kernels (linalg/kernels/cuda: cuBLAS, cuSOLVER and our own) inside the tile
+// algorithms, in the four precisions, with every task that has a CUDA implementation sent to
+// the GPU by a policy of this test ("cuda-first"), on a GPU capped at 1 MB so that tiles are
+// evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
+// is not positive definite), potrs, potri (trtri and lauum), gemm, symm/hemm, syrk/herk, trsm
+// and trmm. Each test checks its scaled residual against tol (accuracy.hpp) and that the
+// GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
+// (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
+#include "accuracy/accuracy.hpp"
+
+#include <tessera/rt/sched.hpp>
+
+#include <deque>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace tessera::test {
+namespace {
+
+/// Every task that may run on a CUDA worker goes to the first one; the others to the first
+/// CPU worker. Records the codelets the GPU was given.
+class CudaFirst final : public rt::Policy {
+public:
+    std::string_view name() const noexcept override { return "cuda-first"; }
+    void init(rt::PolicyHost& host) override
+    {
+        Policy::init(host);
+        queues_.resize(host.worker_count());
+    }
+    void push(rt::ReadyTask t) override
+    {
+        rt::WorkerId to = pick(t);
+        {
+            std::lock_guard lock(m_);
+            queues_[to].push_back(t);
+            if (host().worker(to).arch == rt::Arch::cuda) on_gpu().insert(std::string(t.codelet_name()));
+        }
+        host().wake(to);
+    }
+    rt::ReadyTask pop(rt::WorkerId w) override
+    {
+        std::lock_guard lock(m_);
+        if (queues_[w].empty()) return {};
+        rt::ReadyTask t = queues_[w].front();
+        queues_[w].pop_front();
+        return t;
+    }
+    /// The codelets given to a GPU since the last clear (all runtimes of the process).
+    static std::set<std::string>& on_gpu()
+    {
+        static std::set<std::string> names;
+        return names;
+    }
+
+private:
+    rt::WorkerId pick(rt::ReadyTask t) const
+    {
+        for (auto arch : {rt::Arch::cuda, rt::Arch::cpu})
+            for (rt::WorkerId w = 0; w < host().worker_count(); ++w)
+                if (host().worker(w).arch == arch && t.can_run_on(w)) return w;
+        return 0;
+    }
+    std::mutex m_;
+    std::vector<std::deque<rt::ReadyTask>> queues_;
+};
+
+class CudaTileKernels : public PrecisionSweep {
+protected:
+    static void SetUpTestSuite()
+    {
+        rt::policies().add("cuda-first", "every task a GPU can run on the first GPU (tests)",
+                           [] { return std::make_unique<CudaFirst>(); });
+    }
+    void SetUp() override
+    {
+        runtime_ = std::make_unique<rt::Runtime>(rt::RuntimeConfig{
+            .ncpus = 1, .scheduler = "cuda-first", .ncuda = 1, .cuda_memory = "1MB", .perfmodel_dir = "none"});
+        bool gpu = false;
+        for (rt::WorkerId w = 0; w < runtime_->worker_count(); ++w) gpu = gpu || runtime_->worker(w).arch == rt::Arch::cuda;
+        if (!gpu) GTEST_SKIP() << "no GPU: the CUDA tile kernels' tests need one";
+        CudaFirst::on_gpu().clear();
+    }
+    /// Expects the GPU to have been given the codelet of tile routine `routine` ("gemm":
+    /// "dgemm" in double), with T the precision.
+    template <Scalar T>
+    void expect_on_gpu(char const* routine)
+    {
+        const std::string name = tessera::la::by_precision<T>("s", "d", "c", "z") + std::string(routine);
+        EXPECT_TRUE(CudaFirst::on_gpu().contains(name)) << name << " never ran on the GPU";
+    }
+    rt::Runtime& rt() { return *runtime_; }
+    std::unique_ptr<rt::Runtime> runtime_;
+};
+
+constexpr int64_t n = 150, nb = 32;  // 5 x 5 tiles, the last ones of 22
+
+TEST_P(CudaTileKernels, PotrfPotrsAndPotri)
+{
+    with_precision([&]<class T>() {
+        for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+            const Dense<T> A0 = hpd_dense<T>(n, 3);
+            auto A = tiles_of(rt(), with_other_triangle_nan(A0, uplo), nb);
+            ASSERT_EQ(tessera::potrf(uplo, A), 0);
+            const Dense<T> F = to_dense(A);
+            Dense<T> L = triangle(F, uplo);
+            // A0 = L L^H (lower) or U^H U (upper)
+            Dense<T> LLh(n, n);
+            blas::gemm<T>(uplo == Uplo::lower ? Op::notrans : Op::conjtrans,
+                          uplo == Uplo::lower ? Op::conjtrans : Op::notrans, n, n, n, T(1), L.data(), L.ld, L.data(),
+                          L.ld, T(0), LLh.data(), LLh.ld);
+            EXPECT_LT(norm1_diff(LLh, A0) / (double(n) * norm1(A0) * eps<T>()), tol) << char(uplo);
+
+            const Dense<T> B0 = random_dense<T>(n, 40, 5);
+            auto B = tiles_of(rt(), B0, nb);
+            tessera::potrs(uplo, A, B);
+            EXPECT_LT(solve_residual(A0, to_dense(B), B0), tol) << char(uplo);
+
+            ASSERT_EQ(tessera::potri(uplo, A), 0);
+            Dense<T> X = hermitian_from(to_dense(A), uplo);
+            Dense<T> R(n, n);
+            for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
+            blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, X.data(), X.ld, T(1), R.data(),
+                          R.ld);
+            EXPECT_LT(norm1(R) / (norm1(A0) * norm1(X) * double(n) * eps<T>()), tol) << char(uplo);
+        }
+        for (char const* routine : {"potrf", "trsm", "syrk", "gemm", "trtri", "lauum", "trmm"})
+            expect_on_gpu<T>(routine);
+    });
+}
+
+TEST_P(CudaTileKernels, PotrfInfoOfAMatrixThatIsNotPositiveDefinite)
+{
+    with_precision([&]<class T>() {
+        for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+            Dense<T> A0 = hpd_dense<T>(n, 4);
+            A0(70, 70) = T(-1);  // the leading minor of order 71 is not positive definite
+            auto A = tiles_of(rt(), A0, nb);
+            EXPECT_EQ(tessera::potrf(uplo, A), blas::potrf<T>(uplo, n, A0.data(), A0.ld)) << char(uplo);
+        }
+        expect_on_gpu<T>("potrf");
+    });
+}
+
+TEST_P(CudaTileKernels, Blas3AgainstTheHost)
+{
+    with_precision([&]<class T>() {
+        const T alpha = scalar<T>(0.5, -0.25), beta = scalar<T>(-1.5, 0.5);
+        const Dense<T> A0 = random_dense<T>(n, n, 7), B0 = random_dense<T>(n, n, 8), C0 = random_dense<T>(n, n, 9);
+        auto error = [&](Dense<T> const& got, Dense<T> const& want) {
+            return norm1_diff(got, want) / (double(n) * (norm1(A0) * norm1(B0) + norm1(C0)) * eps<T>());
+        };
+        for (Op ta : {Op::notrans, Op::trans, Op::conjtrans})
+            for (Op tb : {Op::notrans, Op::conjtrans}) {
+                auto A = tiles_of(rt(), A0, nb), B = tiles_of(rt(), B0, nb), C = tiles_of(rt(), C0, nb);
+                tessera::gemm(ta, tb, alpha, A, B, beta, C);
+                Dense<T> want = C0;
+                blas::gemm<T>(ta, tb, n, n, n, alpha, A0.data(), A0.ld, B0.data(), B0.ld, beta, want.data(), want.ld);
+                EXPECT_LT(error(to_dense(C), want), tol) << "gemm " << char(ta) << char(tb);
+            }
+        for (Side side : {Side::left, Side::right})
+            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+                auto A = tiles_of(rt(), A0, nb), B = tiles_of(rt(), B0, nb), C = tiles_of(rt(), C0, nb);
+                tessera::symm(side, uplo, alpha, A, B, beta, C);
+                Dense<T> want = C0;
+                blas::symm<T>(side, uplo, false, n, n, alpha, A0.data(), A0.ld, B0.data(), B0.ld, beta, want.data(),
+                              want.ld);
+                EXPECT_LT(error(to_dense(C), want), tol) << "symm " << char(side) << char(uplo);
+            }
+        for (Uplo uplo : {Uplo::lower, Uplo::upper})
+            for (Op trans : {Op::notrans, is_complex_v<T> ? Op::conjtrans : Op::trans}) {
+                auto A = tiles_of(rt(), A0, nb), C = tiles_of(rt(), hermitian_from(C0, uplo), nb);
+                const real_t<T> ra = real_t<T>(0.5), rb = real_t<T>(-1.5);
+                tessera::herk(uplo, trans, ra, A, rb, C);
+                Dense<T> want = hermitian_from(C0, uplo);
+                blas::syrk<T>(uplo, trans, true, n, n, T(ra), A0.data(), A0.ld, T(rb), want.data(), want.ld);
+                EXPECT_LT(error(triangle(to_dense(C), uplo), triangle(want, uplo)), tol)
+                    << "herk " << char(uplo) << char(trans);
+            }
+        for (Side side : {Side::left, Side::right})
+            for (Uplo uplo : {Uplo::lower, Uplo::upper})
+                for (Op trans : {Op::notrans, Op::conjtrans})
+                    for (Diag diag : {Diag::nonunit, Diag::unit}) {
+                        // a well-conditioned triangle: the identity plus small entries
+                        Dense<T> T0 = triangle(A0, uplo);
+                        for (int64_t j = 0; j < n; ++j)
+                            for (int64_t i = 0; i < n; ++i) T0(i, j) = i == j ? T(2) : T0(i, j) * T(1.0 / double(n));
+                        auto A = tiles_of(rt(), T0, nb), B = tiles_of(rt(), B0, nb);
+                        tessera::trmm(side, uplo, trans, diag, alpha, A, B);
+                        tessera::trsm(side, uplo, trans, diag, T(1) / alpha, A, B);  // back to B0
+                        EXPECT_LT(norm1_diff(to_dense(B), B0) / (double(n) * norm1(B0) * eps<T>()), tol)
+                            << "trmm then trsm " << char(side) << char(uplo) << char(trans) << char(diag);
+                    }
+        for (char const* routine : {"gemm", "symm", "syrk", "trmm", "trsm"}) expect_on_gpu<T>(routine);
+    });
+}
+
+TESSERA_INSTANTIATE_PRECISIONS(CudaTileKernels);
+
+}  // namespace
+}  // namespace tessera::test
