@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -54,6 +55,8 @@ const rt::Codelet<rt::Vector<const double>, double, rt::Variable<int64_t>> check
 /// threads: the tests that time a real GPU's link and kernels relax their figures there.
 #if TESSERA_CUDA_SIM
 constexpr bool simulated_gpu = true;
+// two simulated GPUs (read at the first CUDA call): the tests that ask for one get the first
+const bool two_simulated_gpus = setenv("TESSERA_CUDASIM_DEVICES", "2", 0) == 0;
 #else
 constexpr bool simulated_gpu = false;
 #endif
@@ -111,6 +114,45 @@ TEST(CudaDriver, CoherencyBetweenHostEmulatedAndGpu)
     EXPECT_EQ(mismatches, 0);
     hx.unregister();
     for (double e : x) ASSERT_EQ(e, value + 60);
+}
+
+// Two GPUs: data written on one is read on the other, and a read-modify-write chain hops
+// between them. Where the GPUs have peer access, the copies between them go directly (the
+// link between their two nodes carries them), else through the host. On the CUDA simulator
+// this file asks for two devices (TESSERA_CUDASIM_DEVICES=2), with peer access.
+TEST(CudaDriver, CoherencyBetweenTwoGpus)
+{
+    rt::RuntimeConfig two = config();
+    two.ncuda = 2;
+    rt::Runtime r{two};
+    std::vector<rt::WorkerId> gpus;
+    for (rt::WorkerId w = 0; w < r.worker_count(); ++w)
+        if (r.worker(w).arch == rt::Arch::cuda) gpus.push_back(w);
+    if (gpus.size() < 2) GTEST_SKIP() << "needs two GPUs";
+    std::vector<double> x(50000, 0.0);
+    int64_t mismatches = 0;
+    {
+        rt::Handle hx{r, rt::Vector<double>{x.data(), int64_t(x.size())}};
+        rt::Handle hm{r, rt::Variable<int64_t>{&mismatches}};
+        r.submit(fill_cl, write(hx), rt::value(1.0), rt::on_worker(gpus[0]));
+        r.submit(check_cl, read(hx), rt::value(1.0), readwrite(hm), rt::on_worker(gpus[1]));
+        for (int i = 0; i < 20; ++i) r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::on_worker(gpus[std::size_t(i % 2)]));
+        r.submit(check_cl, read(hx), rt::value(21.0), readwrite(hm), rt::on_worker(gpus[0]));
+        r.wait_all();
+    }
+    EXPECT_EQ(mismatches, 0);
+    for (double e : x) ASSERT_EQ(e, 21.0);
+
+    int a = r.worker(gpus[0]).memory_node, b = r.worker(gpus[1]).memory_node, ordinal_a = 0, ordinal_b = 1;
+    int peer = 0;
+    ASSERT_EQ(cudaDeviceCanAccessPeer(&peer, ordinal_a, ordinal_b), cudaSuccess);
+    uint64_t direct = 0;
+    for (rt::LinkStats const& l : r.link_stats())
+        if ((int(l.src) == a && int(l.dst) == b) || (int(l.src) == b && int(l.dst) == a)) direct += l.transfers;
+    if (peer)
+        EXPECT_GE(direct, 20u) << "peer access: the chain's copies go from GPU to GPU";
+    else
+        EXPECT_EQ(direct, 0u) << "no peer access: copies go through the host";
 }
 
 // While a 0.3 s kernel runs, the next task's 32 MB are copied in and the task is launched
