@@ -5,6 +5,9 @@
 // on the CUDA simulator in a -DTESSERA_ENABLE_CUDA=SIM tree (tests/cudasim/sim.hpp). Without
 // either, every test is reported as skipped (ctest: "Skipped").
 #include "cuda/test_kernels.hpp"
+#if TESSERA_CUDA_SIM
+#include "tests/cudasim/sim.hpp"
+#endif
 
 #include <tessera/error.hpp>
 #include <tessera/rt/cuda.hpp>
@@ -199,11 +202,9 @@ TEST(CudaDriver, TransfersOverlapKernels)
 
 // A GPU that may hold 3 tiles serves 8: replicas are evicted (Modified ones written back
 // first) and every result is exact.
-TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
+void expect_eight_tiles_served(rt::Runtime& r, rt::WorkerId gpu)
 {
     constexpr int64_t n = 1 << 17;  // 1 MiB tiles
-    rt::Runtime r{config(0, "3MB")};
-    REQUIRE_GPU(r, gpu);
     std::vector<std::vector<double>> tiles(8, std::vector<double>(n, 0.0));
     {
         std::vector<rt::Handle<rt::Vector<double>>> h;
@@ -220,6 +221,28 @@ TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
     for (std::size_t i = 0; i < tiles.size(); ++i)
         for (double e : tiles[i]) ASSERT_EQ(e, 5.0 * double(i + 1)) << "tile " << i;
 }
+
+TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
+{
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    expect_eight_tiles_served(r, gpu);
+}
+
+#if TESSERA_CUDA_SIM
+// The same with the cap on the simulated device itself, below what the memory node believes
+// it may hold: cudaMalloc runs out (cudaErrorMemoryAllocation), which counts as a full node,
+// so the node evicts and retries instead of failing. (A real GPU's memory cannot be made this
+// small.)
+TEST(CudaDriver, CudaMallocRunningOutLeadsToEvictionAndRetry)
+{
+    rt::Runtime r{config(0, "64MB")};
+    REQUIRE_GPU(r, gpu);
+    const std::size_t before = tessera::cudasim::set_capacity(0, std::size_t(3) << 20);
+    expect_eight_tiles_served(r, gpu);
+    tessera::cudasim::set_capacity(0, before);
+}
+#endif
 
 // C = alpha A B + beta C with cublasDgemm on the GPU against OpenBLAS on the host.
 void gemm_cpu(rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c, double alpha, double beta)

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <new>
 #include <tuple>
+#include <utility>
 
 namespace tessera::cudasim {
 
@@ -129,6 +130,13 @@ bool State::on_device(void const* p, std::size_t bytes, char const* what)
     if (bytes == 0 || classify(p, bytes) == Memory::device) return true;
     std::fprintf(stderr, "cudasim: %s: [%p, +%zu bytes) is not inside one device allocation\n", what, p, bytes);
     return false;
+}
+
+std::size_t set_capacity(int ordinal, std::size_t bytes)
+{
+    State& st = State::get();
+    std::lock_guard lock(st.m);
+    return std::exchange(st.device(ordinal).capacity, bytes);
 }
 
 cudaError_t record(cudaError_t status)

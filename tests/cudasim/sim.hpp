@@ -117,6 +117,10 @@ private:
     std::vector<std::unique_ptr<Device>> devices_;
 };
 
+/// Sets device `ordinal`'s memory capacity (for tests that make cudaMalloc run out before the
+/// runtime's own accounting does); returns the previous one.
+std::size_t set_capacity(int ordinal, std::size_t bytes);
+
 /// Records a non-success status as the thread's last error (cudaGetLastError) and returns it.
 cudaError_t record(cudaError_t status);
 
