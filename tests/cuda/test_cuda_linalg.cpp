@@ -89,7 +89,8 @@ protected:
     template <Scalar T>
     void expect_on_gpu(char const* routine)
     {
-        const std::string name = tessera::la::by_precision<T>("s", "d", "c", "z") + std::string(routine);
+        std::string name = routine;
+        name.insert(name.begin(), tessera::la::by_precision<T>("s", "d", "c", "z")[0]);
         EXPECT_TRUE(CudaFirst::on_gpu().contains(name)) << name << " never ran on the GPU";
     }
     rt::Runtime& rt() { return *runtime_; }
