@@ -68,15 +68,11 @@ struct Operand {
 /// faults the device (naming `routine` and the operand) and returns false.
 template <class T> bool on_device(cublasHandle_t h, char const* routine, std::initializer_list<Operand> ops)
 {
-    for (Operand const& o : ops) {
-        std::size_t bytes = matrix_bytes(o.rows, o.cols, o.ld, sizeof(T));
-        if (bytes && State::get().classify(o.p, bytes) != Memory::device) {
-            fault(device_of(h->stream), cudaErrorIllegalAddress,
-                  std::string(routine) + ": " + o.name + " (" + std::to_string(o.rows) + " x " +
-                      std::to_string(o.cols) + ", ld " + std::to_string(o.ld) + ") is not inside one device allocation");
+    for (Operand const& o : ops)
+        if (!kernel_touches(device_of(h->stream), o.p, matrix_bytes(o.rows, o.cols, o.ld, sizeof(T)),
+                            std::string(routine) + ": " + o.name + " (" + std::to_string(o.rows) + " x " +
+                                std::to_string(o.cols) + ", ld " + std::to_string(o.ld) + ")"))
             return false;
-        }
-    }
     return true;
 }
 

@@ -43,13 +43,9 @@ cusolverStatus_t factor(cusolverDnHandle_t h, char const* routine, void const* a
 {
     Device& d = device_of(h->stream);
     if (d.fault.load() != cudaSuccess) return CUSOLVER_STATUS_EXECUTION_FAILED;
-    State& st = State::get();
     for (auto [p, bytes, name] : {std::tuple{a, a_bytes, "A"}, std::tuple{work, work_bytes, "the workspace"},
                                   std::tuple{(void const*)dev_info, sizeof(int), "devInfo"}})
-        if (bytes && st.classify(p, bytes) != Memory::device) {
-            fault(d, cudaErrorIllegalAddress, std::string(routine) + ": " + name + " is not inside one device allocation");
-            return CUSOLVER_STATUS_SUCCESS;
-        }
+        if (!kernel_touches(d, p, bytes, std::string(routine) + ": " + name)) return CUSOLVER_STATUS_SUCCESS;
     // devInfo must not lie inside the workspace, which the factorization may overwrite
     auto w = reinterpret_cast<std::uintptr_t>(work), i = reinterpret_cast<std::uintptr_t>(dev_info);
     if (work_bytes && i + sizeof(int) > w && i < w + work_bytes) {

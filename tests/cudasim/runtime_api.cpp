@@ -125,13 +125,6 @@ Memory State::classify(void const* p, std::size_t bytes, Device** owner)
     return Memory::device;
 }
 
-bool State::on_device(void const* p, std::size_t bytes, char const* what)
-{
-    if (bytes == 0 || classify(p, bytes) == Memory::device) return true;
-    std::fprintf(stderr, "cudasim: %s: [%p, +%zu bytes) is not inside one device allocation\n", what, p, bytes);
-    return false;
-}
-
 std::size_t set_capacity(int ordinal, std::size_t bytes)
 {
     State& st = State::get();
@@ -171,6 +164,13 @@ void fault(Device& device, cudaError_t status, std::string const& why)
                  why.c_str());
     cudaError_t none = cudaSuccess;
     device.fault.compare_exchange_strong(none, status);
+}
+
+bool kernel_touches(Device& device, void const* p, std::size_t bytes, std::string const& what)
+{
+    if (bytes == 0 || State::get().classify(p, bytes) == Memory::device) return true;
+    fault(device, cudaErrorIllegalAddress, what + " is not inside one device allocation");
+    return false;
 }
 
 namespace {
@@ -293,6 +293,12 @@ struct CUevent_st {
     unsigned flags = 0;
     std::mutex m;
     std::shared_ptr<Mark> mark;
+
+    std::shared_ptr<Mark> last_mark()
+    {
+        std::lock_guard lock(m);
+        return mark;
+    }
 };
 
 extern "C" {
@@ -587,11 +593,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     if (!event) return record(cudaErrorInvalidResourceHandle);
-    std::shared_ptr<Mark> mark;
-    {
-        std::lock_guard lock(event->m);
-        mark = event->mark;
-    }
+    std::shared_ptr<Mark> mark = event->last_mark();
     if (!mark || !mark->stream) return cudaSuccess;
     if (cudaError_t e = mark->stream->device().fault.load()) return record(e);
     return mark->stream->done(mark->ticket) ? cudaSuccess : cudaErrorNotReady;  // not an error
@@ -600,11 +602,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     if (!event) return record(cudaErrorInvalidResourceHandle);
-    std::shared_ptr<Mark> mark;
-    {
-        std::lock_guard lock(event->m);
-        mark = event->mark;
-    }
+    std::shared_ptr<Mark> mark = event->last_mark();
     if (!mark || !mark->stream) return cudaSuccess;
     mark->stream->wait(mark->ticket);
     return sticky(mark->stream->device());
@@ -614,12 +612,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
 {
     if (!ms || !start || !end) return record(cudaErrorInvalidValue);
     if ((start->flags | end->flags) & cudaEventDisableTiming) return record(cudaErrorInvalidResourceHandle);
-    std::shared_ptr<Mark> a, b;
-    {
-        std::scoped_lock lock(start->m, end->m);
-        a = start->mark;
-        b = end->mark;
-    }
+    std::shared_ptr<Mark> a = start->last_mark(), b = end->last_mark();
     if (!a || !b) return record(cudaErrorInvalidResourceHandle);
     for (Mark const* m : {a.get(), b.get()})
         if (m->stream && !m->stream->done(m->ticket)) return cudaErrorNotReady;

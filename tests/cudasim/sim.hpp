@@ -108,9 +108,6 @@ public:
     /// The memory holding [p, p + bytes): device memory only when the whole range lies inside
     /// one device allocation. *owner gets the device (or null). Throws nothing.
     Memory classify(void const* p, std::size_t bytes, Device** owner = nullptr);
-    /// True when [p, p + bytes) lies inside one allocation of a device; else reports `what`
-    /// on stderr.
-    bool on_device(void const* p, std::size_t bytes, char const* what);
 
 private:
     State();
@@ -137,6 +134,11 @@ Device& device_of(cudaStream_t s);
 /// Faults `device` (sticky) with `status` after printing `why` on stderr: what a kernel that
 /// touches memory it must not does to a GPU.
 void fault(Device& device, cudaError_t status, std::string const& why);
+
+/// A kernel queued for `device` touches [p, p + bytes): true when that range is empty or lies
+/// inside one device allocation; otherwise faults the device (cudaErrorIllegalAddress), naming
+/// `what`, and returns false.
+bool kernel_touches(Device& device, void const* p, std::size_t bytes, std::string const& what);
 
 /// Bytes a column-major m x n matrix with leading dimension ld spans (0 when empty).
 inline std::size_t matrix_bytes(std::int64_t m, std::int64_t n, std::int64_t ld, std::size_t elem)

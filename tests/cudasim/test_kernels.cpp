@@ -11,38 +11,32 @@ namespace tessera_test {
 namespace sim = tessera::cudasim;
 
 namespace {
-/// Queues `body` on s if [p, p + bytes) is device memory; else faults the device.
-template <class Body> void launch(void const* p, std::size_t bytes, cudaStream_t stream, Body body)
+/// Queues `body` on `stream` if the n doubles at x are device memory; else faults the device.
+template <class Body> void launch(double const* x, int64_t n, cudaStream_t stream, Body body)
 {
-    if (bytes && sim::State::get().classify(p, bytes) != sim::Memory::device) {
-        sim::fault(sim::device_of(stream), cudaErrorIllegalAddress, "test kernel: its vector is not device memory");
-        return;
-    }
-    sim::submit(stream, std::move(body));
+    if (sim::kernel_touches(sim::device_of(stream), x, std::size_t(n) * sizeof(double), "test kernel: its vector"))
+        sim::submit(stream, std::move(body));
 }
 }  // namespace
 
 void launch_fill(double* x, int64_t n, double value, Stream s)
 {
-    launch(x, std::size_t(n) * sizeof(double), s, [=] {
+    launch(x, n, s, [=] {
         for (int64_t i = 0; i < n; ++i) x[i] = value;
     });
 }
 
 void launch_add(double* x, int64_t n, double value, Stream s)
 {
-    launch(x, std::size_t(n) * sizeof(double), s, [=] {
+    launch(x, n, s, [=] {
         for (int64_t i = 0; i < n; ++i) x[i] += value;
     });
 }
 
 void launch_count_mismatches(double const* x, int64_t n, double value, int64_t* mismatches, Stream s)
 {
-    if (sim::State::get().classify(mismatches, sizeof(int64_t)) != sim::Memory::device) {
-        sim::fault(sim::device_of(s), cudaErrorIllegalAddress, "test kernel: the counter is not device memory");
-        return;
-    }
-    launch(x, std::size_t(n) * sizeof(double), s, [=] {
+    if (!sim::kernel_touches(sim::device_of(s), mismatches, sizeof(int64_t), "test kernel: the counter")) return;
+    launch(x, n, s, [=] {
         for (int64_t i = 0; i < n; ++i) *mismatches += x[i] != value;
     });
 }

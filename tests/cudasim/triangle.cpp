@@ -16,12 +16,9 @@ cudaError_t copy_triangle(cudaStream_t stream, bool lower, int64_t n, std::size_
     if (n > 8 * 65535 || (bytes != 4 && bytes != 8 && bytes != 16)) return sim::record(cudaErrorInvalidValue);
     sim::Device& d = sim::device_of(stream);
     if (d.fault.load() != cudaSuccess) return sim::record(d.fault.load());
-    auto& state = sim::State::get();
-    if (state.classify(a, sim::matrix_bytes(n, n, lda, bytes)) != sim::Memory::device ||
-        state.classify(w, sim::matrix_bytes(n, n, ldw, bytes)) != sim::Memory::device) {
-        sim::fault(d, cudaErrorIllegalAddress, "copy_triangle_kernel: A or W is not inside one device allocation");
+    if (!sim::kernel_touches(d, a, sim::matrix_bytes(n, n, lda, bytes), "copy_triangle_kernel: A") ||
+        !sim::kernel_touches(d, w, sim::matrix_bytes(n, n, ldw, bytes), "copy_triangle_kernel: W"))
         return cudaSuccess;
-    }
     sim::submit(stream, [=] {
         auto const* src = static_cast<std::byte const*>(a);
         auto* dst = static_cast<std::byte*>(w);
