@@ -11,8 +11,9 @@
 
 namespace tessera::rt::detail {
 
-TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda)
-    : rt_(rt), t_(t), node_(node), cuda_(cuda), slots_(t->buffers)
+TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda,
+                   MemoryNode::Wait wait)
+    : rt_(rt), t_(t), node_(node), cuda_(cuda), wait_(wait), slots_(t->buffers)
 {
     try {
         for (std::size_t i = 0; i < t->buffers.size(); ++i) bind(i, w);
@@ -37,7 +38,7 @@ void TaskData::bind(std::size_t i, WorkerId w)
         }
     }
     if (b.mode == Mode::SCRATCH) {
-        b.ptr = rt_.node(node_).allocate(d->layout.bytes(), MemoryNode::Wait::yes);
+        b.ptr = allocate(d->layout.bytes());
         b.layout = &d->scratch_layout;
     } else if (b.mode == Mode::REDUX) {
         b.ptr = private_copy(d, w);
@@ -46,12 +47,19 @@ void TaskData::bind(std::size_t i, WorkerId w)
         Mode merged{};
         for (BufferSlot const& o : t_->buffers)
             if (o.state == d) merged = Mode(uint8_t(merged) | uint8_t(o.mode));
-        Replica& r = acquire_replica(d, node_, merged);
+        Replica& r = acquire_replica(d, node_, merged, wait_);
         b.ptr = r.ptr;
         b.layout = &r.layout;
         acquired_.push_back({d, merged});
     }
     bound_ = i + 1;
+}
+
+void* TaskData::allocate(std::size_t bytes)
+{
+    void* p = rt_.node(node_).allocate(bytes, wait_);
+    if (!p) throw NoRoomNow(node_, bytes);
+    return p;
 }
 
 void* TaskData::private_copy(DataState* d, WorkerId w)
@@ -61,7 +69,7 @@ void* TaskData::private_copy(DataState* d, WorkerId w)
         if (d->private_copies.size() <= w) d->private_copies.resize(rt_.worker_count());
         if (d->private_copies[w].ptr) return d->private_copies[w].ptr;
     }
-    void* p = rt_.node(node_).allocate(d->layout.bytes(), MemoryNode::Wait::yes);
+    void* p = allocate(d->layout.bytes());
     // the neutral element, by the init codelet, on this worker
     BufferSlot slot{d, p, &d->scratch_layout, Mode::W};
     KernelArgs args{&slot, nullptr, cuda_};

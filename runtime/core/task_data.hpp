@@ -7,6 +7,7 @@
 #pragma once
 
 #include "runtime/core/task.hpp"
+#include "runtime/data/memory_node.hpp"
 
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/memory.hpp>
@@ -23,7 +24,10 @@ class RuntimeImpl;
 class TaskData {
 public:
     /// `cuda`: the CUDA worker's context (for a REDUX buffer's init codelet), else nullptr.
-    TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda = nullptr);
+    /// `wait`: Wait::no throws NoRoomNow (having let go what it had bound) where the node has
+    /// no room now, instead of waiting for some.
+    TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda = nullptr,
+             MemoryNode::Wait wait = MemoryNode::Wait::yes);
     ~TaskData();
     TaskData(TaskData const&) = delete;
     TaskData& operator=(TaskData const&) = delete;
@@ -31,6 +35,7 @@ public:
 
 private:
     void bind(std::size_t i, WorkerId w);
+    void* allocate(std::size_t bytes);
     void* private_copy(DataState* d, WorkerId w);
     void unbind() noexcept;
 
@@ -38,6 +43,7 @@ private:
     Task* t_;
     NodeId node_;
     CudaContext const* cuda_;
+    MemoryNode::Wait wait_;
     std::vector<BufferSlot> slots_;
     std::size_t bound_ = 0;
     std::vector<std::pair<DataState*, Mode>> acquired_;

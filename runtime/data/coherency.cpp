@@ -121,8 +121,14 @@ void start_transfer(DataState* d, NodeId src, NodeId n)
     d->rt->transfers().submit(std::move(req));
 }
 
+/// Allocates d's replica on node n, or throws NoRoomNow where `wait` said not to wait.
+void allocate_replica_or_throw(DataState* d, NodeId n, Lock& lock, MemoryNode::Wait wait)
+{
+    if (!allocate_replica(d, n, lock, wait)) throw NoRoomNow(n, d->layout.bytes());
+}
+
 /// Brings a valid copy to node n (through the host if need be) and waits for it.
-void fetch(DataState* d, NodeId n, Lock& lock)
+void fetch(DataState* d, NodeId n, Lock& lock, MemoryNode::Wait wait = MemoryNode::Wait::yes)
 {
     for (;;) {
         Replica& r = d->replicas[n];
@@ -133,7 +139,7 @@ void fetch(DataState* d, NodeId n, Lock& lock)
         if (valid(r)) return;
         if (r.error) std::rethrow_exception(std::exchange(r.error, nullptr));  // the copy failed
         if (!r.ptr) {
-            allocate_replica(d, n, lock, MemoryNode::Wait::yes);
+            allocate_replica_or_throw(d, n, lock, wait);
             continue;
         }
         if (auto src = direct_source(d, n)) {
@@ -173,7 +179,7 @@ void free_replica(DataState* d, NodeId k)
 
 }  // namespace
 
-Replica& acquire_replica(DataState* d, NodeId n, Mode m)
+Replica& acquire_replica(DataState* d, NodeId n, Mode m, MemoryNode::Wait wait)
 {
     Lock lock(d->cm);
     for (;;) {
@@ -183,11 +189,11 @@ Replica& acquire_replica(DataState* d, NodeId n, Mode m)
             continue;
         }
         if (!r.ptr) {
-            allocate_replica(d, n, lock, MemoryNode::Wait::yes);
+            allocate_replica_or_throw(d, n, lock, wait);
             continue;
         }
         if (reads(m) && !valid(r)) {
-            fetch(d, n, lock);
+            fetch(d, n, lock, wait);
             continue;  // re-check: the replica may have been evicted meanwhile
         }
         if (writes(m)) {

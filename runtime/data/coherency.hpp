@@ -49,8 +49,9 @@ bool copies_as_one_block(Layout const& sl, Layout const& dl) noexcept;
 void copy_elements(void const* src, Layout const& sl, void* dst, Layout const& dl) noexcept;
 
 /// Makes the handle valid on node n for mode m (allocating, fetching, invalidating as needed)
-/// and pins that replica until release_replica. Blocks while the data is on its way.
-Replica& acquire_replica(DataState* d, NodeId n, Mode m);
+/// and pins that replica until release_replica. Blocks while the data is on its way; waits
+/// for room on n too, unless `wait` is Wait::no: then throws NoRoomNow.
+Replica& acquire_replica(DataState* d, NodeId n, Mode m, MemoryNode::Wait wait = MemoryNode::Wait::yes);
 void release_replica(DataState* d, NodeId n, Mode m) noexcept;
 /// Starts bringing a valid copy to node n, without waiting for memory or for the transfer;
 /// does nothing if it cannot (best effort).

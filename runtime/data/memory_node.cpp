@@ -16,6 +16,11 @@ constexpr std::size_t alignment = 64;  // a cache line: no false sharing between
 std::size_t rounded(std::size_t bytes) { return (bytes + alignment - 1) / alignment * alignment; }
 }  // namespace
 
+NoRoomNow::NoRoomNow(NodeId node, std::size_t bytes)
+    : Error("memory node " + std::to_string(node) + " has no room now for " + std::to_string(bytes) + " bytes")
+{
+}
+
 MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity, DeviceBackend* device)
     : id_(id), kind_(kind), capacity_(capacity), device_(device)
 {

@@ -13,6 +13,7 @@
 // coherency lock held.
 #pragma once
 
+#include <tessera/error.hpp>
 #include <tessera/rt/memory.hpp>
 
 #include <condition_variable>
@@ -26,6 +27,13 @@ namespace tessera::rt::detail {
 
 class DataState;
 class DeviceBackend;
+
+/// A node had no room now for a task's data, and its worker had said not to wait for room
+/// (Wait::no): a CUDA worker whose own tasks in flight hold the memory completes them first.
+class NoRoomNow : public Error {
+public:
+    NoRoomNow(NodeId node, std::size_t bytes);
+};
 
 class MemoryNode {
 public:

@@ -200,9 +200,19 @@ TEST(CudaDriver, TransfersOverlapKernels)
     EXPECT_EQ(big.back(), 2.0);
 }
 
+// x += value after keeping the GPU busy for `seconds`: tasks that stay in flight a while.
+void slow_add_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x, double seconds)
+{
+    tessera_test::launch_spin(seconds, c.stream);
+    tessera_test::launch_add(v.ptr, v.n, x, c.stream);
+}
+const rt::Codelet<rt::Vector<double>, double, double> slow_add_cl{
+    .name = "cuda_test_slow_add", .where = rt::ArchMask::cuda, .cuda = &slow_add_cuda};
+
 // A GPU that may hold 3 tiles serves 8: replicas are evicted (Modified ones written back
-// first) and every result is exact.
-void expect_eight_tiles_served(rt::Runtime& r, rt::WorkerId gpu)
+// first) and every result is exact. With `kernel_seconds`, each task's kernel lasts that
+// long, so that the tasks in flight still hold their tiles when the next one needs room.
+void expect_eight_tiles_served(rt::Runtime& r, rt::WorkerId gpu, double kernel_seconds = 0)
 {
     constexpr int64_t n = 1 << 17;  // 1 MiB tiles
     std::vector<std::vector<double>> tiles(8, std::vector<double>(n, 0.0));
@@ -211,7 +221,11 @@ void expect_eight_tiles_served(rt::Runtime& r, rt::WorkerId gpu)
         for (auto& t : tiles) h.emplace_back(r, rt::Vector<double>{t.data(), n});
         for (int round = 0; round < 5; ++round)
             for (std::size_t i = 0; i < h.size(); ++i)
-                r.submit(add_cl, readwrite(h[i]), rt::value(double(i + 1)), rt::on_worker(gpu));
+                if (kernel_seconds > 0)
+                    r.submit(slow_add_cl, readwrite(h[i]), rt::value(double(i + 1)), rt::value(kernel_seconds),
+                             rt::on_worker(gpu));
+                else
+                    r.submit(add_cl, readwrite(h[i]), rt::value(double(i + 1)), rt::on_worker(gpu));
         r.wait_all();
         auto nodes = r.memory_nodes();
         auto const& node = nodes[std::size_t(r.worker(gpu).memory_node)];
@@ -242,7 +256,43 @@ TEST(CudaDriver, CudaMallocRunningOutLeadsToEvictionAndRetry)
     expect_eight_tiles_served(r, gpu);
     tessera::cudasim::set_capacity(0, before);
 }
+
+// The same while the tasks in flight hold the only memory eviction could free: the worker
+// completes them before it asks for room again (waiting for room would wait for itself, and
+// fail after 10 s).
+TEST(CudaDriver, CudaMallocRunningOutWhileTasksAreInFlight)
+{
+    rt::Runtime r{config(0, "64MB")};
+    REQUIRE_GPU(r, gpu);
+    const std::size_t before = tessera::cudasim::set_capacity(0, std::size_t(3) << 20);
+    const auto start = clock_type::now();
+    expect_eight_tiles_served(r, gpu, 0.02);
+    EXPECT_LT(std::chrono::duration<double>(clock_type::now() - start).count(), 9.0) << "a stall waited for room";
+    tessera::cudasim::set_capacity(0, before);
+}
 #endif
+
+// A kernel that fails to launch fails its task with DeviceError, instead of passing for a
+// success; such an error is not sticky, so the GPU goes on with the next task.
+TEST(CudaDriver, KernelLaunchErrorReachesTheWait)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    const rt::Codelet<rt::Vector<double>> misconfigured{
+        .name = "cuda_test_misconfigured", .where = rt::ArchMask::cuda,
+        .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_misconfigured(c.stream); }};
+    std::vector<double> x(8, 1.0), y(8, 1.0);
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 8}};
+    rt::Handle hy{r, rt::Vector<double>{y.data(), 8}};
+    r.submit(misconfigured, readwrite(hx), rt::on_worker(gpu));
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    r.submit(add_cl, readwrite(hy), rt::value(1.0), rt::on_worker(gpu));
+    EXPECT_NO_THROW(r.wait_all());
+    hx.unregister();
+    hy.unregister();
+    EXPECT_EQ(x[0], 1.0);  // the failed task wrote nothing
+    EXPECT_EQ(y[0], 2.0);
+}
 
 // C = alpha A B + beta C with cublasDgemm on the GPU against OpenBLAS on the host.
 void gemm_cpu(rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c, double alpha, double beta)

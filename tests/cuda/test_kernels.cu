@@ -1,4 +1,4 @@
-// Kernels for the CUDA driver's tests: fill, add, count mismatches, spin, trap.
+// Kernels for the CUDA driver's tests: fill, add, count mismatches, spin, a launch that fails, trap.
 #include "test_kernels.hpp"
 
 #include <cuda_runtime.h>
@@ -46,6 +46,7 @@ void launch_spin(double seconds, Stream s)
     cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device);
     spin_kernel<<<1, 1, 0, s>>>(static_cast<long long>(seconds * khz * 1e3));
 }
+void launch_misconfigured(Stream s) { fill_kernel<<<1, 4096, 0, s>>>(nullptr, 0, 0.0); }
 void launch_trap(Stream s) { trap_kernel<<<1, 1, 0, s>>>(); }
 
 }  // namespace tessera_test

@@ -1,5 +1,6 @@
 // The simulator's twin of tests/cuda/test_kernels.cu (-DTESSERA_ENABLE_CUDA=SIM): the same
-// kernels as host loops queued on the stream; the trap faults the simulated device.
+// kernels as host loops queued on the stream; the misconfigured launch fails at once, as
+// it does on a GPU; the trap faults the simulated device.
 #include "cuda/test_kernels.hpp"
 
 #include "tests/cudasim/sim.hpp"
@@ -45,6 +46,8 @@ void launch_spin(double seconds, Stream s)
 {
     sim::submit(s, [seconds] { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); });
 }
+
+void launch_misconfigured(Stream) { sim::record(cudaErrorInvalidConfiguration); }
 
 void launch_trap(Stream s)
 {

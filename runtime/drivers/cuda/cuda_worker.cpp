@@ -83,10 +83,14 @@ public:
         s.completions.clear();
         cudaStream_t stream = device_.stream();
         try {
-            s.data.emplace(rt_, t, w_, node_, &s.context);
+            bind_data(s, t);
             cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
             KernelArgs args{s.data->slots(), t->values, &s.context};
+            (void)cudaGetLastError();  // a not-ready query of this thread's is not the task's
             t->ops->run(t->codelet, Arch::cuda, rt_.first_runnable_implementation(t, w_).value_or(0), args);
+            // a kernel of the implementation's own that failed to launch (bad configuration,
+            // no image for this GPU) says so only here
+            cuda_check(cudaGetLastError(), "kernel launch in task '" + std::string(t->ops->name(t->codelet)) + "'");
             cuda_check(cudaEventRecord(s.end, stream), "cudaEventRecord (task end)");
         } catch (...) {
             s.error = std::current_exception();
@@ -124,6 +128,23 @@ public:
     }
 
 private:
+    /// Makes t's data valid on the GPU for slot s. The tasks in flight pin their data there,
+    /// and only this thread completes them: where the GPU has no room now (the device refusing
+    /// memory the node's accounting allows: other processes, libraries' workspaces), waiting
+    /// for room would wait for this thread. So it completes them first, then waits if need be.
+    void bind_data(CudaTaskSlot& s, Task* t)
+    {
+        if (!in_flight_.empty()) {
+            try {
+                s.data.emplace(rt_, t, w_, node_, &s.context, MemoryNode::Wait::no);
+                return;
+            } catch (NoRoomNow const&) {
+                drain();
+            }
+        }
+        s.data.emplace(rt_, t, w_, node_, &s.context, MemoryNode::Wait::yes);
+    }
+
     static std::size_t data_bytes(Task const* t) noexcept
     {
         std::size_t bytes = 0;
