@@ -74,6 +74,7 @@ void* task_value_storage(Task* t, std::size_t size, std::size_t align)
 void task_values_constructed(Task* t, void (*destroy)(void*)) noexcept { t->destroy_values = destroy; }
 void task_set_priority(Task* t, int p) noexcept { t->priority = p; }
 void task_set_callback(Task* t, std::function<void()>&& f) { t->callback = std::move(f); }
+void task_set_cancel_token(Task* t, CancelToken* token) noexcept { t->cancel_token = token; }
 void task_set_tag(Task* t, TagId id)
 {
     t->has_tag = true;
@@ -205,7 +206,7 @@ bool RuntimeImpl::drop_dependency(Task* t, WorkerId by, std::vector<Task*>& comp
     t->released_by = by;
     if (t->kind != Task::Kind::codelet)
         control_ready(t, completed_now);
-    else if (t->cancelled)
+    else if (t->skips())
         completed_now.push_back(t);  // never runs: completes at once, cancelling what follows
     else
         push(t);
@@ -341,6 +342,7 @@ void fail(RuntimeImpl& rt, Task* t, std::exception_ptr e)
         if (!t->error) t->error = e;
     }
     if (first) rt.record_error(e);
+    if (t->cancel_token) t->cancel_token->cancel();  // one failure stops the task's group
 }
 }  // namespace
 
@@ -353,7 +355,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
     std::optional<TaskData> data;
     if (rank == 0) {
         policy_->on_start(ReadyTask(t), w);
-        if (!t->cancelled) {
+        if (!t->skips()) {
             try {
                 data.emplace(*this, t, w, NodeId(workers_[w].memory_node));
                 t->running_slots = data->slots();  // what every rank's kernel reads
@@ -365,7 +367,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
     arrive(t, 1);
     auto start = std::chrono::steady_clock::now();
     unsigned max = 1;
-    bool runs = !t->failed && (rank == 0 || t->ops->parallel(t->codelet, &max) == ParallelKind::spmd);
+    bool runs = !t->failed && !t->cancelled && (rank == 0 || t->ops->parallel(t->codelet, &max) == ParallelKind::spmd);
     if (runs) {
         tls_rank = rank;
         tls_size = size;
@@ -380,7 +382,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
     }
     arrive(t, 2);
     if (rank == 0) {
-        if (!t->failed) {
+        if (!t->failed && !t->cancelled) {
             record_sample(t, w, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
             if (t->callback) {
                 try {
@@ -416,7 +418,7 @@ void RuntimeImpl::execute(Task* t, WorkerId w)
 
 bool RuntimeImpl::begin(Task* t, WorkerId w)
 {
-    if (!t->cancelled && !take_commute_handles(t)) return false;  // pushed again when its turn comes
+    if (!t->skips() && !take_commute_handles(t)) return false;  // pushed again when its turn comes
     t->ran_on = w;
     policy_->on_start(ReadyTask(t), w);
     return true;

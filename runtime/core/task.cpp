@@ -85,6 +85,15 @@ void Task::poison(std::exception_ptr e)
     if (!error) error = std::move(e);
 }
 
+bool Task::skips() noexcept
+{
+    if (!cancelled && cancel_token && cancel_token->cancelled()) {
+        std::lock_guard lock(m);
+        cancelled = true;
+    }
+    return cancelled;
+}
+
 bool Task::add_successor(Task* succ, bool propagates_failure)
 {
     std::exception_ptr inherited;
@@ -129,6 +138,7 @@ void Task::reset() noexcept
     has_tag = false;
     tag = 0;
     bound_worker = no_worker;
+    cancel_token = nullptr;
     internal = false;
     skip_deps = 0;
     reduction_phase = 0;

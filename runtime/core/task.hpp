@@ -54,6 +54,7 @@ public:
     bool has_tag = false;
     TagId tag = 0;
     WorkerId bound_worker = no_worker;  // on_worker(): bypasses the policy
+    CancelToken* cancel_token = nullptr;  // cancelled_by(): skipped once it is cancelled
     bool internal = false;              // submitted by the runtime itself: never throttled
     uint32_t skip_deps = 0;             // buffers (bit i) that take no implicit dependency
     int reduction_phase = 0;            // a reduction task: 0 contributions pending, 1 combining
@@ -72,7 +73,7 @@ public:
     std::mutex m;                 // guards successors, completed, error, cancelled
     std::vector<Successor> successors;
     bool completed = false;
-    bool cancelled = false;  // a task it depends on failed: never runs
+    bool cancelled = false;  // a task it depends on failed, or its token was cancelled: never runs
     bool failed = false;     // its kernel or callback threw, or it was cancelled
     std::exception_ptr error;
 
@@ -86,6 +87,10 @@ public:
 
     /// Marks this task cancelled because a task it depends on failed with `e`.
     void poison(std::exception_ptr e);
+    /// True if the task must not run: cancelled already, or its token cancelled before it
+    /// started (it is then marked cancelled, without failing). Called by the thread about to
+    /// run it.
+    bool skips() noexcept;
     /// Adds `succ` as a successor unless this task already completed; in that case the
     /// dependency is already satisfied (and a failure is propagated at once). Returns true
     /// if an edge was added (the caller counted it in succ->pending beforehand).

@@ -7,12 +7,15 @@
 ///     tessera::potrs_async(Uplo::lower, A, B, s);   // its tasks wait for potrf's by data
 ///     int64_t info = s.wait();                      // LAPACK's info of the first failure
 ///
-/// A failure poisons the sequence: once a call's numerical failure (info > 0) or a task's
-/// exception is known, later calls on the sequence submit nothing, and wait() reports the
-/// failure (the smallest info when several calls failed). Tasks already submitted when a factorization fails still run on the
-/// unfinished part, as LAPACK leaves it unspecified.
+/// A failure poisons the sequence (as in PLASMA): once a factorization finds info > 0 or a
+/// task throws, the sequence's tasks that have not started do not run (CancelToken), later
+/// calls on it submit nothing, and wait() reports the failure (the smallest info when several
+/// calls failed). What a failed call leaves in its matrices is unspecified, as in LAPACK (the
+/// factorization stops part-way); the calls chained after it leave theirs untouched, save for
+/// tasks already running when the failure came.
 #pragma once
 
+#include <tessera/rt/cancellation.hpp>
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/runtime.hpp>
 #include <tessera/rt/task.hpp>
@@ -28,14 +31,17 @@ namespace tessera::inline la {
 
 namespace detail {
 /// Where factorization tasks report LAPACK's info: the smallest positive value wins, since
-/// the first failing minor is the one LAPACK reports.
+/// the first failing minor is the one LAPACK reports. Recording a failure cancels the
+/// sequence's tasks that have not started.
 struct InfoSlot {
     std::atomic<int64_t> value{0};
+    rt::CancelToken failed;  // the sequence's tasks are tied to it
     void record(int64_t info) noexcept
     {
         int64_t cur = value.load(std::memory_order_relaxed);
         while ((cur == 0 || info < cur) && !value.compare_exchange_weak(cur, info, std::memory_order_relaxed)) {
         }
+        failed.cancel();
     }
 };
 }  // namespace detail
@@ -50,13 +56,14 @@ public:
     /// Waits for the sequence's tasks; their errors are dropped here: call wait() to see them.
     ~Sequence();
 
-    /// Submits one task of the sequence; a no-op returning an empty TaskRef once the sequence
-    /// has failed.
+    /// Submits one task of the sequence, tied to its failure (it does not run once the
+    /// sequence has failed); a no-op returning an empty TaskRef if it has failed already.
     template <class... Params, class... Args>
     rt::TaskRef submit(rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
-        rt::TaskRef t = state_->rt->submit(cl, std::forward<Args>(args)...);
+        rt::TaskRef t =
+            state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed));
         state_->tasks.push_back(t);
         return t;
     }
@@ -68,7 +75,7 @@ public:
     /// The info recorded so far (tasks may still be running).
     int64_t info() const noexcept { return state_->info.value.load(std::memory_order_relaxed); }
     /// True once a numerical failure or a task's exception is known.
-    bool failed() const noexcept { return info() != 0 || state_->error != nullptr; }
+    bool failed() const noexcept { return state_->info.failed.cancelled() || state_->error != nullptr; }
 
     rt::Runtime& runtime() const noexcept { return *state_->rt; }
     /// Where this sequence's factorization tasks record their info (internal: passed to tasks).

@@ -10,6 +10,7 @@
 /// any non-view parameter x converts to.
 #pragma once
 
+#include <tessera/rt/cancellation.hpp>
 #include <tessera/rt/interfaces.hpp>
 
 #include <array>
@@ -144,8 +145,9 @@ template <> inline constexpr bool is_option_v<Tag> = true;
 template <> inline constexpr bool is_option_v<After> = true;
 template <> inline constexpr bool is_option_v<OnWorker> = true;
 template <> inline constexpr bool is_option_v<InContext> = true;
+template <> inline constexpr bool is_option_v<CancelledBy> = true;
 template <std::size_t N> inline constexpr bool is_option_v<AfterN<N>> = true;
-/// A task option (priority, callback, tag, after, on_worker, in_context).
+/// A task option (priority, callback, tag, after, on_worker, in_context, cancelled_by).
 template <class T> concept TaskOption = is_option_v<std::remove_cvref_t<T>>;
 
 }  // namespace tessera::rt

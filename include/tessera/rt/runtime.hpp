@@ -93,6 +93,7 @@ void task_values_constructed(Task* t, void (*destroy)(void*)) noexcept;
 void task_set_priority(Task* t, int p) noexcept;
 void task_set_callback(Task* t, std::function<void()>&& f);
 void task_set_tag(Task* t, TagId id);
+void task_set_cancel_token(Task* t, CancelToken* token) noexcept;
 void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index);
 TaskRef task_submit(Task* t);
 void task_discard(Task* t) noexcept;
@@ -119,6 +120,7 @@ template <Interface I, Mode M> constexpr Mode mode_of<Access<I, M>> = M;
 inline void apply_option(Task* t, Priority p, std::size_t) noexcept { task_set_priority(t, p.value); }
 inline void apply_option(Task* t, Callback c, std::size_t) { task_set_callback(t, std::move(c.fn)); }
 inline void apply_option(Task* t, Tag g, std::size_t) { task_set_tag(t, g.id); }
+inline void apply_option(Task* t, CancelledBy c, std::size_t) noexcept { task_set_cancel_token(t, c.token); }
 void task_set_worker(Task* t, unsigned w, std::size_t arg_index);
 inline void apply_option(Task* t, OnWorker o, std::size_t k) { task_set_worker(t, o.worker, k); }
 void task_set_context(Task* t, ContextId c, std::size_t arg_index);

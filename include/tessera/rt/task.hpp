@@ -46,7 +46,8 @@ public:
     bool done() const noexcept;
     /// True when the task threw, or was cancelled because a task it depends on failed.
     bool failed() const noexcept;
-    /// True when the task was cancelled (never ran) because a task it depends on failed.
+    /// True when the task was cancelled (never ran): a task it depends on failed, or its
+    /// CancelToken was cancelled before it started (cancelled_by).
     bool cancelled() const noexcept;
     /// The task's submission number, unique within its runtime (0 for an empty reference).
     uint64_t id() const noexcept;

@@ -1,0 +1,35 @@
+/// @file cancellation.hpp
+/// Cancelling a group of tasks at once (QUARK's sequence cancellation, on which PLASMA's
+/// failed sequences rest):
+///
+///     rt::CancelToken group;
+///     rt.submit(cl, readwrite(a), rt::cancelled_by(group));
+///     ...
+///     group.cancel();   // the group's tasks that have not started will not run
+///
+/// A task tied to a cancelled token completes without running: no kernel, no callback, no
+/// error; its successors are released as after any completion. A task of the group that fails
+/// cancels the token itself, so that one failure stops the whole group. The token must
+/// outlive the tasks tied to it.
+#pragma once
+
+#include <atomic>
+
+namespace tessera::rt {
+
+class CancelToken {
+public:
+    void cancel() noexcept { cancelled_.store(true, std::memory_order_release); }
+    bool cancelled() const noexcept { return cancelled_.load(std::memory_order_acquire); }
+
+private:
+    std::atomic<bool> cancelled_{false};
+};
+
+/// Task option: ties the task to `token`.
+struct CancelledBy {
+    CancelToken* token;
+};
+inline CancelledBy cancelled_by(CancelToken& token) noexcept { return {&token}; }
+
+}  // namespace tessera::rt
