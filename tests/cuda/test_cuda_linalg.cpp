@@ -199,6 +199,41 @@ TEST_P(CudaTileKernels, Blas3AgainstTheHost)
     });
 }
 
+// alpha = 0: syrk and herk compute C = beta C and reference no A. Their tile algorithm then
+// passes C's own diagonal tile for A, whose other triangle holds NaN here: a GPU kernel that
+// read it would spread NaN into C (the simulator's cuBLAS does, where cuBLAS may).
+TEST_P(CudaTileKernels, SyrkAndHerkWithAlphaZeroReferenceNoA)
+{
+    with_precision([&]<class T>() {
+        Dense<T> nans = random_dense<T>(n, n, 7);
+        for (T& x : nans.a) x = nan<T>();
+        const Dense<T> C0 = random_dense<T>(n, n, 9);
+        for (bool hermitian : {false, true})
+            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+                Dense<T> C1 = C0;  // the triangle kept, NaN in the other
+                for (int64_t j = 0; j < n; ++j)
+                    for (int64_t i = 0; i < n; ++i)
+                        if (uplo == Uplo::lower ? i < j : i > j) C1(i, j) = nan<T>();
+                auto A = tiles_of(rt(), nans, nb), C = tiles_of(rt(), C1, nb);
+                const real_t<T> beta = real_t<T>(-1.5);
+                if (hermitian)
+                    tessera::herk(uplo, Op::notrans, real_t<T>(0), A, beta, C);
+                else
+                    tessera::syrk(uplo, Op::notrans, T(0), A, T(beta), C);
+                Dense<T> got = triangle(to_dense(C), uplo), want = triangle(C0, uplo);
+                for (int64_t j = 0; j < n; ++j)
+                    for (int64_t i = 0; i < n; ++i) {
+                        want(i, j) *= T(beta);
+                        if (hermitian && i == j) want(i, j) = T(std::real(want(i, j)));
+                    }
+                EXPECT_FALSE(has_nan(got)) << (hermitian ? "herk " : "syrk ") << char(uplo);
+                EXPECT_LT(norm1_diff(got, want) / (norm1(C0) * eps<T>()), tol) << (hermitian ? "herk " : "syrk ")
+                                                                                   << char(uplo);
+            }
+        expect_on_gpu<T>("syrk");
+    });
+}
+
 TESSERA_INSTANTIATE_PRECISIONS(CudaTileKernels);
 
 }  // namespace

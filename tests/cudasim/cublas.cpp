@@ -2,16 +2,19 @@
 // (CUBLAS_STATUS_INVALID_VALUE, nothing queued), checks that every matrix it touches lies in
 // device memory (else the device faults, as a kernel reading a host pointer would), then queues
 // the same CBLAS call on the handle's stream. Host pointer mode only: alpha and beta are read
-// at the call.
+// at the call. With alpha = 0 and k > 0, gemm and syrk/herk read A and B as cuBLAS may (a NaN
+// there makes C NaN), where CBLAS would not.
 #include "tests/cudasim/sim.hpp"
 
 #include <cublas_v2.h>
 
 #include <cblas.h>
 
+#include <cmath>
 #include <complex>
 #include <concepts>
 #include <cstring>
+#include <limits>
 
 struct cublasContext {
     cudaStream_t stream = nullptr;
@@ -145,6 +148,32 @@ void hemm(CBLAS_SIDE s, CBLAS_UPLO u, int m, int n, cz alpha, cz const* a, int l
     cblas_zhemm(CblasColMajor, s, u, m, n, &alpha, a, lda, b, ldb, &beta, c, ldc);
 }
 
+// ---- alpha = 0 ------------------------------------------------------------------------------------
+
+/// Reference BLAS does not read A (or B) when alpha = 0; cuBLAS promises that only for k = 0.
+/// With k > 0 the simulator reads them as a GPU may: a NaN or an Inf there makes C NaN.
+template <class T> bool any_not_finite(T const* a, int rows, int cols, int ld)
+{
+    auto finite = [](T x) {
+        if constexpr (is_complex<T>)
+            return std::isfinite(x.real()) && std::isfinite(x.imag());
+        else
+            return std::isfinite(x);
+    };
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            if (!finite(a[std::size_t(j) * std::size_t(ld) + std::size_t(i)])) return true;
+    return false;
+}
+/// C(i, j) = NaN where `in(i, j)`.
+template <class T, class In> void fill_nan(T* c, int m, int n, int ldc, In in)
+{
+    using R = decltype(std::abs(T{}));
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i)
+            if (in(i, j)) c[std::size_t(j) * std::size_t(ldc) + std::size_t(i)] = T(std::numeric_limits<R>::quiet_NaN());
+}
+
 // ---- the routines, generic over the element type ---------------------------------------------------
 
 template <class D>
@@ -162,6 +191,8 @@ cublasStatus_t gemm_sim(cublasHandle_t h, cublasOperation_t ta, cublasOperation_
     const T al = *host(alpha), be = *host(beta);
     return launch<T>(h, "cublas gemm", {{a, ra, ca, lda, "A"}, {b, rb, cb, ldb, "B"}, {c, m, n, ldc, "C"}},
                      [=, A = host(a), B = host(b), C = host(c)] {
+                         if (al == T(0) && k > 0 && (any_not_finite(A, ra, ca, lda) || any_not_finite(B, rb, cb, ldb)))
+                             return fill_nan(C, m, n, ldc, [](int, int) { return true; });
                          gemm(cblas<T>(ta), cblas<T>(tb), m, n, k, al, A, lda, B, ldb, be, C, ldc);
                      });
 }
@@ -206,6 +237,10 @@ cublasStatus_t syrk_sim(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation
     const auto al = *host(alpha), be = *host(beta);
     return launch<T>(h, hermitian ? "cublas herk" : "cublas syrk", {{a, ra, ca, lda, "A"}, {c, n, n, ldc, "C"}},
                      [=, A = host(a), C = host(c)] {
+                         if (al == decltype(al)(0) && k > 0 && any_not_finite(A, ra, ca, lda)) {
+                             const bool lower = uplo == CUBLAS_FILL_MODE_LOWER;
+                             return fill_nan(C, n, n, ldc, [lower](int i, int j) { return lower ? i >= j : i <= j; });
+                         }
                          if constexpr (is_complex<T> && !std::same_as<S, D>)
                              herk(cblas(uplo), cblas<T>(trans), n, k, al, A, lda, be, C, ldc);
                          else

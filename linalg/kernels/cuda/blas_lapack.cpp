@@ -148,7 +148,8 @@ void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_
           T const* a, int64_t lda, T const* b, int64_t ldb, T beta, T* c, int64_t ldc)
 {
     if (m == 0 || n == 0) return;
-    const int M = to_int(m, "gemm: m"), N = to_int(n, "gemm: n"), K = to_int(k, "gemm: k");
+    // BLAS does not reference A and B when alpha = 0; cuBLAS promises it only for k = 0
+    const int M = to_int(m, "gemm: m"), N = to_int(n, "gemm: n"), K = alpha == T(0) ? 0 : to_int(k, "gemm: k");
     const int LDA = to_int(lda, "gemm: lda"), LDB = to_int(ldb, "gemm: ldb"),
               LDC = to_int(ldc, "gemm: ldc");
     auto A = cublas(ta), B = cublas(tb);
@@ -199,7 +200,9 @@ void syrk(rt::CudaContext const& ctx, Uplo uplo, Op trans, bool hermitian, int64
           T alpha, T const* a, int64_t lda, T beta, T* c, int64_t ldc)
 {
     if (n == 0) return;
-    const int N = to_int(n, "syrk: n"), K = to_int(k, "syrk: k");
+    // BLAS does not reference A when alpha = 0 (the tile algorithm then passes C itself as A);
+    // cuBLAS promises it only for k = 0
+    const int N = to_int(n, "syrk: n"), K = alpha == T(0) ? 0 : to_int(k, "syrk: k");
     const int LDA = to_int(lda, "syrk: lda"), LDC = to_int(ldc, "syrk: ldc");
     auto U = cublas(uplo);
     auto O = cublas(trans);
