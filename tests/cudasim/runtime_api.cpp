@@ -95,6 +95,8 @@ State::State()
     char const* count = std::getenv("TESSERA_CUDASIM_DEVICES");
     int n = count && *count ? std::atoi(count) : 1;
     std::size_t capacity = parse_bytes(std::getenv("TESSERA_CUDASIM_MEMORY"), std::size_t(1) << 30);
+    char const* pools = std::getenv("TESSERA_CUDASIM_MEMORY_POOLS");
+    memory_pools = pools && *pools ? std::atoi(pools) != 0 : 1;
     for (int d = 0; d < std::max(n, 0); ++d) {
         devices_.push_back(std::make_unique<Device>());
         devices_.back()->ordinal = d;
@@ -389,7 +391,11 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
 {
     if (!value) return record(cudaErrorInvalidValue);
     if (device < 0 || device >= State::get().device_count()) return record(cudaErrorInvalidDevice);
-    *value = attr == cudaDevAttrClockRate ? 1000000 : 0;  // kHz
+    switch (attr) {
+        case cudaDevAttrClockRate: *value = 1000000; break;  // kHz
+        case cudaDevAttrMemoryPoolsSupported: *value = State::get().memory_pools; break;
+        default: *value = 0;
+    }
     return cudaSuccess;
 }
 
@@ -447,11 +453,13 @@ cudaError_t cudaFree(void* p)
 
 cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream)
 {
+    if (!State::get().memory_pools) return record(cudaErrorNotSupported);
     return allocate(p, bytes, device_of(stream));
 }
 
 cudaError_t cudaFreeAsync(void* p, cudaStream_t stream)
 {
+    if (!State::get().memory_pools) return record(cudaErrorNotSupported);
     if (!p) return cudaSuccess;
     if (State::get().classify(p, 1) != Memory::device) return record(cudaErrorInvalidValue);
     if (Stream* s = stream_of(stream))

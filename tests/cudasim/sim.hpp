@@ -8,7 +8,8 @@
 // - Devices (TESSERA_CUDASIM_DEVICES, default 1) with a memory capacity
 //   (TESSERA_CUDASIM_MEMORY, default 1GB): cudaMalloc beyond it fails with
 //   cudaErrorMemoryAllocation. New device memory is filled with 0xFF bytes (NaN in every
-//   precision), as garbage that a missing copy would expose.
+//   precision), as garbage that a missing copy would expose. Memory pools (stream-ordered
+//   allocation) are reported as supported unless TESSERA_CUDASIM_MEMORY_POOLS=0.
 // - Streams: each created stream is a thread that runs its operations in order, later than
 //   the call that queued them; events mark a point of a stream. Host memory given to an
 //   asynchronous copy is read when the stream gets there, pageable or not: a caller that
@@ -96,6 +97,7 @@ public:
     Device& current();
     static thread_local int current_ordinal;
     static thread_local cudaError_t last_error;
+    int memory_pools = 1;  // cudaDevAttrMemoryPoolsSupported
 
     std::mutex m;  // guards the maps below and Device::used, peers, streams
     struct Allocation {

@@ -89,6 +89,10 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
         cuda_check(cudaEventCreateWithFlags(&copy_done_, cudaEventDisableTiming | cudaEventBlockingSync),
                    "cudaEventCreate (copies)");
         cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate (worker)");
+        int pools = 0;
+        cuda_check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal),
+                   "cudaDeviceGetAttribute (memory pools)");
+        memory_pools_ = pools != 0;
         cuda_check(cublasCreate(&cublas_), "cublasCreate");
         cuda_check(cublasSetStream(cublas_, stream_), "cublasSetStream");
         cuda_check(cusolverDnCreate(&cusolver_), "cusolverDnCreate");
@@ -197,10 +201,21 @@ void* CudaDevice::workspace(std::size_t bytes)
     if (bytes <= workspace_bytes_) return workspace_;
     std::size_t grown = std::max(bytes, 2 * workspace_bytes_);
     // stream-ordered: kernels queued earlier finish with the old buffer before it is freed
-    if (workspace_) cuda_check(cudaFreeAsync(workspace_, stream_), "cudaFreeAsync (workspace)");
+    // (without memory pools, as on some virtual GPUs: once the stream has drained)
+    if (workspace_) {
+        if (memory_pools_)
+            cuda_check(cudaFreeAsync(workspace_, stream_), "cudaFreeAsync (workspace)");
+        else {
+            cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (workspace)");
+            cuda_check(cudaFree(workspace_), "cudaFree (workspace)");
+        }
+    }
     workspace_ = nullptr;
     workspace_bytes_ = 0;
-    cuda_check(cudaMallocAsync(&workspace_, grown, stream_), "cudaMallocAsync (workspace)");
+    if (memory_pools_)
+        cuda_check(cudaMallocAsync(&workspace_, grown, stream_), "cudaMallocAsync (workspace)");
+    else
+        cuda_check(cudaMalloc(&workspace_, grown), "cudaMalloc (workspace)");
     workspace_bytes_ = grown;
     return workspace_;
 }

@@ -89,6 +89,7 @@ private:
     cudaStream_t stream_ = nullptr;  // the worker's
     cublasHandle_t cublas_ = nullptr;
     cusolverDnHandle_t cusolver_ = nullptr;
+    bool memory_pools_ = false;  // stream-ordered allocation (cudaMallocAsync) supported
     void* workspace_ = nullptr;
     std::size_t workspace_bytes_ = 0;
     std::map<std::vector<int>, cufftHandle> plans_;

@@ -83,6 +83,9 @@ public:
         s.completions.clear();
         cudaStream_t stream = device_.stream();
         try {
+            // the handles are bound to this GPU: an implementation that made another current
+            // must not move the next task
+            cuda_check(cudaSetDevice(device_.ordinal()), "cudaSetDevice");
             bind_data(s, t);
             cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
             KernelArgs args{s.data->slots(), t->values, &s.context};
@@ -117,8 +120,8 @@ public:
             CudaTaskSlot& s = *in_flight_.front();
             if (!wait || any) {
                 cudaError_t q = cudaEventQuery(s.end);
+                (void)cudaGetLastError();  // not ready is no error of the next task's
                 if (q == cudaErrorNotReady) break;
-                (void)cudaGetLastError();
             }
             in_flight_.pop_front();
             complete(s);
