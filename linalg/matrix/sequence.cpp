@@ -8,7 +8,7 @@ namespace tessera::inline la {
 Sequence::Sequence(rt::Runtime& rt) : state_(std::make_unique<State>())
 {
     state_->rt = &rt;
-    kernels::cpu::single_threaded_blas();  // every tile call starts with a sequence
+    state_->one_blas_thread = kernels::cpu::single_threaded_blas();  // every tile call has a sequence
 }
 
 Sequence::~Sequence()

@@ -18,6 +18,7 @@
 
 #include "linalg/kernels/cpu/blas_lapack.hpp"
 
+#include <cblas.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -127,10 +128,15 @@ inline bool gpu_answers()
     return yes;
 }
 
+/// The host oracles run OpenBLAS on one thread: Tessera gives OpenBLAS its thread count back
+/// after each call, and OpenBLAS's own threads are invisible to ThreadSanitizer.
+inline void one_blas_thread_for_oracles() { openblas_set_num_threads(1); }
+
 class AccuracySweep : public testing::TestWithParam<AccuracyParam> {
 protected:
     void SetUp() override
     {
+        one_blas_thread_for_oracles();
         if (cuda_variant() && !gpu_answers()) GTEST_SKIP() << "no GPU: the cuda variant of the sweep needs one";
     }
 
@@ -152,6 +158,7 @@ protected:
 /// A suite over the four precisions only (no runtime sweep), e.g. for kernels and the C API.
 class PrecisionSweep : public testing::TestWithParam<char> {
 protected:
+    void SetUp() override { one_blas_thread_for_oracles(); }
     template <class F>
     void with_precision(F&& f) const
     {

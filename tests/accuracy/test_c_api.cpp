@@ -2,6 +2,7 @@
 // same CBLAS call or a residual on the host, LAPACK's info for a matrix that is not positive
 // definite, -i for a bad argument i (letters, dimensions, leading dimensions), and a message
 // in tessera_last_error(). The library's runtime starts on the first call (no tessera_init).
+// After a call, OpenBLAS has its thread count back.
 #include "accuracy/accuracy.hpp"
 
 #include <tessera/tessera.h>
@@ -163,6 +164,19 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
 }
 
 TESSERA_INSTANTIATE_PRECISIONS(CApiSweep);
+
+// A caller's own BLAS calls keep their threads: OpenBLAS runs single-threaded only while a
+// Tessera call runs, then has its thread count back.
+TEST(CApi, OpenBlasHasItsThreadCountBackAfterACall)
+{
+    openblas_set_num_threads(2);
+    const int before = openblas_get_num_threads();
+    Dense<double> A = hpd_dense<double>(100, 3);
+    EXPECT_EQ(tessera_dpotrf('L', 100, A.data(), int(A.ld)), 0);
+    EXPECT_EQ(openblas_get_num_threads(), before);
+    tessera_finalize();
+    one_blas_thread_for_oracles();
+}
 
 }  // namespace
 }  // namespace tessera::test

@@ -74,9 +74,7 @@ protected:
     }
     void SetUp() override
     {
-        // the host oracles call OpenBLAS before the first tile call would set it to one thread,
-        // and OpenBLAS's own threads are invisible to ThreadSanitizer
-        blas::single_threaded_blas();
+        PrecisionSweep::SetUp();
         runtime_ = std::make_unique<rt::Runtime>(rt::RuntimeConfig{
             .ncpus = 1, .scheduler = "cuda-first", .ncuda = 1, .cuda_memory = "1MB", .perfmodel_dir = "none"});
         bool gpu = false;

@@ -3,7 +3,8 @@
 /// TESSERA_* environment variables: TESSERA_NCPU, TESSERA_SCHED, TESSERA_NEMU ...) or at
 /// init(), and stops at finalize() or at exit. Tile-API calls use the runtime of their
 /// matrices instead. Inside tasks OpenBLAS runs single-threaded (the runtime owns the cores):
-/// Tessera sets openblas_set_num_threads(1) when a call starts.
+/// Tessera sets openblas_set_num_threads(1) while a call runs (while a Sequence lives), and
+/// gives OpenBLAS its thread count back after.
 ///
 ///     tessera::init({.scheduler = "ws"});              // optional
 ///     int64_t info = tessera::potrf(Uplo::lower, n, a, lda);

@@ -54,6 +54,8 @@ public:
     Sequence(Sequence&&) noexcept = default;
     Sequence& operator=(Sequence&&) = delete;
     /// Waits for the sequence's tasks; their errors are dropped here: call wait() to see them.
+    /// While a sequence lives, OpenBLAS runs single-threaded (the runtime owns the cores);
+    /// once none does, it has its thread count back.
     ~Sequence();
 
     /// Submits one task of the sequence, tied to its failure (it does not run once the
@@ -90,6 +92,7 @@ private:
         std::exception_ptr error;
         std::vector<rt::TaskRef> tasks;
         std::vector<std::shared_ptr<void const>> kept;
+        std::shared_ptr<void> one_blas_thread;  // OpenBLAS single-threaded while this lives
     };
     std::unique_ptr<State> state_;
 };

@@ -10,6 +10,7 @@
 #include <lapacke.h>
 
 #include <concepts>
+#include <mutex>
 #include <vector>
 
 namespace tessera::la::kernels::cpu {
@@ -171,9 +172,20 @@ void lauum(Uplo uplo, int64_t n, T* a, int64_t lda)
     lauum_lapack(uplo, n, a, lda);
 }
 
-void single_threaded_blas() noexcept
+std::shared_ptr<void> single_threaded_blas()
 {
-    if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
+    static std::mutex m;
+    static int tokens = 0;
+    static int threads_before = 1;
+    std::lock_guard lock(m);
+    if (tokens++ == 0) {
+        threads_before = openblas_get_num_threads();
+        if (threads_before != 1) openblas_set_num_threads(1);
+    }
+    return std::shared_ptr<void>(nullptr, [](void*) {
+        std::lock_guard lock(m);
+        if (--tokens == 0 && threads_before != 1) openblas_set_num_threads(threads_before);
+    });
 }
 
 #define TESSERA_INSTANTIATE_KERNELS(T)                                                                           \

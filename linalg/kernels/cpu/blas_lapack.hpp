@@ -8,6 +8,7 @@
 #include <tessera/la/scalar.hpp>
 
 #include <cstdint>
+#include <memory>
 
 namespace tessera::la::kernels::cpu {
 
@@ -64,7 +65,10 @@ void lacpy(int64_t m, int64_t n, T const* a, int64_t lda, T* b, int64_t ldb) noe
 }  // namespace tessera::la::kernels::cpu
 
 namespace tessera::la::kernels::cpu {
-/// Makes OpenBLAS run each call on the calling thread: the runtime owns the cores, one task
-/// per core (with OpenBLAS's own threads inside tasks, tile algorithms lose half their speed).
-void single_threaded_blas() noexcept;
+/// Makes OpenBLAS run each call on the calling thread while the returned token, or another
+/// one, lives: the runtime owns the cores, one task per core (with OpenBLAS's own threads
+/// inside tasks, tile algorithms lose half their speed). When the last token goes, OpenBLAS
+/// gets back the thread count it had before the first: the caller's own BLAS calls after a
+/// Tessera call keep their threads.
+std::shared_ptr<void> single_threaded_blas();
 }  // namespace tessera::la::kernels::cpu
