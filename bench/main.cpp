@@ -162,6 +162,10 @@ int main(int argc, char** argv)
         usage();
         return 2;
     }
+    if (argc == 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
+        std::cout << "tessera-bench " << it->name << ": " << it->summary << "\n    " << it->usage << "\n";
+        return 0;
+    }
     try {
         Options opts(argc - 2, argv + 2);
         for (auto const& o : opts.names()) {
