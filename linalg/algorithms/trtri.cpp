@@ -58,8 +58,10 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
                 s.submit(cl::trsm<T>, v(Side::right), v(uplo), v(Op::notrans), v(diag), v(one), read(A(k, k)),
                          readwrite(A(m, k)));
         }
-        // A(k,k) = A(k,k)^{-1}, last: the solves above read the triangle itself
-        s.submit(cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()), v(s.info_slot()));
+        // A(k,k) = A(k,k)^{-1}, last: the solves above read the triangle itself. The diagonal
+        // tiles do not wait for each other: each runs even after another's failure, so that
+        // the first zero on the diagonal is the one reported.
+        s.submit_finding_info(cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()), v(s.info_slot()));
     }
 }
 

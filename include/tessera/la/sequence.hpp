@@ -8,9 +8,9 @@
 ///     int64_t info = s.wait();                      // LAPACK's info of the first failure
 ///
 /// A failure poisons the sequence (as in PLASMA): once a factorization finds info > 0 or a
-/// task throws, the sequence's tasks that have not started do not run (CancelToken), later
-/// calls on it submit nothing, and wait() reports the failure (the smallest info when several
-/// calls failed). What a failed call leaves in its matrices is unspecified, as in LAPACK (the
+/// task throws, the sequence's tasks that have not started do not run (CancelToken; save
+/// those that look for the smallest info, submit_finding_info), later calls on it submit
+/// nothing, and wait() reports the failure (the smallest info when several calls failed). What a failed call leaves in its matrices is unspecified, as in LAPACK (the
 /// factorization stops part-way); the calls chained after it leave theirs untouched, save for
 /// tasks already running when the failure came.
 #pragma once
@@ -64,10 +64,16 @@ public:
     rt::TaskRef submit(rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
-        rt::TaskRef t =
-            state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed));
-        state_->tasks.push_back(t);
-        return t;
+        return kept(state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed)));
+    }
+    /// Submits a task that records LAPACK's info and may run before one that records a
+    /// smaller info (trtri's diagonal tiles, independent of each other), not tied to the
+    /// sequence's failure: the earlier one still runs, and the smallest info is found.
+    template <class... Params, class... Args>
+    rt::TaskRef submit_finding_info(rt::Codelet<Params...> const& cl, Args&&... args)
+    {
+        if (failed()) return {};
+        return kept(state_->rt->submit(cl, std::forward<Args>(args)...));
     }
 
     /// Waits for every task submitted through the sequence. Returns LAPACK's info of its
@@ -86,6 +92,12 @@ public:
     void keep_alive(std::shared_ptr<void const> p) { state_->kept.push_back(std::move(p)); }
 
 private:
+    rt::TaskRef kept(rt::TaskRef t)
+    {
+        state_->tasks.push_back(t);
+        return t;
+    }
+
     struct State {
         rt::Runtime* rt;
         detail::InfoSlot info;
