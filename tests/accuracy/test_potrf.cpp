@@ -2,8 +2,11 @@
 // precisions, lower and upper, for every size of the sweep with tiles that do not divide n:
 // the scaled residual ||A - L L^H||_1 / (n ||A||_1 eps) (upper: U^H U) stays under tol; a
 // matrix whose leading minor of order k is not positive definite gives LAPACK's info = k
-// (LAPACKE's own potrf on the same matrix is the oracle); bad arguments throw naming them.
+// (LAPACKE's own potrf on the same matrix is the oracle), and so does a NaN pivot (derived:
+// OpenBLAS does not stop at one); bad arguments throw naming them.
 #include "accuracy/lapacke_oracle.hpp"
+
+#include <limits>
 
 namespace tessera::test {
 namespace {
@@ -92,6 +95,35 @@ TEST_P(PotrfAccuracy, NotPositiveDefiniteGivesLapackInfo)
                 EXPECT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), expected) << "LAPACK-style, bad=" << bad;
                 auto A = tiles_of(*rt, A0, tile_for(n));
                 EXPECT_EQ(tessera::potrf(uplo, A), expected) << "tile form, bad=" << bad;
+            }
+    });
+}
+
+TEST_P(PotrfAccuracy, NanPivotGivesLapackInfo)
+{
+    // Reference LAPACK stops at a NaN pivot as at a negative one (OpenBLAS's LAPACKE does not,
+    // so the expected info is derived, not asked of it): a NaN a_kk is the pivot of order k + 1;
+    // a NaN a_ij (i > j) makes l_ij NaN, hence the pivot of order i + 1 and none before it.
+    with_precision([&]<class T>() {
+        LibraryRuntime lib{GetParam()};
+        auto rt = make_runtime();
+        const int64_t n = 100;
+        tessera::set_tile_size(tile_for(n));
+        const T nan = T(std::numeric_limits<real_t<T>>::quiet_NaN());
+        struct Case {
+            int64_t i, j;
+        };
+        for (Case c : {Case{0, 0}, Case{31, 31}, Case{70, 70}, Case{99, 99}, Case{70, 5}, Case{40, 33}})
+            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+                Dense<T> A0 = hpd_dense<T>(n, 13);
+                A0(c.i, c.j) = A0(c.j, c.i) = nan;
+                const int64_t expected = c.i + 1;
+                Dense<T> F = A0;
+                EXPECT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), expected)
+                    << "LAPACK-style, NaN at " << c.i << "," << c.j << " uplo=" << char(uplo);
+                auto A = tiles_of(*rt, A0, tile_for(n));
+                EXPECT_EQ(tessera::potrf(uplo, A), expected)
+                    << "tile form, NaN at " << c.i << "," << c.j << " uplo=" << char(uplo);
             }
     });
 }

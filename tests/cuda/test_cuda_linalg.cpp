@@ -2,7 +2,7 @@
 // algorithms, in the four precisions, with every task that has a CUDA implementation sent to
 // the GPU by a policy of this test ("cuda-first"), on a GPU capped at 1 MB so that tiles are
 // evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
-// is not positive definite), potrs, potri (trtri and lauum), gemm, symm/hemm, syrk/herk, trsm
+// is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm, symm/hemm, syrk/herk, trsm
 // and trmm. Each test checks its scaled residual against tol (accuracy.hpp) and that the
 // GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
@@ -11,6 +11,7 @@
 #include <tessera/rt/sched.hpp>
 
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <string>
@@ -140,6 +141,22 @@ TEST_P(CudaTileKernels, PotrfInfoOfAMatrixThatIsNotPositiveDefinite)
             auto A = tiles_of(rt(), A0, nb);
             EXPECT_EQ(tessera::potrf(uplo, A), blas::potrf<T>(uplo, n, A0.data(), A0.ld)) << char(uplo);
         }
+        expect_on_gpu<T>("potrf");
+    });
+}
+
+TEST_P(CudaTileKernels, PotrfInfoOfANanPivotIsLapacks)
+{
+    // LAPACK stops at a NaN pivot (find_nan_pivot); a NaN a_ij, i > j, makes pivot i + 1 NaN
+    with_precision([&]<class T>() {
+        const T nan = T(std::numeric_limits<real_t<T>>::quiet_NaN());
+        for (auto [i, j] : {std::pair<int64_t, int64_t>{70, 70}, {45, 3}, {0, 0}})
+            for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+                Dense<T> A0 = hpd_dense<T>(n, 4);
+                A0(i, j) = A0(j, i) = nan;
+                auto A = tiles_of(rt(), A0, nb);
+                EXPECT_EQ(tessera::potrf(uplo, A), i + 1) << char(uplo) << " NaN at " << i << "," << j;
+            }
         expect_on_gpu<T>("potrf");
     });
 }

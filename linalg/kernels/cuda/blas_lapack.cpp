@@ -15,7 +15,9 @@
 //   done: info > 0 goes to the caller's InfoReport (the codelet records it, shifted by the
 //   tile's offset), info < 0 (a bad argument, a bug of ours) throws DeviceError and fails the
 //   task.
-// - potrf: cusolverDn<t>potrf with its lwork from <t>potrf_bufferSize.
+// - potrf: cusolverDn<t>potrf with its lwork from <t>potrf_bufferSize, then find_nan_pivot
+//   (nan_pivot.cu) on its info: LAPACK stops at a NaN pivot too, which cuSOLVER is not
+//   documented to do.
 // - trtri: cusolverDnXtrtri (the only trtri of cuSOLVER 11+), which asks for device and host
 //   workspaces. The host one goes into host_scratch beside the info when it fits (it is small or
 //   empty: trtri runs on the GPU); otherwise into a heap buffer that the completion function
@@ -35,6 +37,7 @@
 #include "linalg/kernels/cuda/blas_lapack.hpp"
 
 #include "linalg/instantiate.hpp"
+#include "linalg/kernels/cuda/nan_pivot.hpp"
 #include "linalg/kernels/cuda/triangle.hpp"
 
 #include <tessera/error.hpp>
@@ -320,6 +323,8 @@ void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, 
     else
         st = cusolverDnZpotrf(ctx.cusolver, U, N, dev(a), LDA, work, lwork, info);
     rt::cuda_check(st, what);
+    rt::cuda_check(find_nan_pivot(ctx.stream, n, sizeof(real_t<T>), is_complex_v<T>, a, lda, info),
+                   "find_nan_pivot_kernel");
     report_info(ctx, info, static_cast<int*>(ctx.host_scratch(sizeof(int))), std::move(report),
                 what);
 }

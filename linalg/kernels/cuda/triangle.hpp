@@ -1,4 +1,4 @@
-// The one hand-written CUDA kernel of the linear algebra: a triangle of a tile copied into a
+// A hand-written CUDA kernel of the linear algebra: a triangle of a tile copied into a
 // full matrix with zeros in the other triangle (cuBLAS has no masked copy), for lauum's base
 // case (blas_lapack.cpp). Included only by sources under cuda/. Internal.
 //
