@@ -1,6 +1,7 @@
 // TileMatrix: the tile storage and its registration. In the matrix's own storage, tile (i, j)
 // is contiguous (ld = its row count) and the tiles follow each other in column-major tile
-// order, so that the whole matrix is one pinned allocation of exactly m n elements.
+// order, so that the whole matrix is one allocation of exactly m n elements (pinned when the
+// runtime has GPUs).
 #include <tessera/la/tile_matrix.hpp>
 
 #include <tessera/error.hpp>
@@ -34,7 +35,7 @@ TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
     s->nb = nb;
     s->mt = tiles_along(m, nb);
     s->nt = tiles_along(n, nb);
-    s->buffer = static_cast<T*>(rt::allocate_pinned(std::size_t(m) * std::size_t(n) * sizeof(T)));
+    s->buffer = static_cast<T*>(rt.allocate_for_transfers(std::size_t(m) * std::size_t(n) * sizeof(T)));
     s->tiles.reserve(std::size_t(s->mt * s->nt));
     T* next = s->buffer;
     for (int64_t j = 0; j < s->nt; ++j)

@@ -355,13 +355,21 @@ std::vector<MemoryNodeInfo> Runtime::memory_nodes() const
     for (NodeId n = 0; n < impl_->node_count(); ++n) out.push_back(impl_->node(n).info());
     return out;
 }
+namespace {
+bool has_gpu(detail::RuntimeImpl& rt)
+{
+    for (NodeId n = 0; n < rt.node_count(); ++n)
+        if (rt.node(n).info().kind == NodeKind::cuda) return true;
+    return false;
+}
+}  // namespace
+
 PinnedRegion Runtime::pin_for_transfers(void* p, std::size_t bytes) const
 {
-    if (bytes < pin_threshold) return {};
-    for (NodeId n = 0; n < impl_->node_count(); ++n)
-        if (impl_->node(n).info().kind == NodeKind::cuda) return PinnedRegion(p, bytes);
-    return {};
+    if (bytes < pin_threshold || !has_gpu(*impl_)) return {};
+    return PinnedRegion(p, bytes);
 }
+void* Runtime::allocate_for_transfers(std::size_t bytes) const { return allocate_host(bytes, has_gpu(*impl_)); }
 ContextId Runtime::create_context(std::vector<WorkerId> const& workers) { return impl_->create_context(workers); }
 std::vector<WorkerId> Runtime::context_workers(ContextId c) const { return impl_->context_workers(c); }
 std::vector<LinkStats> Runtime::link_stats() const { return impl_->links().snapshot(); }

@@ -1,5 +1,5 @@
 // Pinned host memory: cudaHostAlloc when built with CUDA and a device answers, page-aligned
-// ordinary memory otherwise. free_pinned must know which one a pointer came from: the pointers
+// ordinary memory otherwise (and when not asked for: allocate_host). free_pinned must know which one a pointer came from: the pointers
 // cudaHostAlloc returned are remembered. PinnedRegion page-locks memory the caller allocated
 // (cudaHostRegister) for a while.
 #include <tessera/rt/memory.hpp>
@@ -27,17 +27,21 @@ std::unordered_set<void*>& cuda_pinned()
 #endif
 }  // namespace
 
-void* allocate_pinned(std::size_t bytes)
+void* allocate_pinned(std::size_t bytes) { return allocate_host(bytes, true); }
+
+void* allocate_host(std::size_t bytes, [[maybe_unused]] bool page_locked)
 {
     if (bytes == 0) return nullptr;
 #if TESSERA_HAVE_CUDA
-    void* device_visible = nullptr;
-    if (cudaHostAlloc(&device_visible, bytes, cudaHostAllocPortable) == cudaSuccess) {
-        std::lock_guard lock(pinned_m);
-        cuda_pinned().insert(device_visible);
-        return device_visible;
+    if (page_locked) {
+        void* device_visible = nullptr;
+        if (cudaHostAlloc(&device_visible, bytes, cudaHostAllocPortable) == cudaSuccess) {
+            std::lock_guard lock(pinned_m);
+            cuda_pinned().insert(device_visible);
+            return device_visible;
+        }
+        (void)cudaGetLastError();  // no device or no driver: ordinary memory will do
     }
-    (void)cudaGetLastError();  // no device or no driver: ordinary memory will do
 #endif
     void* p = std::aligned_alloc(page, (bytes + page - 1) / page * page);
     if (!p) throw std::bad_alloc();

@@ -19,7 +19,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -401,6 +403,30 @@ TEST(CudaDriver, UserArraysArePinnedWhileGpusCopyThem)
     }
     rt::PinnedRegion after = r.pin_for_transfers(big.data(), big.size() * sizeof(double));
     EXPECT_TRUE(after.pinned()) << "the first registration was undone";
+}
+
+// Tile storage is page-locked for a runtime with GPUs, and ordinary memory without them:
+// TESSERA_NCUDA=0 must not create a CUDA context through cudaHostAlloc.
+TEST(CudaDriver, TransferMemoryIsPinnedOnlyWithGpus)
+{
+    auto kind = [](void* p) {
+        cudaPointerAttributes a{};
+        EXPECT_EQ(cudaPointerGetAttributes(&a, p), cudaSuccess);
+        return a.type;
+    };
+    {
+        rt::Runtime r{config()};
+        REQUIRE_GPU(r, gpu);
+        std::unique_ptr<void, void (*)(void*)> p(r.allocate_for_transfers(1 << 20), &rt::free_pinned);
+        EXPECT_EQ(kind(p.get()), cudaMemoryTypeHost);
+    }
+    rt::RuntimeConfig without = config();
+    without.ncuda = 0;
+    rt::Runtime r{without};
+    std::unique_ptr<void, void (*)(void*)> p(r.allocate_for_transfers(1 << 20), &rt::free_pinned);
+    ASSERT_NE(p.get(), nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p.get()) % 4096, 0u) << "page-aligned";
+    EXPECT_EQ(kind(p.get()), cudaMemoryTypeUnregistered);
 }
 
 // A kernel that traps: the device's error surfaces at the task's end event as DeviceError.

@@ -519,6 +519,30 @@ cudaError_t cudaHostUnregister(void* p)
     return cudaSuccess;
 }
 
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* p)
+{
+    if (!attributes) return record(cudaErrorInvalidValue);
+    *attributes = cudaPointerAttributes{};
+    attributes->device = -1;
+    Device* owner = nullptr;
+    switch (State::get().classify(p, 1, &owner)) {
+    case Memory::device:
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->device = owner->ordinal;
+        attributes->devicePointer = const_cast<void*>(p);
+        break;
+    case Memory::pinned_host:
+        attributes->type = cudaMemoryTypeHost;
+        attributes->hostPointer = attributes->devicePointer = const_cast<void*>(p);
+        break;
+    case Memory::pageable_host:
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->hostPointer = const_cast<void*>(p);
+        break;
+    }
+    return cudaSuccess;
+}
+
 // ---- streams and events ------------------------------------------------------------------------
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int)

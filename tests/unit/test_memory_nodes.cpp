@@ -302,6 +302,9 @@ TEST(PinnedMemory, AllocatorRoundTrip)
     EXPECT_EQ(std::accumulate(v.begin(), v.end(), 0.0), 1.5 * (1 << 16));
     EXPECT_EQ(rt::allocate_pinned(0), nullptr);
     rt::free_pinned(nullptr);
+    void* ordinary = rt::allocate_host(5000, false);  // no CUDA call; freed the same way
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(ordinary) % 4096, 0u);
+    rt::free_pinned(ordinary);
 }
 
 TEST(ParseBytes, Units)

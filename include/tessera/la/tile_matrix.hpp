@@ -7,7 +7,7 @@
 ///     +------+------+----+   tile (i, j) holds rows [i nb, min((i+1) nb, m)) and the
 ///  i=0|      |      |    |   columns [j nb, min((j+1) nb, n)); it is column-major with its own
 ///     +------+------+----+   leading dimension: contiguous (ld = its row count) in the tile
-///  i=1|      |      |    |   storage TileMatrix allocates (pinned, so that a tile moves to a
+///  i=1|      |      |    |   storage TileMatrix allocates (pinned with GPUs: a tile moves to a
 ///     +------+------+----+   GPU in one copy), or lda when wrapping a LAPACK array in place.
 ///  i=2|      |      |    |
 ///     +------+------+----+
@@ -40,8 +40,8 @@ public:
 
     /// An empty 0 x 0 matrix with no runtime.
     TileMatrix() = default;
-    /// Allocates an m x n matrix of nb x nb tiles in contiguous pinned tile storage and
-    /// registers every tile with `rt`. The content is undefined until written.
+    /// Allocates an m x n matrix of nb x nb tiles in contiguous tile storage, pinned when `rt`
+    /// has GPUs (Runtime::allocate_for_transfers), and registers every tile with `rt`. The content is undefined until written.
     /// Throws InvalidArgument when m < 0, n < 0 or nb < 1.
     TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb);
     /// Registers the tiles of column-major memory `a` (m x n, leading dimension lda) in place,
@@ -76,7 +76,7 @@ private:
     struct Storage {
         rt::Runtime* rt = nullptr;
         int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
-        T* buffer = nullptr;      ///< the pinned tile storage, or nullptr when wrapping
+        T* buffer = nullptr;      ///< the tile storage (allocate_for_transfers), or nullptr when wrapping
         rt::PinnedRegion pinned;  ///< a wrapped array, page-locked when GPUs will copy it
         std::vector<Tile> tiles;  ///< tile (i, j) at i + j mt; unregistered before `pinned`
         ~Storage();

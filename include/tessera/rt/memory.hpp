@@ -43,7 +43,10 @@ struct LinkStats {
 /// was built with CUDA and a device is present, else page-aligned ordinary memory. Returns
 /// nullptr for 0 bytes; throws std::bad_alloc when out of memory.
 void* allocate_pinned(std::size_t bytes);
-/// Frees memory from allocate_pinned (nullptr is ignored).
+/// Page-aligned host memory, page-locked (allocate_pinned) only when `page_locked`: without
+/// it, no CUDA call is made, so no CUDA context is created. Free it with free_pinned.
+void* allocate_host(std::size_t bytes, bool page_locked);
+/// Frees memory from allocate_pinned or allocate_host (nullptr is ignored).
 void free_pinned(void* p) noexcept;
 
 /// A standard allocator over allocate_pinned, e.g. std::vector<double, PinnedAllocator<double>>.

@@ -203,6 +203,10 @@ public:
     /// not yet measured on a GPU: docs/gpu-validation.md). Otherwise, or without CUDA, an
     /// empty PinnedRegion. The LAPACK-style calls pin the user's arrays with it.
     PinnedRegion pin_for_transfers(void* p, std::size_t bytes) const;
+    /// Host memory for data this runtime will move to its devices (a TileMatrix's tiles):
+    /// page-locked when it has GPUs, else ordinary page-aligned memory, with no CUDA call
+    /// (TESSERA_NCUDA=0 creates no CUDA context). Free it with free_pinned.
+    void* allocate_for_transfers(std::size_t bytes) const;
     static constexpr std::size_t pin_threshold = std::size_t(16) << 20;
     /// Transfers and bytes per link used since the start or the last reset_link_stats().
     std::vector<LinkStats> link_stats() const;
