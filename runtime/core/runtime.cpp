@@ -76,7 +76,7 @@ void RuntimeImpl::add_workers()
         perf_arch_.push_back("cpu");
         slowdown_.push_back(1.0);
     }
-    // emulated accelerators: a memory node of its own, a transfer channel, an unpinned worker
+    // emulated accelerators: a memory node of its own, its transfer channels, an unpinned worker
     std::size_t capacity =
         config_.emu_memory.empty() ? 0 : parse_bytes(config_.emu_memory, "RuntimeConfig::emu_memory");
     LinkModel link{config_.emu_bandwidth.empty() ? 0.0
@@ -112,7 +112,7 @@ void RuntimeImpl::add_workers()
     }
     links_ = LinkCounters(node_count());
     devices_.resize(node_count());  // the GPUs' were set by add_cuda_workers
-    for (NodeId n = 1; n < node_count(); ++n) transfers_.add_channel(n, link, devices_[n].get());
+    for (NodeId n = 1; n < node_count(); ++n) transfers_.add_channels(n, link, devices_[n].get());
 }
 
 // GPUs: a memory node each, with the device's allocator and copies, a worker on a core of its

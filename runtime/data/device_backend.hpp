@@ -18,9 +18,10 @@ public:
     virtual void* allocate(std::size_t bytes) = 0;
     virtual void free(void* p) noexcept = 0;
     /// Copies r (one end, or both, on this device) and returns once the data has arrived.
-    /// `channel` true: on the transfer channel's own stream (one thread); false: from any
-    /// thread (an eviction's write-back, the bus calibration). Throws DeviceError.
-    virtual void copy(TransferRequest const& r, bool channel) = 0;
+    /// `path` to_device or from_device: on that direction's stream, from its channel's thread
+    /// (one each); caller: from any thread (an eviction's write-back, the bus calibration).
+    /// Throws DeviceError.
+    virtual void copy(TransferRequest const& r, CopyPath path) = 0;
     /// Can this device read and write node `other`'s memory directly (peer access)?
     virtual bool reaches(DeviceBackend const& other) const noexcept = 0;
 };

@@ -42,22 +42,28 @@ void LinkCounters::reset() noexcept
 
 TransferEngine::~TransferEngine() { stop(); }
 
-void TransferEngine::add_channel(NodeId node, LinkModel model, DeviceBackend* device)
+void TransferEngine::add_channels(NodeId node, LinkModel model, DeviceBackend* device)
 {
-    auto c = std::make_unique<Channel>();
-    c->node = node;
-    c->model = model;
-    c->device = device;
-    Channel* raw = c.get();
-    channels_.push_back(std::move(c));
-    raw->thread = std::thread([this, raw] { serve(*raw); });
+    for (CopyPath path : {CopyPath::to_device, CopyPath::from_device}) {
+        auto c = std::make_unique<Channel>();
+        c->node = node;
+        c->path = path;
+        c->model = model;
+        c->device = device;
+        Channel* raw = c.get();
+        channels_.push_back(std::move(c));
+        raw->thread = std::thread([this, raw] { serve(*raw); });
+    }
 }
 
 TransferEngine::Channel& TransferEngine::channel_of(TransferRequest const& r)
 {
-    NodeId device = r.dst != host_node ? r.dst : r.src;
+    // to a device (from the host or a peer): the destination's; to the host: the source's
+    const bool to_device = r.dst != host_node;
+    const NodeId device = to_device ? r.dst : r.src;
+    const CopyPath path = to_device ? CopyPath::to_device : CopyPath::from_device;
     for (auto& c : channels_)
-        if (c->node == device) return *c;
+        if (c->node == device && c->path == path) return *c;
     throw Error("transfer: no channel serves memory node " + std::to_string(device));
 }
 
@@ -71,11 +77,11 @@ void TransferEngine::submit(TransferRequest r)
     c.cv.notify_one();
 }
 
-void TransferEngine::copy(Channel const& c, TransferRequest const& r, bool on_channel)
+void TransferEngine::copy(Channel const& c, TransferRequest const& r, CopyPath path)
 {
     std::size_t bytes = r.src_layout.bytes();
     if (c.device) {
-        c.device->copy(r, on_channel);
+        c.device->copy(r, path);
         counters_.count(r.src, r.dst, bytes);
         return;
     }
@@ -86,7 +92,7 @@ void TransferEngine::copy(Channel const& c, TransferRequest const& r, bool on_ch
     counters_.count(r.src, r.dst, bytes);
 }
 
-void TransferEngine::copy_now(TransferRequest const& r) { copy(channel_of(r), r, false); }
+void TransferEngine::copy_now(TransferRequest const& r) { copy(channel_of(r), r, CopyPath::caller); }
 
 void TransferEngine::serve(Channel& c)
 {
@@ -99,7 +105,7 @@ void TransferEngine::serve(Channel& c)
         lock.unlock();
         std::exception_ptr error;
         try {
-            copy(c, r, true);
+            copy(c, r, c.path);
         } catch (...) {  // the requester learns of it and fails its task
             error = std::current_exception();
         }

@@ -1,10 +1,12 @@
-// Transfers between memory nodes: asynchronous requests, each serviced by the channel (a thread)
-// of the device end of the copy (the destination's, between two devices), with per-link
-// statistics. Internal.
+// Transfers between memory nodes: asynchronous requests, each serviced by a channel (a thread)
+// of the device end of the copy, with per-link statistics. A device node has two channels, one
+// per direction, as a PCIe or NVLink link is full duplex and a GPU has a copy engine for each:
+// copies to the device (from the host, or from a peer device: the destination's) and copies
+// from it to the host overlap. Internal.
 //
-//   requester ──submit──► channel queue of the device node ──► copy (memcpy slowed to the
-//   link's bandwidth and latency when emulated; the device's own copy for a GPU) ──► link
-//   stats ──► request.done(error) wakes the requester
+//   requester ──submit──► the device node's channel queue for that direction ──► copy (memcpy
+//   slowed to the link's bandwidth and latency when emulated; the device's own copy, on the
+//   direction's stream, for a GPU) ──► link stats ──► request.done(error) wakes the requester
 #pragma once
 
 #include <tessera/rt/interfaces.hpp>
@@ -47,7 +49,12 @@ private:
     std::unique_ptr<std::atomic<uint64_t>[]> transfers_, bytes_;
 };
 
-/// How an emulated link behaves: each copy takes latency + bytes / bandwidth at least.
+/// The two directions of a device's link, each with its own channel thread (and, on a GPU,
+/// its own stream); `caller`: a copy made on the calling thread (TransferEngine::copy_now).
+enum class CopyPath { to_device, from_device, caller };
+
+/// How an emulated link behaves: each copy takes latency + bytes / bandwidth at least, in
+/// each direction independently.
 struct LinkModel {
     double bandwidth = 0;  // bytes per second; 0: as fast as memcpy
     double latency = 0;    // seconds
@@ -57,11 +64,12 @@ class TransferEngine {
 public:
     explicit TransferEngine(LinkCounters& counters) : counters_(counters) {}
     ~TransferEngine();
-    /// Gives device node `node` a channel thread: copies through `device` (a GPU; not owned),
-    /// or memcpy slowed to link model `model` when `device` is nullptr.
-    void add_channel(NodeId node, LinkModel model, DeviceBackend* device = nullptr);
+    /// Gives device node `node` its two channel threads (to it, from it): copies through
+    /// `device` (a GPU; not owned), or memcpy slowed to link model `model` when `device` is
+    /// nullptr.
+    void add_channels(NodeId node, LinkModel model, DeviceBackend* device = nullptr);
     /// Queues a copy between the host and a device node, or between two devices that reach
-    /// each other (the device's channel, the destination's between devices, services it).
+    /// each other (the destination's channel to it services that one).
     void submit(TransferRequest r);
     /// Copies at once on the calling thread (eviction's write-back), with the link's cost.
     /// Throws DeviceError when a device copy fails.
@@ -71,6 +79,7 @@ public:
 private:
     struct Channel {
         NodeId node;
+        CopyPath path;  // to_device or from_device
         LinkModel model;
         DeviceBackend* device = nullptr;
         std::mutex m;
@@ -81,7 +90,7 @@ private:
     };
     void serve(Channel& c);
     Channel& channel_of(TransferRequest const& r);
-    void copy(Channel const& c, TransferRequest const& r, bool on_channel);
+    void copy(Channel const& c, TransferRequest const& r, CopyPath path);
 
     LinkCounters& counters_;
     std::vector<std::unique_ptr<Channel>> channels_;

@@ -158,9 +158,10 @@ void RuntimeImpl::calibrate_bus()
     };
     for (NodeId d = 1; d < node_count(); ++d) {
         std::size_t large = node(d).kind() == NodeKind::cuda ? std::size_t(64) << 20 : std::size_t(4) << 20;
-        std::unique_ptr<void, void (*)(void*)> host(allocate_pinned(large), &free_pinned);
-        // the device end: GPU memory outside the node's accounting, or an emulated node's host memory
+        // the device end: GPU memory outside the node's accounting, or an emulated node's host
+        // memory (and then no page-locking: no CUDA context for a runtime without GPUs)
         DeviceBackend* gpu = devices_[d].get();
+        std::unique_ptr<void, void (*)(void*)> host(allocate_host(large, gpu != nullptr), &free_pinned);
         std::vector<std::byte> emulated(gpu ? 0 : large);
         void* device = gpu ? gpu->allocate(large) : emulated.data();
         if (!device) throw DeviceError("bus calibration: no room for " + std::to_string(large) + " bytes on node " + std::to_string(d));

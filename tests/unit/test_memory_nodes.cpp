@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <vector>
 
@@ -294,6 +295,43 @@ TEST_P(MemoryNodes, AcquireBringsDataHome)
 
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, MemoryNodes, testing::ValuesIn(rt::policies().names()),
                          [](auto const& info) { return tessera::test::sanitize(info.param); });
+
+// A device's link is full duplex: a copy to the device and one from it, queued together, take
+// one latency, not two (each direction has its own channel).
+std::atomic<int64_t> mismatches_seen{0};
+void count_mismatches(rt::Vector<const double> v, double x)
+{
+    for (double e : v) mismatches_seen += (e != x);
+}
+const rt::Codelet<rt::Vector<const double>, double> count_cl{.name = "count_mismatches", .cpu = &count_mismatches};
+
+TEST(TransferChannels, CopiesToAndFromADeviceOverlap)
+{
+    constexpr int latency_ms = 150;  // the bus calibration copies 24 times: 3.6 s
+    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .nemu = 1, .emu_latency_us = latency_ms * 1000, .perfmodel_dir = "none"}};
+    std::vector<double> to(64, 1.0), from(64, 0.0);
+    rt::Handle h_to{r, rt::Vector<double>{to.data(), 64}};
+    rt::Handle h_from{r, rt::Vector<double>{from.data(), 64}};
+    r.submit(fill_cl, write(h_from), rt::value(3.0), rt::on_worker(1));  // valid only on the device
+    r.wait_all();
+    r.reset_link_stats();
+    mismatches_seen = 0;
+    const auto start = std::chrono::steady_clock::now();
+    r.prefetch(h_to, 1);  // host -> device
+    {
+        auto g = h_from.acquire<rt::Mode::R>();  // device -> host, meanwhile
+        EXPECT_EQ(g.view()[7], 3.0);
+    }
+    r.submit(count_cl, read(h_to), rt::value(1.0), rt::on_worker(1));  // finds `to` there
+    r.wait_all();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(mismatches_seen.load(), 0);
+    ASSERT_EQ(r.link_stats().size(), 2u);
+    for (auto const& l : r.link_stats()) EXPECT_EQ(l.transfers, 1u) << l.src << " -> " << l.dst;
+    // one channel for both directions would take two latencies
+    EXPECT_GE(ms, 0.95 * latency_ms);
+    EXPECT_LT(ms, 1.6 * latency_ms) << "the copies to and from the device did not overlap";
+}
 
 TEST(PinnedMemory, AllocatorRoundTrip)
 {

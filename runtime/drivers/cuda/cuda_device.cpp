@@ -84,10 +84,13 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
     try {
         on.check();
         // non-blocking streams: no implicit synchronization with the legacy default stream
-        cuda_check(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "cudaStreamCreate (copies)");
-        // the channel's thread is not pinned: it sleeps on its copies instead of spinning
-        cuda_check(cudaEventCreateWithFlags(&copy_done_, cudaEventDisableTiming | cudaEventBlockingSync),
-                   "cudaEventCreate (copies)");
+        for (std::size_t path = 0; path < copy_streams_.size(); ++path) {
+            cuda_check(cudaStreamCreateWithFlags(&copy_streams_[path], cudaStreamNonBlocking),
+                       "cudaStreamCreate (copies)");
+            // the channels' threads are not pinned: they sleep on their copies instead of spinning
+            cuda_check(cudaEventCreateWithFlags(&copies_done_[path], cudaEventDisableTiming | cudaEventBlockingSync),
+                       "cudaEventCreate (copies)");
+        }
         cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate (worker)");
         int pools = 0;
         cuda_check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal),
@@ -131,12 +134,17 @@ void CudaDevice::release() noexcept
     if (cusolver_) (void)cusolverDnDestroy(cusolver_);
     if (cublas_) (void)cublasDestroy(cublas_);
     if (stream_) (void)cudaStreamDestroy(stream_);
-    if (copy_done_) (void)cudaEventDestroy(copy_done_);
-    if (copy_stream_) (void)cudaStreamDestroy(copy_stream_);
+    for (cudaEvent_t& e : copies_done_) {
+        if (e) (void)cudaEventDestroy(e);
+        e = nullptr;
+    }
+    for (cudaStream_t& s : copy_streams_) {
+        if (s) (void)cudaStreamDestroy(s);
+        s = nullptr;
+    }
     cusolver_ = nullptr;
     cublas_ = nullptr;
-    stream_ = copy_stream_ = nullptr;
-    copy_done_ = nullptr;
+    stream_ = nullptr;
     (void)cudaGetLastError();
 }
 
@@ -163,11 +171,12 @@ void CudaDevice::free(void* p) noexcept
 // One copy per plane of the layouts (cudaMemcpy2DAsync: columns of nx elements, ld apart), or
 // one block when both sides are contiguous. cudaMemcpyDefault: unified addressing tells the
 // direction, host memory pageable or not, and a peer device's memory.
-void CudaDevice::copy(TransferRequest const& r, bool channel)
+void CudaDevice::copy(TransferRequest const& r, CopyPath path)
 {
     DeviceGuard on(ordinal_);
     on.check();
-    cudaStream_t s = channel ? copy_stream_ : cudaStreamPerThread;
+    const bool channel = path != CopyPath::caller;
+    cudaStream_t s = channel ? copy_streams_[std::size_t(path)] : cudaStreamPerThread;
     Layout const& sl = r.src_layout;
     Layout const& dl = r.dst_layout;
     std::size_t es = sl.elem_size;
@@ -183,8 +192,9 @@ void CudaDevice::copy(TransferRequest const& r, bool channel)
                        "cudaMemcpy2DAsync");
     }
     if (channel) {  // the channel's thread waits for its copy's event, then wakes the requester
-        cuda_check(cudaEventRecord(copy_done_, s), "cudaEventRecord (copy)");
-        cuda_check(cudaEventSynchronize(copy_done_), "copy to or from the GPU");
+        cudaEvent_t done = copies_done_[std::size_t(path)];
+        cuda_check(cudaEventRecord(done, s), "cudaEventRecord (copy)");
+        cuda_check(cudaEventSynchronize(done), "copy to or from the GPU");
     } else {
         cuda_check(cudaStreamSynchronize(s), "copy to or from the GPU");
     }

@@ -1,5 +1,6 @@
 // CudaDevice: one GPU as the runtime holds it. As a memory node's DeviceBackend it allocates
-// with cudaMalloc and copies on a stream of its transfer channel; for its worker it holds the
+// with cudaMalloc and copies on the stream of each direction's transfer channel (to the GPU,
+// from it: the two copy engines work at once); for its worker it holds the
 // compute stream, the cuBLAS and cuSOLVER handles bound to it, the cuFFT plans, a workspace,
 // and one CudaTaskSlot per task in flight. Everything is created when the runtime starts, on
 // the thread that starts it, so that a failure is a DeviceError from the Runtime constructor.
@@ -67,7 +68,7 @@ public:
     // ---- DeviceBackend ----
     void* allocate(std::size_t bytes) override;
     void free(void* p) noexcept override;
-    void copy(TransferRequest const& r, bool channel) override;
+    void copy(TransferRequest const& r, CopyPath path) override;
     bool reaches(DeviceBackend const& other) const noexcept override;
     void add_peer(int ordinal) { peers_.insert(ordinal); }
 
@@ -84,8 +85,10 @@ private:
 
     int ordinal_;
     std::set<int> peers_;
-    cudaStream_t copy_stream_ = nullptr;  // the transfer channel's
-    cudaEvent_t copy_done_ = nullptr;
+    // per direction (CopyPath::to_device, from_device): its transfer channel's stream, and the
+    // event that channel's thread sleeps on
+    std::array<cudaStream_t, 2> copy_streams_{};
+    std::array<cudaEvent_t, 2> copies_done_{};
     cudaStream_t stream_ = nullptr;  // the worker's
     cublasHandle_t cublas_ = nullptr;
     cusolverDnHandle_t cusolver_ = nullptr;
