@@ -131,6 +131,7 @@ void RuntimeImpl::add_cuda_workers()
                                    ? info.free_memory / 10 * 9
                                    : parse_bytes(config_.cuda_memory, "RuntimeConfig::cuda_memory");
         nodes_.push_back(std::make_unique<MemoryNode>(node, NodeKind::cuda, capacity, devices_[node].get()));
+        devices_[node]->reclaim_node_memory = [n = nodes_.back().get()](std::size_t bytes) { return n->reclaim(bytes); };
         WorkerInfo w;
         w.id = WorkerId(workers_.size());
         w.arch = Arch::cuda;

@@ -7,6 +7,7 @@
 #include "runtime/data/transfer.hpp"
 
 #include <cstddef>
+#include <functional>
 
 namespace tessera::rt::detail {
 
@@ -24,6 +25,11 @@ public:
     virtual void copy(TransferRequest const& r, CopyPath path) = 0;
     /// Can this device read and write node `other`'s memory directly (peer access)?
     virtual bool reaches(DeviceBackend const& other) const noexcept = 0;
+
+    /// Set by the runtime once the device's memory node exists (MemoryNode::reclaim): frees
+    /// at least `bytes` of the node's unused memory if it can, for what the device allocates
+    /// outside the node (workspaces). True if anything was freed.
+    std::function<bool(std::size_t)> reclaim_node_memory;
 };
 
 }  // namespace tessera::rt::detail

@@ -125,6 +125,20 @@ void MemoryNode::release(void* p, std::size_t bytes) noexcept
     released_.notify_all();
 }
 
+bool MemoryNode::reclaim(std::size_t bytes)
+{
+    bool freed;
+    {
+        std::lock_guard lock(m_);
+        freed = cached_ > 0;
+        const std::size_t from_cache = cached_;
+        flush_cache();
+        if (from_cache < bytes) freed = evict_for(bytes - from_cache, true) || freed;
+    }
+    if (freed) released_.notify_all();
+    return freed;
+}
+
 MemoryNode::LruPosition MemoryNode::lru_insert(DataState* d)
 {
     std::lock_guard lock(m_);

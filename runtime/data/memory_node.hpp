@@ -53,6 +53,11 @@ public:
     void* allocate(std::size_t bytes, Wait wait);
     /// Returns a buffer to the allocation cache.
     void release(void* p, std::size_t bytes) noexcept;
+    /// Frees this node's unused memory, the allocation cache first, then unused replicas from
+    /// the least recently used on, until `bytes` are freed or nothing more can be: room for
+    /// what the device allocates outside the node (a GPU's workspace). True if anything was
+    /// freed. Never call with a handle's coherency lock held.
+    bool reclaim(std::size_t bytes);
 
     /// The LRU list of the replicas allocated on this node (the handles that own them).
     using LruPosition = std::list<DataState*>::iterator;

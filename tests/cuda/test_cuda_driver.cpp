@@ -16,6 +16,7 @@
 #include <cblas.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -254,7 +255,7 @@ TEST(CudaDriver, CudaMallocRunningOutLeadsToEvictionAndRetry)
 {
     rt::Runtime r{config(0, "64MB")};
     REQUIRE_GPU(r, gpu);
-    const std::size_t before = tessera::cudasim::set_capacity(0, std::size_t(3) << 20);
+    const std::size_t before = tessera::cudasim::leave_free(0, std::size_t(3) << 20);
     expect_eight_tiles_served(r, gpu);
     tessera::cudasim::set_capacity(0, before);
 }
@@ -266,11 +267,48 @@ TEST(CudaDriver, CudaMallocRunningOutWhileTasksAreInFlight)
 {
     rt::Runtime r{config(0, "64MB")};
     REQUIRE_GPU(r, gpu);
-    const std::size_t before = tessera::cudasim::set_capacity(0, std::size_t(3) << 20);
+    const std::size_t before = tessera::cudasim::leave_free(0, std::size_t(3) << 20);
     const auto start = clock_type::now();
     expect_eight_tiles_served(r, gpu, 0.02);
     EXPECT_LT(std::chrono::duration<double>(clock_type::now() - start).count(), 9.0) << "a stall waited for room";
     tessera::cudasim::set_capacity(0, before);
+}
+
+// A workspace (what cuSOLVER and cuFFT need beside the data) that the GPU, full of replicas no
+// task uses, has no room for: the node evicts them (writing the modified ones back), and the
+// task runs instead of failing.
+TEST(CudaDriver, WorkspaceWithNoRoomEvictsUnusedReplicas)
+{
+    rt::Runtime r{config(0, "64MB")};
+    REQUIRE_GPU(r, gpu);
+    constexpr int64_t tile = (1 << 20) / sizeof(double);  // 1 MB
+    // CUDA only: fills a workspace of `elements` with x, then copies its head to v
+    const rt::Codelet<rt::Vector<double>, double, int64_t> fill_through_workspace{
+        .name = "cuda_test_fill_through_workspace", .where = rt::ArchMask::cuda,
+        .cuda = [](rt::CudaContext const& c, rt::Vector<double> v, double x, int64_t elements) {
+            auto* w = static_cast<double*>(c.workspace(std::size_t(elements) * sizeof(double)));
+            tessera_test::launch_fill(w, elements, x, c.stream);
+            rt::cuda_check(cudaMemcpyAsync(v.ptr, w, std::size_t(v.n) * sizeof(double), cudaMemcpyDeviceToDevice, c.stream),
+                           "cudaMemcpyAsync");
+        }};
+    std::vector<std::vector<double>> tiles(3, std::vector<double>(tile, 1.0));
+    std::vector<rt::Handle<rt::Vector<double>>> h;
+    for (auto& t : tiles) h.emplace_back(r, rt::Vector<double>{t.data(), tile});
+    std::vector<double> out(tile, 0.0);
+    rt::Handle ho{r, rt::Vector<double>{out.data(), tile}};
+    const std::size_t before = tessera::cudasim::leave_free(0, std::size_t(4) << 20);
+    for (auto& hi : h) r.submit(add_cl, readwrite(hi), rt::value(1.0), rt::on_worker(gpu));  // 3 MB, modified there
+    r.wait_all();
+    // 1 MB of data fits beside them; its 2 MB of workspace only once two of them are evicted
+    r.submit(fill_through_workspace, write(ho), rt::value(7.0), rt::value(2 * tile), rt::on_worker(gpu));
+    EXPECT_NO_THROW(r.wait_all());
+    auto nodes = r.memory_nodes();
+    EXPECT_GE(nodes[std::size_t(r.worker(gpu).memory_node)].evictions, 2u);
+    ho.unregister();
+    for (auto& hi : h) hi.unregister();
+    tessera::cudasim::set_capacity(0, before);
+    EXPECT_EQ(std::count(out.begin(), out.end(), 7.0), tile);
+    for (auto const& t : tiles) EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
 }
 #endif
 

@@ -18,6 +18,8 @@
 
 struct cublasContext {
     cudaStream_t stream = nullptr;
+    void* workspace = nullptr;  // cublasSetWorkspace's; reset by cublasSetStream, as cuBLAS does
+    std::size_t workspace_bytes = 0;
 };
 
 namespace tessera::cudasim {
@@ -299,6 +301,18 @@ cublasStatus_t cublasSetStream(cublasHandle_t handle, cudaStream_t stream)
 {
     if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
     handle->stream = stream;
+    handle->workspace = nullptr;
+    handle->workspace_bytes = 0;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSetWorkspace(cublasHandle_t handle, void* workspace, size_t bytes)
+{
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (bytes > 0 && (!workspace || State::get().classify(workspace, bytes) != Memory::device))
+        return CUBLAS_STATUS_INVALID_VALUE;  // the workspace must be device memory, all of it
+    handle->workspace = workspace;
+    handle->workspace_bytes = bytes;
     return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -134,6 +134,14 @@ std::size_t set_capacity(int ordinal, std::size_t bytes)
     return std::exchange(st.device(ordinal).capacity, bytes);
 }
 
+std::size_t leave_free(int ordinal, std::size_t bytes)
+{
+    State& st = State::get();
+    std::lock_guard lock(st.m);
+    Device& d = st.device(ordinal);
+    return std::exchange(d.capacity, d.used + bytes);
+}
+
 cudaError_t record(cudaError_t status)
 {
     if (status != cudaSuccess) State::last_error = status;
@@ -394,6 +402,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
     switch (attr) {
         case cudaDevAttrClockRate: *value = 1000000; break;  // kHz
         case cudaDevAttrMemoryPoolsSupported: *value = State::get().memory_pools; break;
+        case cudaDevAttrComputeCapabilityMajor: *value = 9; break;  // as cudaGetDeviceProperties
         default: *value = 0;
     }
     return cudaSuccess;

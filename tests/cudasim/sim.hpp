@@ -119,6 +119,9 @@ private:
 /// Sets device `ordinal`'s memory capacity (for tests that make cudaMalloc run out before the
 /// runtime's own accounting does); returns the previous one.
 std::size_t set_capacity(int ordinal, std::size_t bytes);
+/// Sets device `ordinal`'s capacity to what is allocated there now plus `bytes` (the
+/// runtime's own buffers, cuBLAS's workspace, stay); returns the previous capacity.
+std::size_t leave_free(int ordinal, std::size_t bytes);
 
 /// Records a non-success status as the thread's last error (cudaGetLastError) and returns it.
 cudaError_t record(cudaError_t status);

@@ -98,6 +98,15 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
         memory_pools_ = pools != 0;
         cuda_check(cublasCreate(&cublas_), "cublasCreate");
         cuda_check(cublasSetStream(cublas_, stream_), "cublasSetStream");
+        // cuBLAS's workspace, allocated now rather than by cuBLAS at its first call, when the
+        // replicas may have filled the GPU: the size cuBLAS recommends (32 MiB from Hopper on,
+        // 4 MiB before). After cublasSetStream, which would reset it to cuBLAS's own.
+        int major = 0;
+        cuda_check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal),
+                   "cudaDeviceGetAttribute (compute capability)");
+        cublas_workspace_bytes_ = std::size_t(major >= 9 ? 32 : 4) << 20;
+        cuda_check(cudaMalloc(&cublas_workspace_, cublas_workspace_bytes_), "cudaMalloc (cuBLAS workspace)");
+        cuda_check(cublasSetWorkspace(cublas_, cublas_workspace_, cublas_workspace_bytes_), "cublasSetWorkspace");
         cuda_check(cusolverDnCreate(&cusolver_), "cusolverDnCreate");
         cuda_check(cusolverDnSetStream(cusolver_, stream_), "cusolverDnSetStream");
         for (CudaTaskSlot& s : slots_) {
@@ -124,6 +133,8 @@ void CudaDevice::release() noexcept
     plans_.clear();
     if (workspace_) (void)cudaFree(workspace_);
     workspace_ = nullptr;
+    if (cublas_workspace_) (void)cudaFree(cublas_workspace_);
+    cublas_workspace_ = nullptr;
     for (CudaTaskSlot& s : slots_) {
         if (s.start) (void)cudaEventDestroy(s.start);
         if (s.end) (void)cudaEventDestroy(s.end);
@@ -209,7 +220,6 @@ bool CudaDevice::reaches(DeviceBackend const& other) const noexcept
 void* CudaDevice::workspace(std::size_t bytes)
 {
     if (bytes <= workspace_bytes_) return workspace_;
-    std::size_t grown = std::max(bytes, 2 * workspace_bytes_);
     // stream-ordered: kernels queued earlier finish with the old buffer before it is freed
     // (without memory pools, as on some virtual GPUs: once the stream has drained)
     if (workspace_) {
@@ -222,12 +232,25 @@ void* CudaDevice::workspace(std::size_t bytes)
     }
     workspace_ = nullptr;
     workspace_bytes_ = 0;
-    if (memory_pools_)
-        cuda_check(cudaMallocAsync(&workspace_, grown, stream_), "cudaMallocAsync (workspace)");
-    else
-        cuda_check(cudaMalloc(&workspace_, grown), "cudaMalloc (workspace)");
-    workspace_bytes_ = grown;
-    return workspace_;
+    auto try_allocate = [&](std::size_t n) {
+        cudaError_t status = memory_pools_ ? cudaMallocAsync(&workspace_, n, stream_) : cudaMalloc(&workspace_, n);
+        if (status == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError();  // not sticky
+            workspace_ = nullptr;
+            return false;
+        }
+        cuda_check(status, memory_pools_ ? "cudaMallocAsync (workspace)" : "cudaMalloc (workspace)");
+        workspace_bytes_ = n;
+        return true;
+    };
+    // Grown geometrically, so that a sequence of growing requests reallocates O(log) times;
+    // the GPU full of replicas: exactly what is asked, after the node freed unused memory.
+    const std::size_t grown = std::max(bytes, 2 * workspace_bytes_);
+    if (try_allocate(grown) || try_allocate(bytes)) return workspace_;
+    while (reclaim_node_memory && reclaim_node_memory(bytes))
+        if (try_allocate(bytes)) return workspace_;
+    throw DeviceError("CUDA device " + std::to_string(ordinal_) + ": no room for a workspace of " +
+                      std::to_string(bytes) + " bytes, even with every unused replica evicted");
 }
 
 cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType type)

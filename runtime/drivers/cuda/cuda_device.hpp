@@ -75,7 +75,9 @@ public:
     // ---- the worker's resources ----
     cudaStream_t stream() const noexcept { return stream_; }
     std::array<CudaTaskSlot, cuda_tasks_in_flight>& slots() noexcept { return slots_; }
-    /// Stream-ordered device workspace of at least `bytes` (CudaContext::workspace).
+    /// Stream-ordered device workspace of at least `bytes` (CudaContext::workspace). Where the
+    /// GPU has no room, the node frees unused memory (reclaim_node_memory) and it tries again;
+    /// throws DeviceError when even that leaves no room.
     void* workspace(std::size_t bytes);
     /// The cached cuFFT plan of this shape (CudaContext::fft_plan).
     cufftHandle fft_plan(int rank, int const* n, int batch, cufftType type);
@@ -95,6 +97,8 @@ private:
     bool memory_pools_ = false;  // stream-ordered allocation (cudaMallocAsync) supported
     void* workspace_ = nullptr;
     std::size_t workspace_bytes_ = 0;
+    void* cublas_workspace_ = nullptr;  // given to cuBLAS (cublasSetWorkspace)
+    std::size_t cublas_workspace_bytes_ = 0;
     std::map<std::vector<int>, cufftHandle> plans_;
     std::array<CudaTaskSlot, cuda_tasks_in_flight> slots_;
 };
