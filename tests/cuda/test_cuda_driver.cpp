@@ -455,6 +455,7 @@ TEST(CudaDriver, TransferMemoryIsPinnedOnlyWithGpus)
     {
         rt::Runtime r{config()};
         REQUIRE_GPU(r, gpu);
+        (void)gpu;
         std::unique_ptr<void, void (*)(void*)> p(r.allocate_for_transfers(1 << 20), &rt::free_pinned);
         EXPECT_EQ(kind(p.get()), cudaMemoryTypeHost);
     }
