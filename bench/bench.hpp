@@ -2,6 +2,7 @@
 // (a readable table, or with --json one JSON object per line per measured configuration).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -67,7 +68,14 @@ double seconds_of(F&& f)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double median(std::vector<double> v);
+/// The median of v (NaN when empty).
+inline double median(std::vector<double> v)
+{
+    if (v.empty()) return nan;
+    std::sort(v.begin(), v.end());
+    const std::size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
 
 /// A subcommand of tessera-bench.
 struct Subcommand {

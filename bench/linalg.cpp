@@ -7,9 +7,9 @@
 // call OpenBLAS single-threaded. LAPACKE's NaN check of the inputs is off for the peers, as it
 // is for Tessera's kernels. --svg writes GFlop/s against n.
 //
-// When the runtime has CUDA workers (--ncuda, default: every GPU), gemm and potrf also run the
-// GPU peer: one cublas<t>gemm / cusolverDn<t>potrf call on one GPU with the matrices already in
-// its memory (transfers not timed, CUDA events, median of --reps after a warm-up), measured
+// When the runtime has CUDA workers (--ncuda, default: every GPU), every routine also runs the
+// GPU peer: cublas<t>gemm, cusolverDn<t>potrf, <t>potrs, <t>potri, and for posv (cuSOLVER has
+// none) <t>potrf then <t>potrs, on one GPU with the matrices already in its memory (transfers not timed, CUDA events, median of --reps after a warm-up), measured
 // after the runtime has stopped, so that it has the GPU to itself. Its columns (and JSON fields):
 // gpu_peer_seconds, gpu_peer_gflops and gpu_ratio (GPU peer time / Tessera time: above 1,
 // Tessera is faster), and the label gpu_peer.
@@ -131,26 +131,30 @@ double scaled_residual(std::vector<T> const& A, int64_t n, std::vector<T> const&
 }
 
 // ---- the GPU peer (CUDA builds): one library call on device-resident data ----------------------
-/// Its name for gemm and potrf, or "" for the routines that have none.
+/// Its name, or "" without CUDA.
 template <Scalar T>
 std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
 {
 #if TESSERA_HAVE_CUDA
     const std::string letter(1, la::precision_letter<T>());
     if (routine == "gemm") return "cublas_" + letter + "gemm";
-    if (routine == "potrf") return "cusolver_" + letter + "potrf";
+    if (routine == "posv") return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
+    return "cusolver_" + letter + routine;
 #endif
     return "";
 }
 /// Its median seconds on the inputs of Tessera's call (gemm: A0, then B and C side by side in B0).
 template <Scalar T>
 double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unused]] int64_t n,
-                        [[maybe_unused]] std::vector<T> const& A0, [[maybe_unused]] std::vector<T> const& B0,
-                        [[maybe_unused]] int64_t reps)
+                        [[maybe_unused]] int64_t nrhs, [[maybe_unused]] std::vector<T> const& A0,
+                        [[maybe_unused]] std::vector<T> const& B0, [[maybe_unused]] int64_t reps)
 {
 #if TESSERA_HAVE_CUDA
     if (routine == "gemm") return gpu::gemm_seconds<T>(n, A0.data(), B0.data(), B0.data() + n * n, reps);
     if (routine == "potrf") return gpu::potrf_seconds<T>(n, A0.data(), reps);
+    if (routine == "potrs") return gpu::potrs_seconds<T>(n, nrhs, A0.data(), B0.data(), reps);
+    if (routine == "posv") return gpu::posv_seconds<T>(n, nrhs, A0.data(), B0.data(), reps);
+    if (routine == "potri") return gpu::potri_seconds<T>(n, A0.data(), reps);
 #endif
     return nan;
 }
@@ -338,7 +342,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         la::set_tile_size(0);
         la::finalize();  // frees the GPUs for their peer
         if (with_gpus && !gpu_plot.name.empty()) {
-            const double gpu = gpu_peer_seconds<T>(routine, n, p.A0, p.B0, reps);
+            const double gpu = gpu_peer_seconds<T>(routine, n, p.nrhs, p.A0, p.B0, reps);
             for (Result& res : results) {
                 res.labels.push_back({"gpu_peer", gpu_plot.name});
                 res.extra.push_back({"gpu_peer_seconds", gpu});

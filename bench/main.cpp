@@ -71,14 +71,6 @@ std::vector<std::string> Options::names() const
     return out;
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty()) return nan;
-    std::sort(v.begin(), v.end());
-    std::size_t h = v.size() / 2;
-    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
 namespace {
 std::string number(double x)
 {

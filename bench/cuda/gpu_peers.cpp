@@ -16,6 +16,7 @@
 #include <complex>
 #include <concepts>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -148,51 +149,146 @@ double gemm_seconds(int64_t n, T const* a, T const* b, T const* c, int64_t reps)
         });
 }
 
+namespace {
+
+/// The s, d, c or z variant of a cuSOLVER routine, for T.
+template <class T, class S, class D, class C, class Z, class... Args>
+cusolverStatus_t by_type(S s, D d, C c, Z z, Args... args)
+{
+    if constexpr (std::same_as<T, float>) return s(args...);
+    else if constexpr (std::same_as<T, double>) return d(args...);
+    else if constexpr (std::same_as<T, cf>) return c(args...);
+    else return z(args...);
+}
+
+constexpr auto lower = CUBLAS_FILL_MODE_LOWER;
+
+/// cusolverDn<t>potrf's workspace for the n x n a, and the call.
+template <la::Scalar T> class Potrf {
+public:
+    Potrf(Session& s, int n, Dev<T>* a) : s_(s), n_(n), a_(a)
+    {
+        int lwork = 0;
+        cuda_check(by_type<T>(cusolverDnSpotrf_bufferSize, cusolverDnDpotrf_bufferSize, cusolverDnCpotrf_bufferSize,
+                              cusolverDnZpotrf_bufferSize, s.solver, lower, n, a, n, &lwork),
+                   "cusolverDn<t>potrf_bufferSize");
+        lwork_ = std::max(lwork, 1);
+        work_ = std::make_unique<DeviceArray<T>>(std::size_t(lwork_));
+    }
+    void operator()(int* info)
+    {
+        cuda_check(by_type<T>(cusolverDnSpotrf, cusolverDnDpotrf, cusolverDnCpotrf, cusolverDnZpotrf, s_.solver, lower,
+                              n_, a_, n_, work_->get(), lwork_, info),
+                   la::by_precision<T>("cusolverDnSpotrf", "cusolverDnDpotrf", "cusolverDnCpotrf", "cusolverDnZpotrf"));
+    }
+
+private:
+    Session& s_;
+    int n_;
+    Dev<T>* a_;
+    int lwork_ = 0;
+    std::unique_ptr<DeviceArray<T>> work_;
+};
+
+/// cusolverDn<t>potrs with the n x n factor l on the n x nrhs b.
+template <la::Scalar T> void potrs(Session& s, int n, int nrhs, Dev<T> const* l, Dev<T>* b, int* info)
+{
+    cuda_check(by_type<T>(cusolverDnSpotrs, cusolverDnDpotrs, cusolverDnCpotrs, cusolverDnZpotrs, s.solver, lower, n,
+                          nrhs, l, n, b, n, info),
+               la::by_precision<T>("cusolverDnSpotrs", "cusolverDnDpotrs", "cusolverDnCpotrs", "cusolverDnZpotrs"));
+}
+
+/// Throws unless the peer's last info (device memory) is 0.
+void expect_info_zero(DeviceArray<int> const& info, std::string const& routine)
+{
+    int host = -1;
+    cuda_check(cudaMemcpy(&host, info.get(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (info)");
+    if (host != 0) throw Error("cuSOLVER " + routine + " peer: info = " + std::to_string(host));
+}
+
+}  // namespace
+
 template <la::Scalar T> double potrf_seconds(int64_t n, T const* a, int64_t reps)
 {
     const int N = to_int(n);
     const std::size_t nn = std::size_t(n) * std::size_t(n);
     Session s;
     DeviceArray<T> A0(a, nn), A(nn);
-    const auto L = CUBLAS_FILL_MODE_LOWER;
-    int lwork = 0;
-    cusolverStatus_t st;
-    if constexpr (std::same_as<T, float>)
-        st = cusolverDnSpotrf_bufferSize(s.solver, L, N, A.get(), N, &lwork);
-    else if constexpr (std::same_as<T, double>)
-        st = cusolverDnDpotrf_bufferSize(s.solver, L, N, A.get(), N, &lwork);
-    else if constexpr (std::same_as<T, cf>)
-        st = cusolverDnCpotrf_bufferSize(s.solver, L, N, A.get(), N, &lwork);
-    else
-        st = cusolverDnZpotrf_bufferSize(s.solver, L, N, A.get(), N, &lwork);
-    cuda_check(st, "cusolverDn<t>potrf_bufferSize");
-    DeviceArray<T> work(std::size_t(std::max(lwork, 1)));
+    DeviceArray<int> info(1);
+    Potrf<T> potrf(s, N, A.get());
+    const double seconds = s.median_seconds(
+        reps, [&] { s.copy(A.get(), A0.get(), nn); }, [&] { potrf(info.get()); });
+    expect_info_zero(info, "potrf");
+    return seconds;
+}
+
+template <la::Scalar T> double potrs_seconds(int64_t n, int64_t nrhs, T const* l, T const* b, int64_t reps)
+{
+    const int N = to_int(n), NRHS = to_int(nrhs);
+    const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
+    Session s;
+    DeviceArray<T> L(l, nn), B0(b, nk), B(nk);
     DeviceArray<int> info(1);
     const double seconds = s.median_seconds(
-        reps, [&] { s.copy(A.get(), A0.get(), nn); },
+        reps, [&] { s.copy(B.get(), B0.get(), nk); }, [&] { potrs<T>(s, N, NRHS, L.get(), B.get(), info.get()); });
+    expect_info_zero(info, "potrs");
+    return seconds;
+}
+
+template <la::Scalar T> double posv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps)
+{
+    const int N = to_int(n), NRHS = to_int(nrhs);
+    const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
+    Session s;
+    DeviceArray<T> A0(a, nn), A(nn), B0(b, nk), B(nk);
+    DeviceArray<int> factor_info(1), solve_info(1);
+    Potrf<T> potrf(s, N, A.get());
+    const double seconds = s.median_seconds(
+        reps,
         [&] {
-            cusolverStatus_t r;
-            if constexpr (std::same_as<T, float>)
-                r = cusolverDnSpotrf(s.solver, L, N, A.get(), N, work.get(), lwork, info.get());
-            else if constexpr (std::same_as<T, double>)
-                r = cusolverDnDpotrf(s.solver, L, N, A.get(), N, work.get(), lwork, info.get());
-            else if constexpr (std::same_as<T, cf>)
-                r = cusolverDnCpotrf(s.solver, L, N, A.get(), N, work.get(), lwork, info.get());
-            else
-                r = cusolverDnZpotrf(s.solver, L, N, A.get(), N, work.get(), lwork, info.get());
-            cuda_check(r, la::by_precision<T>("cusolverDnSpotrf", "cusolverDnDpotrf",
-                                              "cusolverDnCpotrf", "cusolverDnZpotrf"));
+            s.copy(A.get(), A0.get(), nn);
+            s.copy(B.get(), B0.get(), nk);
+        },
+        [&] {  // potrs after a failed potrf solves with garbage: the checks below catch it
+            potrf(factor_info.get());
+            potrs<T>(s, N, NRHS, A.get(), B.get(), solve_info.get());
         });
-    int host_info = -1;
-    cuda_check(cudaMemcpy(&host_info, info.get(), sizeof(int), cudaMemcpyDeviceToHost),
-               "cudaMemcpy (info)");
-    if (host_info != 0) throw Error("cusolverDn potrf peer: info = " + std::to_string(host_info));
+    expect_info_zero(factor_info, "potrf (of posv)");
+    expect_info_zero(solve_info, "potrs (of posv)");
+    return seconds;
+}
+
+template <la::Scalar T> double potri_seconds(int64_t n, T const* l, int64_t reps)
+{
+    const int N = to_int(n);
+    const std::size_t nn = std::size_t(n) * std::size_t(n);
+    Session s;
+    DeviceArray<T> L0(l, nn), A(nn);
+    DeviceArray<int> info(1);
+    int lwork = 0;
+    cuda_check(by_type<T>(cusolverDnSpotri_bufferSize, cusolverDnDpotri_bufferSize, cusolverDnCpotri_bufferSize,
+                          cusolverDnZpotri_bufferSize, s.solver, lower, N, A.get(), N, &lwork),
+               "cusolverDn<t>potri_bufferSize");
+    lwork = std::max(lwork, 1);
+    DeviceArray<T> work{std::size_t(lwork)};
+    const double seconds = s.median_seconds(
+        reps, [&] { s.copy(A.get(), L0.get(), nn); },
+        [&] {
+            cuda_check(by_type<T>(cusolverDnSpotri, cusolverDnDpotri, cusolverDnCpotri, cusolverDnZpotri, s.solver,
+                                  lower, N, A.get(), N, work.get(), lwork, info.get()),
+                       la::by_precision<T>("cusolverDnSpotri", "cusolverDnDpotri", "cusolverDnCpotri",
+                                           "cusolverDnZpotri"));
+        });
+    expect_info_zero(info, "potri");
     return seconds;
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                     \
     template double gemm_seconds<T>(int64_t, T const*, T const*, T const*, int64_t);               \
-    template double potrf_seconds<T>(int64_t, T const*, int64_t);
+    template double potrf_seconds<T>(int64_t, T const*, int64_t);                                  \
+    template double potrs_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t);               \
+    template double posv_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t);                \
+    template double potri_seconds<T>(int64_t, T const*, int64_t);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(cf)

@@ -1,5 +1,5 @@
-// The GPU peers of `tessera-bench gemm` and `tessera-bench potrf`: one cuBLAS / cuSOLVER call of
-// the same size, the best a single GPU does with the whole matrix in its memory. Built only in
+// The GPU peers of `tessera-bench gemm`, `potrf`, `potrs`, `posv` and `potri`: the cuBLAS /
+// cuSOLVER calls of the same size, the best a single GPU does with the whole matrix in its memory. Built only in
 // CUDA builds (gpu_peers.cpp is under cuda/); this header includes no CUDA header.
 #pragma once
 
@@ -18,5 +18,15 @@ double gemm_seconds(int64_t n, T const* a, T const* b, T const* c, int64_t reps)
 /// The same for cusolverDn<t>potrf('L') of the n x n Hermitian positive definite a, restored
 /// from its device copy before each call; throws tessera::Error if its info is not 0.
 template <la::Scalar T> double potrf_seconds(int64_t n, T const* a, int64_t reps);
+
+/// cusolverDn<t>potrs('L') with the n x n lower factor l on the n x nrhs b (restored).
+template <la::Scalar T> double potrs_seconds(int64_t n, int64_t nrhs, T const* l, T const* b, int64_t reps);
+
+/// cuSOLVER has no posv: cusolverDn<t>potrf('L') of a, then <t>potrs on b, timed together,
+/// as a cuSOLVER user solves (both restored).
+template <la::Scalar T> double posv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps);
+
+/// cusolverDn<t>potri('L') from the n x n lower factor l (restored).
+template <la::Scalar T> double potri_seconds(int64_t n, T const* l, int64_t reps);
 
 }  // namespace tessera::bench::gpu

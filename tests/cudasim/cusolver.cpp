@@ -1,4 +1,4 @@
-// cuSOLVER (potrf, Xtrtri) and cuFFT plans of the simulator (sim.hpp). The factorizations
+// cuSOLVER (potrf, potrs, potri, Xtrtri) and cuFFT plans of the simulator (sim.hpp). The factorizations
 // check their arguments as cuSOLVER does, ask for a workspace (so that the caller's carving of
 // it is exercised), check that the matrix, the workspace and devInfo are device memory, and
 // queue the LAPACKE call on the handle's stream; devInfo gets LAPACK's info there. cuFFT: only
@@ -69,6 +69,29 @@ template <class T> int64_t potrf_lapack(char uplo, int n, T* a, int lda)
         return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, uplo, n, reinterpret_cast<lapack_complex_double*>(a), lda);
 }
 
+template <class T> int64_t potrs_lapack(char uplo, int n, int nrhs, T const* a, int lda, T* b, int ldb)
+{
+    if constexpr (std::same_as<T, float>) return LAPACKE_spotrs_work(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::same_as<T, double>)
+        return LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::same_as<T, cf>)
+        return LAPACKE_cpotrs_work(LAPACK_COL_MAJOR, uplo, n, nrhs, reinterpret_cast<lapack_complex_float const*>(a),
+                                   lda, reinterpret_cast<lapack_complex_float*>(b), ldb);
+    else
+        return LAPACKE_zpotrs_work(LAPACK_COL_MAJOR, uplo, n, nrhs, reinterpret_cast<lapack_complex_double const*>(a),
+                                   lda, reinterpret_cast<lapack_complex_double*>(b), ldb);
+}
+
+template <class T> int64_t potri_lapack(char uplo, int n, T* a, int lda)
+{
+    if constexpr (std::same_as<T, float>) return LAPACKE_spotri_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::same_as<T, double>) return LAPACKE_dpotri_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::same_as<T, cf>)
+        return LAPACKE_cpotri_work(LAPACK_COL_MAJOR, uplo, n, reinterpret_cast<lapack_complex_float*>(a), lda);
+    else
+        return LAPACKE_zpotri_work(LAPACK_COL_MAJOR, uplo, n, reinterpret_cast<lapack_complex_double*>(a), lda);
+}
+
 template <class T> int64_t trtri_lapack(char uplo, char diag, int64_t n, void* a, int64_t lda)
 {
     auto* p = static_cast<T*>(a);
@@ -99,6 +122,33 @@ cusolverStatus_t potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D* a,
     auto* A = reinterpret_cast<T*>(a);
     return factor(h, "cusolverDn potrf", a, matrix_bytes(n, n, lda, sizeof(T)), work, std::size_t(lwork) * sizeof(T),
                   dev_info, [=, u = lapack(uplo)] { return potrf_lapack<T>(u, n, A, lda); });
+}
+
+template <class T, class D>
+cusolverStatus_t potrs(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, int nrhs, D const* a, int lda, D* b,
+                       int ldb, int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (!valid(uplo) || n < 0 || nrhs < 0 || lda < std::max(1, n) || ldb < std::max(1, n) || !dev_info)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    if (!kernel_touches(device_of(h->stream), b, matrix_bytes(n, nrhs, ldb, sizeof(T)), "cusolverDn potrs: B"))
+        return CUSOLVER_STATUS_SUCCESS;
+    auto const* A = reinterpret_cast<T const*>(a);
+    auto* B = reinterpret_cast<T*>(b);
+    return factor(h, "cusolverDn potrs", a, matrix_bytes(n, n, lda, sizeof(T)), nullptr, 0, dev_info,
+                  [=, u = lapack(uplo)] { return potrs_lapack<T>(u, n, nrhs, A, lda, B, ldb); });
+}
+
+template <class T, class D>
+cusolverStatus_t potri(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D* a, int lda, D* work, int lwork,
+                       int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (!valid(uplo) || n < 0 || lda < std::max(1, n) || lwork < workspace_elements || !dev_info)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    auto* A = reinterpret_cast<T*>(a);
+    return factor(h, "cusolverDn potri", a, matrix_bytes(n, n, lda, sizeof(T)), work, std::size_t(lwork) * sizeof(T),
+                  dev_info, [=, u = lapack(uplo)] { return potri_lapack<T>(u, n, A, lda); });
 }
 
 std::size_t element_bytes(cudaDataType t)
@@ -151,6 +201,21 @@ cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t handle, cudaStream_t str
                                           D* work, int lwork, int* dev_info)                                      \
     {                                                                                                             \
         return potrf<T>(h, uplo, n, a, lda, work, lwork, dev_info);                                               \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##t##potrs(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, int nrhs, D const* a, \
+                                          int lda, D* b, int ldb, int* dev_info)                                  \
+    {                                                                                                             \
+        return potrs<T>(h, uplo, n, nrhs, a, lda, b, ldb, dev_info);                                              \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##t##potri_bufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D*,      \
+                                                     int lda, int* lwork)                                         \
+    {                                                                                                             \
+        return potrf_size<T>(h, uplo, n, lda, lwork);                                                             \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##t##potri(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D* a, int lda,      \
+                                          D* work, int lwork, int* dev_info)                                      \
+    {                                                                                                             \
+        return potri<T>(h, uplo, n, a, lda, work, lwork, dev_info);                                               \
     }
 TESSERA_CUDASIM_POTRF(S, float, float)
 TESSERA_CUDASIM_POTRF(D, double, double)

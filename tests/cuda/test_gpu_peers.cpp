@@ -1,0 +1,63 @@
+// The GPU peers of tessera-bench (bench/cuda/gpu_peers.cpp): each one's cuBLAS / cuSOLVER
+// calls run on the inputs the bench gives them, in the four precisions, and a peer whose
+// factorization fails says so instead of timing garbage. On a real GPU, or on the CUDA
+// simulator, which checks that every pointer handed to cuBLAS and cuSOLVER is device memory
+// of the right extent; skipped without either.
+#include "accuracy/accuracy.hpp"
+#include "bench/cuda/gpu_peers.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+
+namespace tessera::test {
+namespace {
+
+namespace gpu = tessera::bench::gpu;
+
+class GpuPeers : public PrecisionSweep {
+protected:
+    void SetUp() override
+    {
+        int count = 0;
+        if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+            (void)cudaGetLastError();
+            GTEST_SKIP() << "no GPU: the GPU peers need one";
+        }
+    }
+};
+
+bool timed(double seconds) { return std::isfinite(seconds) && seconds >= 0; }
+
+TEST_P(GpuPeers, EachPeerRunsOnTheBenchInputs)
+{
+    with_precision([&]<class T>() {
+        constexpr int64_t n = 100, nrhs = 5, reps = 2;
+        const Dense<T> A = random_dense<T>(n, n, 1), BC = random_dense<T>(n, 2 * n, 2);
+        const Dense<T> H = hpd_dense<T>(n, 3), B = random_dense<T>(n, nrhs, 4);
+        Dense<T> L = H;
+        ASSERT_EQ(blas::potrf<T>(Uplo::lower, n, L.data(), L.ld), 0);
+        EXPECT_TRUE(timed(gpu::gemm_seconds<T>(n, A.data(), BC.data(), BC.data() + n * n, reps)));
+        EXPECT_TRUE(timed(gpu::potrf_seconds<T>(n, H.data(), reps)));
+        EXPECT_TRUE(timed(gpu::potrs_seconds<T>(n, nrhs, L.data(), B.data(), reps)));
+        EXPECT_TRUE(timed(gpu::posv_seconds<T>(n, nrhs, H.data(), B.data(), reps)));
+        EXPECT_TRUE(timed(gpu::potri_seconds<T>(n, L.data(), reps)));
+    });
+}
+
+TEST_P(GpuPeers, AFailedFactorizationIsAnError)
+{
+    with_precision([&]<class T>() {
+        constexpr int64_t n = 50;
+        Dense<T> H = hpd_dense<T>(n, 3);
+        H(20, 20) = T(-1);
+        const Dense<T> B = random_dense<T>(n, 2, 4);
+        EXPECT_THROW((void)gpu::potrf_seconds<T>(n, H.data(), 1), tessera::Error);
+        EXPECT_THROW((void)gpu::posv_seconds<T>(n, 2, H.data(), B.data(), 1), tessera::Error);
+    });
+}
+
+TESSERA_INSTANTIATE_PRECISIONS(GpuPeers);
+
+}  // namespace
+}  // namespace tessera::test
