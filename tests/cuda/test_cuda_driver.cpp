@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -308,6 +309,112 @@ TEST(CudaDriver, WorkspaceWithNoRoomEvictsUnusedReplicas)
     for (auto& hi : h) hi.unregister();
     tessera::cudasim::set_capacity(0, before);
     EXPECT_EQ(std::count(out.begin(), out.end(), 7.0), tile);
+    for (auto const& t : tiles) EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
+}
+#endif
+
+// ---- cuFFT through the worker's plans ----------------------------------------------------------
+
+/// The unnormalized forward DFT of the rows x cols row-major complex array a (cuFFT's layout:
+/// the first dimension slowest), computed directly.
+std::vector<std::complex<double>> dft_2d(std::vector<std::complex<double>> const& a, int rows, int cols)
+{
+    std::vector<std::complex<double>> out(a.size());
+    for (int k = 0; k < rows; ++k)
+        for (int l = 0; l < cols; ++l) {
+            std::complex<double> sum = 0;
+            for (int i = 0; i < rows; ++i)
+                for (int j = 0; j < cols; ++j)
+                    sum += a[std::size_t(i * cols + j)] *
+                           std::polar(1.0, -2 * M_PI * (double(i * k) / rows + double(j * l) / cols));
+            out[std::size_t(k * cols + l)] = sum;
+        }
+    return out;
+}
+
+/// CUDA only: the forward 2D transform, in place, of the (dims[0] x dims[1]) complex<double>
+/// array held as 2 dims[0] dims[1] doubles, with the worker's cached plan.
+void fft_2d_cuda(rt::CudaContext const& c, rt::Vector<double> v, int rows, int cols)
+{
+    const int dims[2] = {rows, cols};
+    cufftHandle plan = c.fft_plan(2, dims, 1, CUFFT_Z2Z);
+    auto* data = reinterpret_cast<cufftDoubleComplex*>(v.ptr);
+    rt::cuda_check(cufftExecZ2Z(plan, data, data, CUFFT_FORWARD), "cufftExecZ2Z");
+}
+const rt::Codelet<rt::Vector<double>, int, int> fft_2d_cl{
+    .name = "cuda_test_fft_2d", .where = rt::ArchMask::cuda, .cuda = &fft_2d_cuda};
+
+std::vector<std::complex<double>> random_complex(std::size_t count, unsigned seed)
+{
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<std::complex<double>> a(count);
+    for (auto& e : a) e = {u(gen), u(gen)};
+    return a;
+}
+
+/// Runs fft_2d_cl on the GPU on `count` arrays of rows x cols and checks each against dft_2d.
+void expect_transforms(rt::Runtime& r, rt::WorkerId gpu, int rows, int cols, int count)
+{
+    const std::size_t size = std::size_t(rows * cols);
+    std::vector<std::vector<std::complex<double>>> arrays, want;
+    for (int i = 0; i < count; ++i) {
+        arrays.push_back(random_complex(size, unsigned(i + 1)));
+        want.push_back(dft_2d(arrays.back(), rows, cols));
+    }
+    {
+        std::vector<rt::Handle<rt::Vector<double>>> h;
+        for (auto& a : arrays) h.emplace_back(r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * size)});
+        for (auto& hi : h) r.submit(fft_2d_cl, readwrite(hi), rt::value(rows), rt::value(cols), rt::on_worker(gpu));
+        r.wait_all();
+    }
+    for (int i = 0; i < count; ++i) {
+        double error = 0, scale = 0;
+        for (std::size_t k = 0; k < size; ++k) {
+            error = std::max(error, std::abs(arrays[std::size_t(i)][k] - want[std::size_t(i)][k]));
+            scale = std::max(scale, std::abs(want[std::size_t(i)][k]));
+        }
+        EXPECT_LT(error, 1e-12 * scale * double(rows + cols)) << "array " << i;
+    }
+}
+
+// A codelet's CUDA implementation transforms with the worker's cuFFT plan (made once for the
+// shape, bound to the worker's stream): 2D transforms of several arrays, non-square and not
+// powers of two, against the DFT computed on the host.
+TEST(CudaDriver, FftPlanOfTheWorkerTransformsOnItsStream)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    expect_transforms(r, gpu, 12, 10, 3);
+    expect_transforms(r, gpu, 7, 16, 2);
+}
+
+#if TESSERA_CUDA_SIM
+// A plan whose work area finds the GPU full of replicas no task uses: the node evicts them,
+// the plan is made again, and the transform runs instead of failing.
+TEST(CudaDriver, FftPlanWithNoRoomEvictsUnusedReplicas)
+{
+    rt::Runtime r{config(0, "64MB")};
+    REQUIRE_GPU(r, gpu);
+    constexpr int64_t tile = (1 << 20) / sizeof(double);  // 1 MB
+    std::vector<std::vector<double>> tiles(3, std::vector<double>(tile, 1.0));
+    std::vector<rt::Handle<rt::Vector<double>>> h;
+    for (auto& t : tiles) h.emplace_back(r, rt::Vector<double>{t.data(), tile});
+    // the array (256 x 256 complex: 1 MB) fits beside the tiles, its plan's work area (as much
+    // again, on the simulator) only once one of them is evicted
+    const std::size_t before = tessera::cudasim::leave_free(0, std::size_t(4) << 20);
+    for (auto& hi : h) r.submit(add_cl, readwrite(hi), rt::value(1.0), rt::on_worker(gpu));
+    r.wait_all();
+    std::vector<std::complex<double>> a(256 * 256, std::complex<double>(0)), want(a.size(), 1.0);
+    a[0] = 1.0;  // the transform of a unit impulse is all ones
+    rt::Handle ha{r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * a.size())}};
+    r.submit(fft_2d_cl, readwrite(ha), rt::value(256), rt::value(256), rt::on_worker(gpu));
+    EXPECT_NO_THROW(r.wait_all());
+    EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 1u);
+    ha.unregister();
+    for (auto& hi : h) hi.unregister();
+    tessera::cudasim::set_capacity(0, before);
+    EXPECT_EQ(a, want);
     for (auto const& t : tiles) EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
 }
 #endif

@@ -1,12 +1,10 @@
-// cuSOLVER (potrf, potrs, potri, Xtrtri) and cuFFT plans of the simulator (sim.hpp). The factorizations
+// cuSOLVER (potrf, potrs, potri, Xtrtri) of the simulator (sim.hpp). The factorizations
 // check their arguments as cuSOLVER does, ask for a workspace (so that the caller's carving of
 // it is exercised), check that the matrix, the workspace and devInfo are device memory, and
-// queue the LAPACKE call on the handle's stream; devInfo gets LAPACK's info there. cuFFT: only
-// the plans (no transform is simulated yet).
+// queue the LAPACKE call on the handle's stream; devInfo gets LAPACK's info there.
 #include "tests/cudasim/sim.hpp"
 
 #include <cublas_v2.h>
-#include <cufft.h>
 #include <cusolverDn.h>
 
 #include <lapacke.h>
@@ -256,21 +254,5 @@ cusolverStatus_t cusolverDnXtrtri(cusolverDnHandle_t h, cublasFillMode_t uplo, c
                       }
                   });
 }
-
-// ---- cuFFT: plans only ---------------------------------------------------------------------------
-
-cufftResult cufftPlanMany(cufftHandle* plan, int rank, int* n, int*, int, int, int*, int, int, cufftType, int batch)
-{
-    static std::atomic<int> next{1};
-    if (!plan || rank < 1 || rank > 3 || !n || batch < 1) return CUFFT_INVALID_VALUE;
-    for (int i = 0; i < rank; ++i)
-        if (n[i] < 1) return CUFFT_INVALID_SIZE;
-    *plan = next++;
-    return CUFFT_SUCCESS;
-}
-
-cufftResult cufftSetStream(cufftHandle plan, cudaStream_t) { return plan > 0 ? CUFFT_SUCCESS : CUFFT_INVALID_PLAN; }
-
-cufftResult cufftDestroy(cufftHandle plan) { return plan > 0 ? CUFFT_SUCCESS : CUFFT_INVALID_PLAN; }
 
 }  // extern "C"

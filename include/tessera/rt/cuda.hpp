@@ -41,7 +41,8 @@ struct CudaContext {
 
     /// Device memory of at least `bytes` for this task's kernels. Stream-ordered: the next
     /// task of the worker may reuse it once this task's kernels are done, so it never needs
-    /// freeing. Not counted in the node's capacity (TESSERA_CUDA_MEM).
+    /// freeing. Not counted in the node's capacity (TESSERA_CUDA_MEM); where the GPU is full,
+    /// the node evicts unused replicas to make room for it.
     void* workspace(std::size_t bytes) const;
     /// Page-locked host memory of at least `bytes` (at most host_scratch_bytes), this task's
     /// own until its completion functions have run: the target of a cudaMemcpyAsync of a
@@ -51,8 +52,9 @@ struct CudaContext {
     /// Runs `f` on the worker thread once everything this task queued on `stream` is done,
     /// before the task completes (an exception it throws fails the task).
     void at_completion(std::function<void()> f) const;
-    /// A cuFFT plan (cufftPlanMany with contiguous data: `rank` dimensions `n`, `batch`
-    /// transforms of `type`), made once per worker and shape and bound to `stream`.
+    /// A cuFFT plan (cufftMakePlanMany with contiguous data: `rank` dimensions `n`, slowest
+    /// first, `batch` transforms of `type`), made once per worker and shape and bound to
+    /// `stream`. Where its work area finds the GPU full, the node evicts unused replicas first.
     cufftHandle fft_plan(int rank, int const* n, int batch, cufftType type) const;
 
     detail::CudaTaskSlot* slot = nullptr;  ///< the worker's record of this task (internal)

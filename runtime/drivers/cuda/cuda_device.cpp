@@ -259,13 +259,26 @@ cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType ty
     std::vector<int> key{rank, batch, int(type)};
     key.insert(key.end(), n, n + rank);
     if (auto it = plans_.find(key); it != plans_.end()) return it->second;
+    int* dims = const_cast<int*>(n);  // cuFFT's signatures are not const-correct
+    // A plan allocates its work area when made: where the GPU is full, the node frees unused
+    // memory (its cache, unused replicas) and the plan is made again, from a new handle, so
+    // that a failed one is destroyed rather than leaked.
+    auto make = [&](cufftHandle& plan) {
+        cuda_check(cufftCreate(&plan), "cufftCreate");
+        std::size_t work = 0;
+        cufftResult r = cufftMakePlanMany(plan, rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work);
+        if (r == CUFFT_SUCCESS) r = cufftSetStream(plan, stream_);
+        if (r != CUFFT_SUCCESS) cufftDestroy(plan);
+        return r;
+    };
     cufftHandle plan = 0;
-    cuda_check(cufftPlanMany(&plan, rank, const_cast<int*>(n), nullptr, 1, 0, nullptr, 1, 0, type, batch),
-               "cufftPlanMany");
-    if (cufftResult s = cufftSetStream(plan, stream_); s != CUFFT_SUCCESS) {
-        cufftDestroy(plan);
-        cuda_check(s, "cufftSetStream");
+    cufftResult made = make(plan);
+    if (made == CUFFT_ALLOC_FAILED) {
+        std::size_t work = 0;
+        cuda_check(cufftEstimateMany(rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work), "cufftEstimateMany");
+        while (made == CUFFT_ALLOC_FAILED && reclaim_node_memory && reclaim_node_memory(work)) made = make(plan);
     }
+    cuda_check(made, "cufftMakePlanMany");
     plans_.emplace(std::move(key), plan);
     return plan;
 }

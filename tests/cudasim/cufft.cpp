@@ -1,0 +1,212 @@
+// cuFFT of the simulator (sim.hpp): plans with a work area, and the complex transforms.
+// - A plan is made (cufftMakePlanMany, or cufftPlanMany) for contiguous data only, as Tessera
+//   asks (advanced layouts: CUFFT_NOT_SUPPORTED). Its work area, of cufftEstimateMany's size,
+//   is device memory from cudaMalloc: on a full device the plan fails with CUFFT_ALLOC_FAILED,
+//   as cuFFT's does.
+// - cufftExecC2C / Z2Z queue, on the plan's stream, an unnormalized DFT of each of the `batch`
+//   arrays (dimensions n[0] slowest, as cuFFT's), computed directly in double precision:
+//       X[k] = sum_j x[j] exp(s 2 pi i j k / N) along each dimension, s = -1 forward, +1 inverse.
+//   The pointers are checked as a kernel's. Real transforms are not simulated
+//   (CUFFT_NOT_SUPPORTED).
+#include "tests/cudasim/sim.hpp"
+
+#include <cufft.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <numbers>
+#include <vector>
+
+namespace tessera::cudasim {
+namespace {
+
+struct Plan {
+    bool made = false;
+    std::vector<int> n;  // dimensions, slowest first
+    int batch = 1;
+    cufftType type = CUFFT_Z2Z;
+    cudaStream_t stream = nullptr;
+    void* work = nullptr;  // device memory, freed with the plan
+};
+
+std::mutex plans_m;
+std::map<cufftHandle, Plan>& plans()
+{
+    static auto* all = new std::map<cufftHandle, Plan>;  // outlives static destruction order
+    return *all;
+}
+
+std::size_t element_bytes(cufftType t) { return t == CUFFT_C2C ? 8 : t == CUFFT_Z2Z ? 16 : 0; }
+
+std::size_t elements(std::vector<int> const& n)
+{
+    std::size_t e = 1;
+    for (int d : n) e *= std::size_t(d);
+    return e;
+}
+
+/// The simulated work area: one copy of the data (a real plan's is of that order).
+std::size_t work_bytes(std::vector<int> const& n, int batch, cufftType t)
+{
+    return elements(n) * std::size_t(batch) * std::max<std::size_t>(element_bytes(t), 8);
+}
+
+/// In place, along every dimension of each of `batch` arrays of shape n.
+template <class C> void dft(C* data, std::vector<int> const& n, int batch, int sign)
+{
+    const std::size_t total = elements(n);
+    std::vector<std::complex<double>> line, out;
+    for (int b = 0; b < batch; ++b) {
+        C* a = data + std::size_t(b) * total;
+        std::size_t stride = total;
+        for (int len : n) {
+            stride /= std::size_t(len);  // distance between neighbours along this dimension
+            line.resize(std::size_t(len));
+            out.resize(std::size_t(len));
+            for (std::size_t first = 0; first < total; ++first) {
+                if ((first / stride) % std::size_t(len) != 0) continue;  // not the start of a line
+                for (int j = 0; j < len; ++j) line[std::size_t(j)] = a[first + std::size_t(j) * stride];
+                for (int k = 0; k < len; ++k) {
+                    std::complex<double> sum = 0;
+                    for (int j = 0; j < len; ++j)
+                        sum += line[std::size_t(j)] *
+                               std::polar(1.0, sign * 2 * std::numbers::pi * double(j) * double(k) / double(len));
+                    out[std::size_t(k)] = sum;
+                }
+                for (int k = 0; k < len; ++k) a[first + std::size_t(k) * stride] = C(out[std::size_t(k)]);
+            }
+        }
+    }
+}
+
+template <class C> cufftResult exec(cufftHandle h, cufftType type, void* in, void* out, int direction)
+{
+    Plan p;
+    {
+        std::lock_guard lock(plans_m);
+        auto it = plans().find(h);
+        if (it == plans().end() || !it->second.made) return CUFFT_INVALID_PLAN;
+        p = it->second;
+    }
+    if (p.type != type) return CUFFT_INVALID_TYPE;
+    if (direction != CUFFT_FORWARD && direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
+    Device& d = device_of(p.stream);
+    if (d.fault.load() != cudaSuccess) return CUFFT_EXEC_FAILED;
+    const std::size_t bytes = elements(p.n) * std::size_t(p.batch) * sizeof(C);
+    if (!kernel_touches(d, in, bytes, "cufftExec: input") || !kernel_touches(d, out, bytes, "cufftExec: output"))
+        return CUFFT_SUCCESS;
+    submit(p.stream, [p, in, out, bytes, direction] {
+        if (in != out) std::memcpy(out, in, bytes);
+        dft(static_cast<C*>(out), p.n, p.batch, direction == CUFFT_FORWARD ? -1 : 1);
+    });
+    return CUFFT_SUCCESS;
+}
+
+}  // namespace
+}  // namespace tessera::cudasim
+
+using namespace tessera::cudasim;
+
+extern "C" {
+
+cufftResult cufftCreate(cufftHandle* plan)
+{
+    static std::atomic<int> next{1};
+    if (!plan) return CUFFT_INVALID_VALUE;
+    std::lock_guard lock(plans_m);
+    *plan = next++;
+    plans()[*plan] = Plan{};
+    return CUFFT_SUCCESS;
+}
+
+cufftResult cufftEstimateMany(int rank, int* n, int*, int, int, int*, int, int, cufftType type, int batch,
+                              size_t* work)
+{
+    if (rank < 1 || rank > 3 || !n || batch < 1 || !work) return CUFFT_INVALID_VALUE;
+    *work = work_bytes(std::vector<int>(n, n + rank), batch, type);
+    return CUFFT_SUCCESS;
+}
+
+cufftResult cufftMakePlanMany(cufftHandle plan, int rank, int* n, int* inembed, int, int, int* onembed, int, int,
+                              cufftType type, int batch, size_t* work)
+{
+    if (rank < 1 || rank > 3 || !n || batch < 1) return CUFFT_INVALID_VALUE;
+    for (int i = 0; i < rank; ++i)
+        if (n[i] < 1) return CUFFT_INVALID_SIZE;
+    if (inembed || onembed) return CUFFT_NOT_SUPPORTED;  // contiguous data only
+    Plan made;
+    made.n.assign(n, n + rank);
+    made.batch = batch;
+    made.type = type;
+    const std::size_t bytes = work_bytes(made.n, batch, type);
+    if (cudaMalloc(&made.work, bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return CUFFT_ALLOC_FAILED;
+    }
+    made.made = true;
+    if (work) *work = bytes;
+    std::lock_guard lock(plans_m);
+    auto it = plans().find(plan);
+    if (it == plans().end() || it->second.made) {
+        cudaFree(made.work);
+        return CUFFT_INVALID_PLAN;
+    }
+    made.stream = it->second.stream;
+    it->second = made;
+    return CUFFT_SUCCESS;
+}
+
+cufftResult cufftPlanMany(cufftHandle* plan, int rank, int* n, int* inembed, int istride, int idist, int* onembed,
+                          int ostride, int odist, cufftType type, int batch)
+{
+    if (cufftResult r = cufftCreate(plan); r != CUFFT_SUCCESS) return r;
+    cufftResult r = cufftMakePlanMany(*plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
+                                      nullptr);
+    if (r != CUFFT_SUCCESS) cufftDestroy(*plan);
+    return r;
+}
+
+cufftResult cufftSetStream(cufftHandle plan, cudaStream_t stream)
+{
+    std::lock_guard lock(plans_m);
+    auto it = plans().find(plan);
+    if (it == plans().end()) return CUFFT_INVALID_PLAN;
+    it->second.stream = stream;
+    return CUFFT_SUCCESS;
+}
+
+cufftResult cufftDestroy(cufftHandle plan)
+{
+    void* work = nullptr;
+    {
+        std::lock_guard lock(plans_m);
+        auto it = plans().find(plan);
+        if (it == plans().end()) return CUFFT_INVALID_PLAN;
+        work = it->second.work;
+        plans().erase(it);
+    }
+    if (work) cudaFree(work);
+    return CUFFT_SUCCESS;
+}
+
+cufftResult cufftExecC2C(cufftHandle plan, cufftComplex* in, cufftComplex* out, int direction)
+{
+    return exec<std::complex<float>>(plan, CUFFT_C2C, in, out, direction);
+}
+
+cufftResult cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleComplex* out, int direction)
+{
+    return exec<std::complex<double>>(plan, CUFFT_Z2Z, in, out, direction);
+}
+
+cufftResult cufftExecR2C(cufftHandle, cufftReal*, cufftComplex*) { return CUFFT_NOT_SUPPORTED; }
+cufftResult cufftExecC2R(cufftHandle, cufftComplex*, cufftReal*) { return CUFFT_NOT_SUPPORTED; }
+cufftResult cufftExecD2Z(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*) { return CUFFT_NOT_SUPPORTED; }
+cufftResult cufftExecZ2D(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*) { return CUFFT_NOT_SUPPORTED; }
+
+}  // extern "C"
