@@ -23,7 +23,7 @@ cudaError_t find_nan_pivot(cudaStream_t stream, int64_t n, std::size_t real_byte
         !sim::kernel_touches(d, info, sizeof(int), "find_nan_pivot_kernel: info"))
         return cudaSuccess;
     sim::submit(stream, [=] {
-        const int64_t factored = *info > 0 ? *info - 1 : n;
+        const int64_t factored = *info < 0 ? 0 : *info > 0 ? *info - 1 : n;
         auto const* base = static_cast<std::byte const*>(a);
         for (int64_t j = 0; j < factored; ++j) {
             double ajj;

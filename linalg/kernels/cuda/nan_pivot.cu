@@ -17,7 +17,8 @@ __global__ void find_nan_pivot_kernel(int64_t n, int stride, R const* a, int64_t
     if (threadIdx.x == 0) first = INT_MAX;
     __syncthreads();
     const int reported = *info;
-    const int64_t factored = reported > 0 ? reported - 1 : n;
+    // a bad argument (info < 0) stays reported; a failure (info > 0) bounds the search
+    const int64_t factored = reported < 0 ? 0 : reported > 0 ? reported - 1 : n;
     for (int64_t j = threadIdx.x; j < factored; j += blockDim.x) {
         const R ajj = a[(j + j * lda) * stride];
         if (ajj != ajj) {  // NaN

@@ -14,7 +14,8 @@ namespace tessera::la::kernels::cuda {
 
 /// Queues on `stream`: *info (device memory, as cuSOLVER left it) := the order of the first
 /// NaN among the real parts of the diagonal of the n x n factor `a` before the pivot *info
-/// names (all of it when *info <= 0), else *info unchanged. `real_bytes` is 4 or 8 (float or
+/// names (all of it when *info = 0), else *info unchanged; a negative *info (a bad argument)
+/// is left as it is. `real_bytes` is 4 or 8 (float or
 /// double real parts), `complex` says whether entries are (real, imaginary) pairs. Returns the
 /// launch's status.
 cudaError_t find_nan_pivot(cudaStream_t stream, int64_t n, std::size_t real_bytes, bool complex,

@@ -133,8 +133,6 @@ void CudaDevice::release() noexcept
     plans_.clear();
     if (workspace_) (void)cudaFree(workspace_);
     workspace_ = nullptr;
-    if (cublas_workspace_) (void)cudaFree(cublas_workspace_);
-    cublas_workspace_ = nullptr;
     for (CudaTaskSlot& s : slots_) {
         if (s.start) (void)cudaEventDestroy(s.start);
         if (s.end) (void)cudaEventDestroy(s.end);
@@ -144,6 +142,8 @@ void CudaDevice::release() noexcept
     }
     if (cusolver_) (void)cusolverDnDestroy(cusolver_);
     if (cublas_) (void)cublasDestroy(cublas_);
+    if (cublas_workspace_) (void)cudaFree(cublas_workspace_);  // after the handle that uses it
+    cublas_workspace_ = nullptr;
     if (stream_) (void)cudaStreamDestroy(stream_);
     for (cudaEvent_t& e : copies_done_) {
         if (e) (void)cudaEventDestroy(e);
@@ -220,6 +220,9 @@ bool CudaDevice::reaches(DeviceBackend const& other) const noexcept
 void* CudaDevice::workspace(std::size_t bytes)
 {
     if (bytes <= workspace_bytes_) return workspace_;
+    // Grown geometrically, so that a sequence of growing requests reallocates O(log) times;
+    // the GPU full of replicas: exactly what is asked, after the node freed unused memory.
+    const std::size_t grown = std::max(bytes, 2 * workspace_bytes_);
     // stream-ordered: kernels queued earlier finish with the old buffer before it is freed
     // (without memory pools, as on some virtual GPUs: once the stream has drained)
     if (workspace_) {
@@ -243,10 +246,7 @@ void* CudaDevice::workspace(std::size_t bytes)
         workspace_bytes_ = n;
         return true;
     };
-    // Grown geometrically, so that a sequence of growing requests reallocates O(log) times;
-    // the GPU full of replicas: exactly what is asked, after the node freed unused memory.
-    const std::size_t grown = std::max(bytes, 2 * workspace_bytes_);
-    if (try_allocate(grown) || try_allocate(bytes)) return workspace_;
+    if (try_allocate(grown) || (grown > bytes && try_allocate(bytes))) return workspace_;
     while (reclaim_node_memory && reclaim_node_memory(bytes))
         if (try_allocate(bytes)) return workspace_;
     throw DeviceError("CUDA device " + std::to_string(ordinal_) + ": no room for a workspace of " +
@@ -269,6 +269,9 @@ cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType ty
         cufftResult r = cufftMakePlanMany(plan, rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work);
         if (r == CUFFT_SUCCESS) r = cufftSetStream(plan, stream_);
         if (r != CUFFT_SUCCESS) cufftDestroy(plan);
+        // cuFFT's failed cudaMalloc may be left as this thread's last error, which the
+        // worker's launch check after the implementation would take for the task's
+        if (r == CUFFT_ALLOC_FAILED) (void)cudaGetLastError();
         return r;
     };
     cufftHandle plan = 0;
@@ -276,7 +279,9 @@ cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType ty
     if (made == CUFFT_ALLOC_FAILED) {
         std::size_t work = 0;
         cuda_check(cufftEstimateMany(rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work), "cufftEstimateMany");
-        while (made == CUFFT_ALLOC_FAILED && reclaim_node_memory && reclaim_node_memory(work)) made = make(plan);
+        // at least one replica each time: the estimate may be 0, or short of what failed
+        while (made == CUFFT_ALLOC_FAILED && reclaim_node_memory && reclaim_node_memory(std::max<std::size_t>(work, 1)))
+            made = make(plan);
     }
     cuda_check(made, "cufftMakePlanMany");
     plans_.emplace(std::move(key), plan);

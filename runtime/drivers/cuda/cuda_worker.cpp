@@ -1,7 +1,7 @@
 // The CUDA worker's loop: tasks in flight on one stream (thesis §2.4, StarPU's pipelined CUDA
 // driver). For each task: begin, make its data valid on the GPU (copies on the transfer
-// channel's stream, while the kernels queued earlier keep the GPU busy), record a start event,
-// call the CUDA implementation, record an end event. A task completes once its end event has
+// channels' streams, one per direction, while the kernels queued earlier keep the GPU busy),
+// record a start event, call the CUDA implementation, record an end event. A task completes once its end event has
 // passed: completion functions, the kernel time between the events for the model, the data
 // let go, end. A failure at any step (data, implementation, the device itself) fails the task
 // alone; its successors are cancelled by the runtime and the wait that covers it rethrows.
