@@ -275,6 +275,35 @@ TEST(CudaDriver, CudaMallocRunningOutWhileTasksAreInFlight)
     tessera::cudasim::set_capacity(0, before);
 }
 
+/// Three 1 MB tiles modified on the GPU by tasks that are done, on a simulated device left
+/// with 4 MB: 1 MB is still free, and more needs them evicted (written back first). For memory
+/// allocated outside the node: a workspace, a cuFFT plan's work area.
+class GpuFullOfUnusedReplicas {
+public:
+    static constexpr int64_t tile = (1 << 20) / sizeof(double);
+
+    GpuFullOfUnusedReplicas(rt::Runtime& r, rt::WorkerId gpu) : tiles_(3, std::vector<double>(tile, 1.0))
+    {
+        for (auto& t : tiles_) handles_.emplace_back(r, rt::Vector<double>{t.data(), tile});
+        before_ = tessera::cudasim::leave_free(0, std::size_t(4) << 20);
+        for (auto& h : handles_) r.submit(add_cl, readwrite(h), rt::value(1.0), rt::on_worker(gpu));
+        r.wait_all();
+    }
+    /// Unregisters the tiles, gives the device its capacity back, and checks that no tile's
+    /// modified replica was lost.
+    void release_and_check()
+    {
+        for (auto& h : handles_) h.unregister();
+        tessera::cudasim::set_capacity(0, before_);
+        for (auto const& t : tiles_) EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
+    }
+
+private:
+    std::vector<std::vector<double>> tiles_;
+    std::vector<rt::Handle<rt::Vector<double>>> handles_;
+    std::size_t before_ = 0;
+};
+
 // A workspace (what cuSOLVER and cuFFT need beside the data) that the GPU, full of replicas no
 // task uses, has no room for: the node evicts them (writing the modified ones back), and the
 // task runs instead of failing.
@@ -282,7 +311,7 @@ TEST(CudaDriver, WorkspaceWithNoRoomEvictsUnusedReplicas)
 {
     rt::Runtime r{config(0, "64MB")};
     REQUIRE_GPU(r, gpu);
-    constexpr int64_t tile = (1 << 20) / sizeof(double);  // 1 MB
+    constexpr int64_t tile = GpuFullOfUnusedReplicas::tile;
     // CUDA only: fills a workspace of `elements` with x, then copies its head to v
     const rt::Codelet<rt::Vector<double>, double, int64_t> fill_through_workspace{
         .name = "cuda_test_fill_through_workspace", .where = rt::ArchMask::cuda,
@@ -292,24 +321,16 @@ TEST(CudaDriver, WorkspaceWithNoRoomEvictsUnusedReplicas)
             rt::cuda_check(cudaMemcpyAsync(v.ptr, w, std::size_t(v.n) * sizeof(double), cudaMemcpyDeviceToDevice, c.stream),
                            "cudaMemcpyAsync");
         }};
-    std::vector<std::vector<double>> tiles(3, std::vector<double>(tile, 1.0));
-    std::vector<rt::Handle<rt::Vector<double>>> h;
-    for (auto& t : tiles) h.emplace_back(r, rt::Vector<double>{t.data(), tile});
     std::vector<double> out(tile, 0.0);
     rt::Handle ho{r, rt::Vector<double>{out.data(), tile}};
-    const std::size_t before = tessera::cudasim::leave_free(0, std::size_t(4) << 20);
-    for (auto& hi : h) r.submit(add_cl, readwrite(hi), rt::value(1.0), rt::on_worker(gpu));  // 3 MB, modified there
-    r.wait_all();
+    GpuFullOfUnusedReplicas full(r, gpu);
     // 1 MB of data fits beside them; its 2 MB of workspace only once two of them are evicted
     r.submit(fill_through_workspace, write(ho), rt::value(7.0), rt::value(2 * tile), rt::on_worker(gpu));
     EXPECT_NO_THROW(r.wait_all());
-    auto nodes = r.memory_nodes();
-    EXPECT_GE(nodes[std::size_t(r.worker(gpu).memory_node)].evictions, 2u);
+    EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 2u);
     ho.unregister();
-    for (auto& hi : h) hi.unregister();
-    tessera::cudasim::set_capacity(0, before);
+    full.release_and_check();
     EXPECT_EQ(std::count(out.begin(), out.end(), 7.0), tile);
-    for (auto const& t : tiles) EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
 }
 #endif
 
@@ -396,15 +417,9 @@ TEST(CudaDriver, FftPlanWithNoRoomEvictsUnusedReplicas)
 {
     rt::Runtime r{config(0, "64MB")};
     REQUIRE_GPU(r, gpu);
-    constexpr int64_t tile = (1 << 20) / sizeof(double);  // 1 MB
-    std::vector<std::vector<double>> tiles(3, std::vector<double>(tile, 1.0));
-    std::vector<rt::Handle<rt::Vector<double>>> h;
-    for (auto& t : tiles) h.emplace_back(r, rt::Vector<double>{t.data(), tile});
+    GpuFullOfUnusedReplicas full(r, gpu);
     // the array (256 x 256 complex: 1 MB) fits beside the tiles, its plan's work area (as much
     // again, on the simulator) only once one of them is evicted
-    const std::size_t before = tessera::cudasim::leave_free(0, std::size_t(4) << 20);
-    for (auto& hi : h) r.submit(add_cl, readwrite(hi), rt::value(1.0), rt::on_worker(gpu));
-    r.wait_all();
     std::vector<std::complex<double>> a(256 * 256, std::complex<double>(0)), want(a.size(), 1.0);
     a[0] = 1.0;  // the transform of a unit impulse is all ones
     rt::Handle ha{r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * a.size())}};
@@ -412,10 +427,8 @@ TEST(CudaDriver, FftPlanWithNoRoomEvictsUnusedReplicas)
     EXPECT_NO_THROW(r.wait_all());
     EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 1u);
     ha.unregister();
-    for (auto& hi : h) hi.unregister();
-    tessera::cudasim::set_capacity(0, before);
+    full.release_and_check();
     EXPECT_EQ(a, want);
-    for (auto const& t : tiles) EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
 }
 #endif
 
