@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace tessera::la::cl {
 
@@ -106,12 +107,39 @@ inline const rt::Codelet<Tile<T>, int64_t, int64_t, HpdShape> hpd{
     .cpu = &hpd_tile<T>,
 };
 
-// ---- norms: per-tile parts, combined by the caller ---------------------------------------------
-/// Writes the tile's part of a norm into `out`: column sums of |a_ij| (one), row sums (inf),
-/// the largest |a_ij| in out[0] (max), or (scale, ssq) with sum |a_ij|^2 = scale^2 ssq (fro,
-/// LAPACK's lassq: no overflow).
+// ---- norms: per-tile parts reduced into one accumulator ----------------------------------------
+// The accumulator of a norm, a vector of reals: the column sums of |a_ij| (one, length n),
+// the row sums (inf, length m), the largest |a_ij| (max, length 1), or (scale, ssq) with
+// sum |a_ij|^2 = scale^2 ssq (fro, LAPACK's lassq: no overflow). Every kind starts from
+// zeros: (0, 0) is the empty sum of squares. Tile tasks add their part with a REDUX access,
+// so they run in parallel on private copies that the runtime merges with the kind's
+// reduction below.
+
+/// Folds the sum of squares scale_b^2 ssq_b into (scale, ssq). A part of scale 0 adds
+/// nothing, unless its ssq is NaN (a NaN in a tile of zeros), which must reach the result
+/// (as in lange): 0/0 makes the merged ssq NaN then.
+template <class R>
+void merge_ssq(R& scale, R& ssq, R scale_b, R ssq_b) noexcept
+{
+    if (scale_b == 0 && !std::isnan(ssq_b)) return;
+    if (scale < scale_b) {
+        ssq = ssq_b + ssq * (scale / scale_b) * (scale / scale_b);
+        scale = scale_b;
+    } else {
+        ssq += ssq_b * (scale_b / scale) * (scale_b / scale);
+    }
+}
+/// x > m, or x NaN: a NaN entry makes a maximum NaN, as in lange.
+template <class R>
+bool exceeds(R x, R m) noexcept
+{
+    return x > m || std::isnan(x);
+}
+
+/// Adds tile a's part of the norm into the accumulator `acc`; the tile's first column (one)
+/// or row (inf) sits at acc[offset].
 template <Scalar T>
-void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> out)
+void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> acc, int64_t offset)
 {
     using R = real_t<T>;
     switch (norm) {
@@ -119,24 +147,18 @@ void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> out)
             for (int64_t j = 0; j < a.n; ++j) {
                 R s = 0;
                 for (int64_t i = 0; i < a.m; ++i) s += std::abs(a(i, j));
-                out[j] = s;
+                acc[offset + j] += s;
             }
             break;
         case Norm::inf:
-            std::fill(out.begin(), out.end(), R(0));
             for (int64_t j = 0; j < a.n; ++j)
-                for (int64_t i = 0; i < a.m; ++i) out[i] += std::abs(a(i, j));
+                for (int64_t i = 0; i < a.m; ++i) acc[offset + i] += std::abs(a(i, j));
             break;
-        case Norm::max: {
-            R m = 0;
+        case Norm::max:
             for (int64_t j = 0; j < a.n; ++j)
-                for (int64_t i = 0; i < a.m; ++i) {
-                    const R x = std::abs(a(i, j));
-                    if (x > m || std::isnan(x)) m = x;
-                }
-            out[0] = m;
+                for (int64_t i = 0; i < a.m; ++i)
+                    if (exceeds(R(std::abs(a(i, j))), acc[0])) acc[0] = std::abs(a(i, j));
             break;
-        }
         case Norm::fro: {
             R scale = 0, ssq = 1;
             auto add = [&](R x) {
@@ -154,16 +176,63 @@ void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> out)
                     add(std::real(a(i, j)));
                     if constexpr (is_complex_v<T>) add(std::imag(a(i, j)));
                 }
-            out[0] = scale;
-            out[1] = ssq;
+            merge_ssq(acc[0], acc[1], scale, ssq);
             break;
         }
     }
 }
 template <Scalar T>
-inline const rt::Codelet<Norm, ConstTile<T>, rt::Vector<real_t<T>>> norm{
+inline const rt::Codelet<Norm, ConstTile<T>, rt::Vector<real_t<T>>, int64_t> norm{
     .name = by_precision<T>("slange", "dlange", "clange", "zlange"),
     .cpu = &norm_tile<T>,
+};
+
+/// The accumulator's neutral element: zeros for every kind.
+template <class R>
+inline const rt::Codelet<rt::Vector<R>> norm_zero{
+    .name = std::is_same_v<R, float> ? "snorm_zero" : "dnorm_zero",
+    .cpu = +[](rt::Vector<R> acc) { std::fill(acc.begin(), acc.end(), R(0)); },
+};
+/// Reductions a = a (+) b of two accumulators: sums (one, inf), maximum (max), sums of
+/// squares (fro).
+template <class R>
+inline const rt::Codelet<rt::Vector<R>, rt::Vector<const R>> norm_add{
+    .name = std::is_same_v<R, float> ? "snorm_add" : "dnorm_add",
+    .cpu = +[](rt::Vector<R> a, rt::Vector<const R> b) {
+        for (int64_t k = 0; k < a.n; ++k) a[k] += b[k];
+    },
+};
+template <class R>
+inline const rt::Codelet<rt::Vector<R>, rt::Vector<const R>> norm_max{
+    .name = std::is_same_v<R, float> ? "snorm_max" : "dnorm_max",
+    .cpu = +[](rt::Vector<R> a, rt::Vector<const R> b) {
+        if (exceeds(b[0], a[0])) a[0] = b[0];
+    },
+};
+template <class R>
+inline const rt::Codelet<rt::Vector<R>, rt::Vector<const R>> norm_ssq{
+    .name = std::is_same_v<R, float> ? "snorm_ssq" : "dnorm_ssq",
+    .cpu = +[](rt::Vector<R> a, rt::Vector<const R> b) { merge_ssq(a[0], a[1], b[0], b[1]); },
+};
+
+/// The norm from its reduced accumulator, written to *value: the largest column or row sum,
+/// the maximum, or scale sqrt(ssq).
+template <class R>
+void norm_finish(Norm norm, rt::Vector<const R> acc, R* value)
+{
+    R result = 0;
+    if (norm == Norm::fro) {
+        result = acc[0] * std::sqrt(acc[1]);
+    } else {
+        for (R x : acc)
+            if (exceeds(x, result)) result = x;
+    }
+    *value = result;
+}
+template <class R>
+inline const rt::Codelet<Norm, rt::Vector<const R>, R*> norm_finish_task{
+    .name = std::is_same_v<R, float> ? "snorm_finish" : "dnorm_finish",
+    .cpu = &norm_finish<R>,
 };
 
 }  // namespace tessera::la::cl

@@ -1,85 +1,53 @@
-// Norms: each tile's part computed by a task into a small registered vector, the parts
-// combined here once the tasks are done (column or row sums added up, maxima taken, the
-// Frobenius (scale, ssq) pairs merged as LAPACK's lassq does).
+// Norms: one task per tile adds the tile's part into an accumulator through a REDUX access
+// (column or row sums, a maximum, or LAPACK's (scale, ssq) pair); the runtime merges the
+// workers' private copies, and a last task turns the accumulator into the norm.
 #include <tessera/la/norm.hpp>
 
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
 
-#include <tessera/la/sequence.hpp>
+#include <tessera/error.hpp>
 
-#include <cmath>
-#include <vector>
+#include <memory>
 
 namespace tessera::inline la {
 
 template <Scalar T>
-real_t<T> norm(Norm kind, TileMatrix<T> const& A)
+void norm_async(Norm kind, TileMatrix<T> const& A, real_t<T>* value, Sequence& s)
 {
     using R = real_t<T>;
-    if (A.m() == 0 || A.n() == 0) return R(0);
-    const int64_t mt = A.mt(), nt = A.nt();
-    // Tile (i, j) writes parts[(i + j mt) stride ...]: room for a tile's column or row sums,
-    // or for the (scale, ssq) pair.
-    const int64_t stride = std::max<int64_t>(A.nb(), 2);
-    std::vector<R> parts(std::size_t(mt * nt * stride), R(0));
-    {
-        Sequence s{A.runtime()};
-        std::vector<rt::Handle<rt::Vector<R>>> out;
-        out.reserve(std::size_t(mt * nt));
-        for (int64_t j = 0; j < nt; ++j)
-            for (int64_t i = 0; i < mt; ++i) {
-                const int64_t len = kind == Norm::one ? A.tile_n(j) : kind == Norm::inf ? A.tile_m(i) : 2;
-                out.emplace_back(A.runtime(), rt::Vector<R>{parts.data() + (i + j * mt) * stride, len});
-                s.submit(cl::norm<T>, rt::value(kind), read(A(i, j)), write(out.back()));
-            }
-        s.wait();
-    }  // unregistered: the parts are back in `parts`
-    auto part = [&](int64_t i, int64_t j) { return parts.data() + (i + j * mt) * stride; };
-    R result = 0;
-    switch (kind) {
-        case Norm::one:
-        case Norm::inf: {
-            // one: sum over tile rows of each column's sums; inf: over tile columns of each row's.
-            const int64_t outer = kind == Norm::one ? nt : mt, inner = kind == Norm::one ? mt : nt;
-            for (int64_t o = 0; o < outer; ++o) {
-                const int64_t len = kind == Norm::one ? A.tile_n(o) : A.tile_m(o);
-                for (int64_t k = 0; k < len; ++k) {
-                    R sum = 0;
-                    for (int64_t p = 0; p < inner; ++p) sum += (kind == Norm::one ? part(p, o) : part(o, p))[k];
-                    if (sum > result || std::isnan(sum)) result = sum;
-                }
-            }
-            break;
-        }
-        case Norm::max:
-            for (int64_t j = 0; j < nt; ++j)
-                for (int64_t i = 0; i < mt; ++i)
-                    if (part(i, j)[0] > result || std::isnan(part(i, j)[0])) result = part(i, j)[0];
-            break;
-        case Norm::fro: {
-            R scale = 0, ssq = 1;
-            for (int64_t j = 0; j < nt; ++j)
-                for (int64_t i = 0; i < mt; ++i) {
-                    const R sc = part(i, j)[0], sq = part(i, j)[1];
-                    // An all-zero tile adds nothing; a NaN in a tile of zeros leaves its scale 0 with
-                    // ssq NaN, which must reach the result (as in lange).
-                    if (sc == 0 && !std::isnan(sq)) continue;
-                    if (scale < sc) {
-                        ssq = sq + ssq * (scale / sc) * (scale / sc);
-                        scale = sc;
-                    } else {
-                        ssq += sq * (sc / scale) * (sc / scale);
-                    }
-                }
-            result = scale * std::sqrt(ssq);
-            break;
-        }
+    require(value != nullptr, "norm_async: value is null");
+    if (A.m() == 0 || A.n() == 0) {
+        *value = R(0);
+        return;
     }
-    return result;
+    const int64_t length = kind == Norm::one ? A.n() : kind == Norm::inf ? A.m() : kind == Norm::max ? 1 : 2;
+    auto acc = std::make_shared<rt::Handle<rt::Vector<R>>>(
+        rt::Handle<rt::Vector<R>>::temporary(A.runtime(), rt::Vector<R>{nullptr, length}));
+    acc->set_reduction(cl::norm_zero<R>, kind == Norm::max ? cl::norm_max<R> : kind == Norm::fro ? cl::norm_ssq<R> : cl::norm_add<R>);
+    s.keep_alive(acc);  // unregistered once the sequence's tasks are done
+    s.submit(cl::norm_zero<R>, write(*acc));
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) {
+            const int64_t offset = kind == Norm::one ? j * A.nb() : kind == Norm::inf ? i * A.nb() : 0;
+            s.submit(cl::norm<T>, rt::value(kind), read(A(i, j)), reduce(*acc), rt::value(offset));
+        }
+    s.submit(cl::norm_finish_task<R>, rt::value(kind), read(*acc), rt::value(value));
 }
 
-#define TESSERA_INSTANTIATE(T) template real_t<T> norm(Norm, TileMatrix<T> const&);
+template <Scalar T>
+real_t<T> norm(Norm kind, TileMatrix<T> const& A)
+{
+    real_t<T> value = 0;
+    Sequence s{A.runtime()};
+    norm_async(kind, A, &value, s);
+    s.wait();
+    return value;
+}
+
+#define TESSERA_INSTANTIATE(T)                                                          \
+    template void norm_async(Norm, TileMatrix<T> const&, real_t<T>*, Sequence&);        \
+    template real_t<T> norm(Norm, TileMatrix<T> const&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -6,7 +6,7 @@
 // untouched); the generators (generate_random reproducible and independent of nb,
 // generate_hpd Hermitian with eigenvalues from 1 down to exactly 1/kappa, checked by LAPACK's
 // heev/syev in double); and norm() of each kind against a host computation, NaN propagation
-// and no overflow in the Frobenius norm included.
+// and no overflow in the Frobenius norm included, and norm_async chained in a sequence.
 #include "accuracy/accuracy.hpp"
 
 #include <lapacke.h>
@@ -366,6 +366,57 @@ TEST_P(TileMatrixAccuracy, NormsMatchTheHost)
             for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro})
                 EXPECT_TRUE(std::isnan(tessera::norm(kind, A))) << "norm " << char(kind) << (zeros ? " of zeros" : "");
         }
+    });
+}
+
+// norm_async chains with the other asynchronous calls by data: each norm sees the matrix as
+// the calls before it in the sequence left it, and a view's norm is its block's.
+TEST_P(TileMatrixAccuracy, NormAsyncChainsInASequence)
+{
+    with_precision([&]<class T>() {
+        using R = real_t<T>;
+        auto rt = make_runtime();
+        const int64_t m = 23, n = 17, nb = 5;
+        tessera::TileMatrix<T> A{*rt, m, n, nb};
+        R before[4], after[4], corner = -1;
+        const Norm kinds[4] = {Norm::one, Norm::inf, Norm::max, Norm::fro};
+        {
+            tessera::Sequence s{*rt};
+            tessera::generate_random_async(A, 11, s);
+            for (int k = 0; k < 4; ++k) tessera::norm_async(kinds[k], A, &before[k], s);
+            tessera::scale_async(T(-4), A, s);  // |-4 x| = 4 |x| exactly: every norm times 4
+            for (int k = 0; k < 4; ++k) tessera::norm_async(kinds[k], A, &after[k], s);
+            tessera::norm_async(Norm::one, A.sub(2, 1, 3, 3), &corner, s);  // rows 10..22, columns 5..16
+            EXPECT_EQ(s.wait(), 0);
+        }
+        tessera::TileMatrix<T> B{*rt, m, n, nb};
+        tessera::generate_random(B, 11);
+        const Dense<T> D = to_dense(B);
+        for (int k = 0; k < 4; ++k) {
+            const double host = host_norm(kinds[k], D), tol = 10.0 * double(m + n) * eps<T>() * host;
+            EXPECT_NEAR(double(before[k]), host, tol) << "norm " << char(kinds[k]) << " before scaling";
+            EXPECT_NEAR(double(after[k]), 4 * host, 4 * tol) << "norm " << char(kinds[k]) << " after scaling";
+        }
+        const double host = 4 * host_norm(Norm::one, block(D, 10, 5, 13, 12));
+        EXPECT_NEAR(double(corner), host, 10.0 * double(m + n) * eps<T>() * host) << "norm of a view";
+    });
+}
+
+// A failed sequence computes no norm, and a null destination is a bad argument.
+TEST_P(TileMatrixAccuracy, NormAsyncOnAFailedSequenceWritesNothing)
+{
+    with_precision([&]<class T>() {
+        using R = real_t<T>;
+        auto rt = make_runtime();
+        tessera::TileMatrix<T> A{*rt, 12, 12, 4};
+        tessera::generate_random(A, 3);  // not positive definite: potrf fails at some k
+        R value = -1;
+        tessera::Sequence s{*rt};
+        tessera::potrf_async(tessera::Uplo::lower, A, s);
+        tessera::norm_async(Norm::fro, A, &value, s);
+        EXPECT_GT(s.wait(), 0);
+        EXPECT_EQ(value, R(-1)) << "a poisoned sequence computed a norm";
+        EXPECT_THROW(tessera::norm_async(Norm::one, A, static_cast<R*>(nullptr), s), tessera::InvalidArgument);
     });
 }
 
