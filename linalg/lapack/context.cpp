@@ -73,30 +73,54 @@ void set_tile_size(int64_t nb)
 
 bool tile_size_is_set() noexcept { return tile_size_override.load(std::memory_order_relaxed) != 0; }
 
-int64_t tile_size(Routine routine, char precision, int64_t n)
+namespace {
+/// A best tile size measured with tessera-bench on the 2-core reference machine
+/// (docs/tile-size.md): nb at order n.
+struct MeasuredBest {
+    double n, nb;
+};
+// dpotrf: a tile must be large for OpenBLAS to run near its peak inside a task (a 768 tile
+// gemm runs 20% faster than a 256 one), yet small enough to leave every worker work on the
+// critical path of the factorization, so the best size grows with n. posv (a factorization
+// and a solve) has the same best sizes.
+constexpr MeasuredBest cholesky_best[] = {{1000, 192}, {2000, 320}, {4000, 512}, {8000, 768}, {16000, 1024}};
+// dpotri: trtri and lauum run a trsm or trmm on every off-diagonal tile, slower per flop
+// than gemm, and the diagonal tiles' trtri runs at half of gemm's speed: fewer, larger tiles
+// win once the matrix has enough of them.
+constexpr MeasuredBest inverse_best[] = {{1000, 192}, {2000, 512}, {4000, 768}, {8000, 1024}};
+
+/// nb at order n, interpolated in log-log between the measured points, flat beyond the ends.
+template <std::size_t N>
+double interpolate(MeasuredBest const (&best)[N], double n)
+{
+    double nb = best[0].nb;
+    for (std::size_t i = 1; i < N; ++i)
+        if (n >= best[i - 1].n) {
+            const double t = std::min(1.0, std::log(n / best[i - 1].n) / std::log(best[i].n / best[i - 1].n));
+            nb = best[i - 1].nb * std::pow(best[i].nb / best[i - 1].nb, t);
+        }
+    return nb;
+}
+
+bool has_cuda_workers(rt::Runtime& rt)
+{
+    for (unsigned w = 0; w < rt.worker_count(); ++w)
+        if (rt.worker(rt::WorkerId(w)).arch == rt::Arch::cuda) return true;
+    return false;
+}
+}  // namespace
+
+int64_t tile_size(Routine routine, [[maybe_unused]] char precision, int64_t n)
 {
     if (int64_t nb = tile_size_override.load(std::memory_order_relaxed)) return nb;
-    // The best tile sizes of dpotrf measured with tessera-bench on 2 cores (docs/tile-size.md):
-    // a tile must be large for OpenBLAS to run near its peak inside a task (a 768 tile gemm
-    // runs 20% faster than a 256 one), yet small enough to leave every worker work on the
-    // critical path of the factorization, so the best size grows with n.
-    struct Point {
-        double n, nb;
-    };
-    static constexpr Point measured[] = {{1000, 192}, {2000, 320}, {4000, 512}, {8000, 768}, {16000, 1024}};
     const double x = double(std::max<int64_t>(n, 1));
-    double nb = measured[0].nb;
-    for (std::size_t i = 1; i < std::size(measured); ++i)
-        if (x >= measured[i - 1].n) {  // log-log interpolation, flat beyond the ends
-            const double t = std::min(1.0, std::log(x / measured[i - 1].n) / std::log(measured[i].n / measured[i - 1].n));
-            nb = measured[i - 1].nb * std::pow(measured[i].nb / measured[i - 1].nb, t);
-        }
+    double nb = routine == Routine::potri ? interpolate(inverse_best, x) : interpolate(cholesky_best, x);
     // More workers need more tiles: the same critical path shared by more units.
     const unsigned workers = initialized() ? runtime().worker_count() : std::max(1u, std::thread::hardware_concurrency());
     nb *= std::sqrt(2.0 / std::max(2u, workers));
-    // Single precision needs more work per tile for the same speed (zpotrf at n = 4000 ran
-    // best with the double-precision size: 512 gave 0.99x LAPACKE, 384 only 0.89x).
-    if (precision == 's') nb *= 1.25;
+    // The precision does not move the best size: spotrf ran best with dpotrf's sizes (192,
+    // 256, 384 to 768, 768 at n = 1000 to 8000), and zpotrf at n = 4000 with 512 (0.99x
+    // LAPACKE, 384 only 0.89x).
     // A triangular solve has n/nb steps of little work each: smaller tiles keep both busy.
     if (routine == Routine::potrs) nb = std::max(192.0, nb * 0.5);
     // gemm has no critical path: the LAPACK-style gemm gives each task whole rows of A and
@@ -111,6 +135,11 @@ int64_t tile_size(Routine routine, char precision, int64_t n)
         while ((t * t) % w != 0) ++t;
         return std::max<int64_t>(std::min<int64_t>(n, 32), (n + t - 1) / t);
     }
+    // A GPU runs a tile's kernel in tens of microseconds, near the cost of scheduling it, and
+    // reaches its speed only on large tiles: at least 960 (the tile size of the seeds' GPU
+    // experiments, thesis chapter 7), however many CPU workers share the machine. Not yet
+    // measured on a GPU (docs/gpu-validation.md).
+    if (initialized() && has_cuda_workers(runtime())) nb = std::max(nb, double(gpu_min_tile_size));
     // Round to a multiple of 32 (SIMD- and cache-friendly); at least 3 tile rows when possible.
     int64_t result = std::max<int64_t>(32, int64_t(nb + 16) / 32 * 32);
     return std::max<int64_t>(1, std::min(result, std::max<int64_t>(32, (n + 2) / 3)));
