@@ -14,6 +14,7 @@
 #include <tessera/tessera.hpp>
 
 #include <cblas.h>
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -174,31 +175,33 @@ int64_t now_ns()
     return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
 }
 
+// Keeps the GPU busy for spin_seconds; notes when it was launched.
+const rt::Codelet<rt::Vector<double>> spin_cl{.name = "cuda_test_spin", .where = rt::ArchMask::cuda,
+                                              .cuda = [](rt::CudaContext const& c, rt::Vector<double>) {
+                                                  spin_launched = now_ns();
+                                                  tessera_test::launch_spin(spin_seconds, c.stream);
+                                              }};
+// v += 1; notes when it was launched.
+const rt::Codelet<rt::Vector<double>> touch_cl{.name = "cuda_test_touch", .where = rt::ArchMask::cuda,
+                                               .cuda = [](rt::CudaContext const& c, rt::Vector<double> v) {
+                                                   touch_launched = now_ns();
+                                                   tessera_test::launch_add(v.ptr, v.n, 1.0, c.stream);
+                                               }};
+/// Seconds from the spin task's launch to the touch task's.
+double touch_after_spin() { return double(touch_launched - spin_launched) * 1e-9; }
+
 TEST(CudaDriver, TransfersOverlapKernels)
 {
     rt::Runtime r{config()};
     REQUIRE_GPU(r, gpu);
-    const rt::Codelet<rt::Vector<double>> spin{
-        .name = "cuda_test_spin", .where = rt::ArchMask::cuda,
-        .cuda = [](rt::CudaContext const& c, rt::Vector<double>) {
-            spin_launched = now_ns();
-            tessera_test::launch_spin(spin_seconds, c.stream);
-        }};
-    const rt::Codelet<rt::Vector<double>> touch{
-        .name = "cuda_test_touch", .where = rt::ArchMask::cuda,
-        .cuda = [](rt::CudaContext const& c, rt::Vector<double> v) {
-            touch_launched = now_ns();
-            tessera_test::launch_add(v.ptr, v.n, 1.0, c.stream);
-        }};
     std::vector<double> small(16, 0.0), big(std::size_t(4) << 20, 1.0);  // 32 MB to copy in
     rt::Handle hs{r, rt::Vector<double>{small.data(), int64_t(small.size())}};
     rt::Handle hb{r, rt::Vector<double>{big.data(), int64_t(big.size())}};
-    r.submit(spin, readwrite(hs), rt::on_worker(gpu));
-    r.submit(touch, readwrite(hb), rt::on_worker(gpu));
+    r.submit(spin_cl, readwrite(hs), rt::on_worker(gpu));
+    r.submit(touch_cl, readwrite(hb), rt::on_worker(gpu));
     r.wait_all();
-    double gap = double(touch_launched - spin_launched) * 1e-9;
-    EXPECT_GT(gap, 0.0);
-    EXPECT_LT(gap, spin_seconds * 2 / 3) << "the second task's copy waited for the first task's kernel";
+    EXPECT_GT(touch_after_spin(), 0.0);
+    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the second task's copy waited for the first task's kernel";
     hb.unregister();
     EXPECT_EQ(big.front(), 2.0);
     EXPECT_EQ(big.back(), 2.0);
@@ -245,6 +248,35 @@ TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
     rt::Runtime r{config(0, "3MB")};
     REQUIRE_GPU(r, gpu);
     expect_eight_tiles_served(r, gpu);
+}
+
+// The same while another task's kernel runs: to make room for the next task's tile, the node
+// frees an unused replica without waiting for that kernel (cudaFree would: it synchronizes
+// the whole device), so the next task is launched well before the kernel can have ended.
+TEST(CudaDriver, EvictionDoesNotWaitForTheKernelsInFlight)
+{
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    int pools = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0), cudaSuccess);
+    if (!pools) GTEST_SKIP() << "no memory pools on this GPU: the node frees with cudaFree";
+    constexpr int64_t tile = (1 << 20) / sizeof(double);
+    std::vector<double> a(tile, 0.0), b(tile, 0.0), c(tile, 0.0), small(16, 0.0);
+    rt::Handle ha{r, rt::Vector<double>{a.data(), tile}}, hb{r, rt::Vector<double>{b.data(), tile}};
+    rt::Handle hc{r, rt::Vector<double>{c.data(), tile}};
+    rt::Handle hs{r, rt::Vector<double>{small.data(), int64_t(small.size())}};
+    for (auto* h : {&ha, &hb, &hs}) r.submit(add_cl, readwrite(*h), rt::value(1.0), rt::on_worker(gpu));
+    r.wait_all();  // 2 MB of the 3 held by replicas no task uses
+    r.submit(spin_cl, readwrite(hs), rt::on_worker(gpu));
+    r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // its 1 MB needs a or b evicted
+    r.wait_all();
+    auto nodes = r.memory_nodes();
+    EXPECT_GT(nodes[std::size_t(r.worker(gpu).memory_node)].evictions, 0u);
+    EXPECT_GT(touch_after_spin(), 0.0);
+    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the eviction waited for the kernel in flight";
+    for (auto* h : {&ha, &hb, &hc, &hs}) h->unregister();
+    for (auto const* v : {&a, &b, &c, &small})
+        EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size())) << "a replica was lost";
 }
 
 #if TESSERA_CUDA_SIM

@@ -471,10 +471,45 @@ cudaError_t cudaFreeAsync(void* p, cudaStream_t stream)
     if (!State::get().memory_pools) return record(cudaErrorNotSupported);
     if (!p) return cudaSuccess;
     if (State::get().classify(p, 1) != Memory::device) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = sticky(device_of(stream))) {
+        release(p);  // a faulted device's memory goes with its context (here, at once: no leak)
+        return e;
+    }
     if (Stream* s = stream_of(stream))
         s->enqueue([p] { release(p); });
     else
         release(p);
+    return cudaSuccess;
+}
+
+// A device's default pool is named by its ordinal (the handle is never dereferenced); the
+// access it grants to other devices is recorded on the device.
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device)
+{
+    State& st = State::get();
+    if (!st.memory_pools) return record(cudaErrorNotSupported);
+    if (!pool) return record(cudaErrorInvalidValue);
+    if (device < 0 || device >= st.device_count()) return record(cudaErrorInvalidDevice);
+    *pool = reinterpret_cast<cudaMemPool_t>(std::uintptr_t(device) + 1);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, cudaMemAccessDesc const* descs, size_t count)
+{
+    State& st = State::get();
+    const auto owner = int64_t(reinterpret_cast<std::uintptr_t>(pool)) - 1;
+    if (!st.memory_pools || owner < 0 || owner >= st.device_count() || (count > 0 && !descs))
+        return record(cudaErrorInvalidValue);
+    std::lock_guard lock(st.m);
+    for (size_t k = 0; k < count; ++k) {
+        cudaMemAccessDesc const& d = descs[k];
+        if (d.location.type != cudaMemLocationTypeDevice || d.location.id < 0 || d.location.id >= st.device_count())
+            return record(cudaErrorInvalidValue);
+        if (d.flags == cudaMemAccessFlagsProtReadWrite)
+            st.device(int(owner)).pool_access.insert(d.location.id);
+        else
+            st.device(int(owner)).pool_access.erase(d.location.id);
+    }
     return cudaSuccess;
 }
 

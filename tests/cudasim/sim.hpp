@@ -51,6 +51,7 @@ struct Device {
     std::size_t capacity = 0;  // bytes cudaMalloc may hand out
     std::size_t used = 0;      // guarded by the state's mutex
     std::set<int> peers;       // peer access enabled towards these devices
+    std::set<int> pool_access; // devices its default pool grants read-write access to
     std::set<Stream*> streams;
     std::atomic<cudaError_t> fault{cudaSuccess};  // sticky
 };
@@ -99,7 +100,7 @@ public:
     static thread_local cudaError_t last_error;
     int memory_pools = 1;  // cudaDevAttrMemoryPoolsSupported
 
-    std::mutex m;  // guards the maps below and Device::used, peers, streams
+    std::mutex m;  // guards the maps below and Device::used, peers, pool_access, streams
     struct Allocation {
         std::size_t bytes;
         int device;  // -1: host memory (cudaHostAlloc or cudaHostRegister)

@@ -57,7 +57,19 @@ void connect_cuda_peers(std::vector<DeviceBackend*> const& devices)
             if (cudaDeviceCanAccessPeer(&can, from.ordinal(), to.ordinal()) != cudaSuccess || !can) continue;
             DeviceGuard on(from.ordinal());
             cudaError_t s = cudaDeviceEnablePeerAccess(to.ordinal(), 0);
-            if (s == cudaSuccess || s == cudaErrorPeerAccessAlreadyEnabled) from.add_peer(to.ordinal());
+            if (s == cudaErrorPeerAccessAlreadyEnabled) s = cudaSuccess;
+            // Memory of a pool (the node's, with memory pools) does not follow peer access: its
+            // pool grants it to the other device.
+            if (s == cudaSuccess && to.memory_pools()) {
+                cudaMemPool_t pool = nullptr;
+                s = cudaDeviceGetDefaultMemPool(&pool, to.ordinal());
+                cudaMemAccessDesc access{};
+                access.location.type = cudaMemLocationTypeDevice;
+                access.location.id = from.ordinal();
+                access.flags = cudaMemAccessFlagsProtReadWrite;
+                if (s == cudaSuccess) s = cudaMemPoolSetAccess(pool, &access, 1);
+            }
+            if (s == cudaSuccess) from.add_peer(to.ordinal());
             (void)cudaGetLastError();  // a refusal only means copies go through the host
         }
 }
@@ -96,6 +108,8 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
         cuda_check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal),
                    "cudaDeviceGetAttribute (memory pools)");
         memory_pools_ = pools != 0;
+        if (memory_pools_)
+            cuda_check(cudaStreamCreateWithFlags(&memory_stream_, cudaStreamNonBlocking), "cudaStreamCreate (memory)");
         cuda_check(cublasCreate(&cublas_), "cublasCreate");
         cuda_check(cublasSetStream(cublas_, stream_), "cublasSetStream");
         // cuBLAS's workspace, allocated now rather than by cuBLAS at its first call, when the
@@ -145,6 +159,8 @@ void CudaDevice::release() noexcept
     if (cublas_workspace_) (void)cudaFree(cublas_workspace_);  // after the handle that uses it
     cublas_workspace_ = nullptr;
     if (stream_) (void)cudaStreamDestroy(stream_);
+    if (memory_stream_) (void)cudaStreamDestroy(memory_stream_);
+    memory_stream_ = nullptr;
     for (cudaEvent_t& e : copies_done_) {
         if (e) (void)cudaEventDestroy(e);
         e = nullptr;
@@ -159,24 +175,37 @@ void CudaDevice::release() noexcept
     (void)cudaGetLastError();
 }
 
+// With memory pools, the node's memory is allocated and freed in the order of a stream of its
+// own, which nothing else uses. The node frees only replicas that no task or copy uses any
+// more, whose work the host has seen complete, so the free need not wait for the device.
+// cudaFree would: it synchronizes the whole device, so an eviction under the node's lock
+// would wait for the kernels in flight. cudaFreeAsync on the idle memory stream does not,
+// and synchronizing that stream alone hands the memory back to the device at once (the
+// pool's release threshold is 0), for the libraries' own cudaMalloc (cuFFT's work areas).
+// Without pools (some virtual GPUs): cudaMalloc and cudaFree.
 void* CudaDevice::allocate(std::size_t bytes)
 {
     DeviceGuard on(ordinal_);
     on.check();
     void* p = nullptr;
-    cudaError_t status = cudaMalloc(&p, bytes);
+    cudaError_t status = memory_pools_ ? cudaMallocAsync(&p, bytes, memory_stream_) : cudaMalloc(&p, bytes);
     if (status == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();  // out of memory is not sticky: the node evicts and retries
         return nullptr;
     }
-    cuda_check(status, "cudaMalloc");  // a faulted device: fail rather than wait for room
+    cuda_check(status, memory_pools_ ? "cudaMallocAsync" : "cudaMalloc");  // a faulted device: fail rather than wait for room
+    // every stream may use it once the allocation has happened
+    if (memory_pools_) cuda_check(cudaStreamSynchronize(memory_stream_), "cudaStreamSynchronize (allocation)");
     return p;
 }
 
 void CudaDevice::free(void* p) noexcept
 {
     DeviceGuard on(ordinal_);
-    (void)cudaFree(p);
+    if (!memory_pools_ || !memory_stream_)
+        (void)cudaFree(p);  // also frees a pool's memory, after waiting for the device
+    else if (cudaFreeAsync(p, memory_stream_) == cudaSuccess)  // fails only on a faulted device
+        (void)cudaStreamSynchronize(memory_stream_);
 }
 
 // One copy per plane of the layouts (cudaMemcpy2DAsync: columns of nx elements, ld apart), or

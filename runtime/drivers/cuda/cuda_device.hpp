@@ -64,6 +64,9 @@ public:
     CudaDevice& operator=(CudaDevice const&) = delete;
 
     int ordinal() const noexcept { return ordinal_; }
+    /// True when the GPU supports stream-ordered allocation (cudaMallocAsync): the node's
+    /// memory then comes from its default pool.
+    bool memory_pools() const noexcept { return memory_pools_; }
 
     // ---- DeviceBackend ----
     void* allocate(std::size_t bytes) override;
@@ -92,6 +95,7 @@ private:
     std::array<cudaStream_t, 2> copy_streams_{};
     std::array<cudaEvent_t, 2> copies_done_{};
     cudaStream_t stream_ = nullptr;  // the worker's
+    cudaStream_t memory_stream_ = nullptr;  // the node's allocations and frees, with memory pools
     cublasHandle_t cublas_ = nullptr;
     cusolverDnHandle_t cusolver_ = nullptr;
     bool memory_pools_ = false;  // stream-ordered allocation (cudaMallocAsync) supported
