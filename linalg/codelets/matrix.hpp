@@ -117,7 +117,7 @@ inline const rt::Codelet<Tile<T>, int64_t, int64_t, HpdShape> hpd{
 
 /// Folds the sum of squares scale_b^2 ssq_b into (scale, ssq). A part of scale 0 adds
 /// nothing, unless its ssq is NaN (a NaN in a tile of zeros), which must reach the result
-/// (as in lange): 0/0 makes the merged ssq NaN then.
+/// (as in lange): adding NaN times anything makes the merged ssq NaN.
 template <class R>
 void merge_ssq(R& scale, R& ssq, R scale_b, R ssq_b) noexcept
 {
@@ -154,11 +154,14 @@ void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> acc, int64_t off
             for (int64_t j = 0; j < a.n; ++j)
                 for (int64_t i = 0; i < a.m; ++i) acc[offset + i] += std::abs(a(i, j));
             break;
-        case Norm::max:
+        case Norm::max: {
+            R m = acc[0];
             for (int64_t j = 0; j < a.n; ++j)
                 for (int64_t i = 0; i < a.m; ++i)
-                    if (exceeds(R(std::abs(a(i, j))), acc[0])) acc[0] = std::abs(a(i, j));
+                    if (const R x = std::abs(a(i, j)); exceeds(x, m)) m = x;
+            acc[0] = m;
             break;
+        }
         case Norm::fro: {
             R scale = 0, ssq = 1;
             auto add = [&](R x) {

@@ -17,14 +17,19 @@ void norm_async(Norm kind, TileMatrix<T> const& A, real_t<T>* value, Sequence& s
 {
     using R = real_t<T>;
     require(value != nullptr, "norm_async: value is null");
+    if (s.failed()) return;  // as every call on a failed sequence: nothing submitted, nothing written
     if (A.m() == 0 || A.n() == 0) {
         *value = R(0);
         return;
     }
     const int64_t length = kind == Norm::one ? A.n() : kind == Norm::inf ? A.m() : kind == Norm::max ? 1 : 2;
-    auto acc = std::make_shared<rt::Handle<rt::Vector<R>>>(
-        rt::Handle<rt::Vector<R>>::temporary(A.runtime(), rt::Vector<R>{nullptr, length}));
-    acc->set_reduction(cl::norm_zero<R>, kind == Norm::max ? cl::norm_max<R> : kind == Norm::fro ? cl::norm_ssq<R> : cl::norm_add<R>);
+    using Accumulator = rt::Handle<rt::Vector<R>>;
+    auto acc = std::make_shared<Accumulator>(
+        Accumulator::temporary(A.runtime(), rt::Vector<R>{nullptr, length}));
+    auto const& merge = kind == Norm::max   ? cl::norm_max<R>
+                        : kind == Norm::fro ? cl::norm_ssq<R>
+                                            : cl::norm_add<R>;
+    acc->set_reduction(cl::norm_zero<R>, merge);
     s.keep_alive(acc);  // unregistered once the sequence's tasks are done
     s.submit(cl::norm_zero<R>, write(*acc));
     for (int64_t j = 0; j < A.nt(); ++j)
@@ -39,6 +44,7 @@ template <Scalar T>
 real_t<T> norm(Norm kind, TileMatrix<T> const& A)
 {
     real_t<T> value = 0;
+    if (A.m() == 0 || A.n() == 0) return value;  // also a matrix with no runtime
     Sequence s{A.runtime()};
     norm_async(kind, A, &value, s);
     s.wait();

@@ -356,7 +356,10 @@ TEST_P(TileMatrixAccuracy, NormsMatchTheHost)
                 }
             }
         tessera::TileMatrix<T> E{*rt, 0, 5, 2};
-        for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro}) EXPECT_EQ(tessera::norm(kind, E), real_t<T>(0));
+        for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro}) {
+            EXPECT_EQ(tessera::norm(kind, E), real_t<T>(0));
+            EXPECT_EQ(tessera::norm(kind, tessera::TileMatrix<T>{}), real_t<T>(0)) << "a matrix with no runtime";
+        }
 
         // A NaN anywhere makes every norm NaN, as LAPACK's lange: in a tile of zeros too.
         for (bool zeros : {false, true}) {
@@ -378,7 +381,7 @@ TEST_P(TileMatrixAccuracy, NormAsyncChainsInASequence)
         auto rt = make_runtime();
         const int64_t m = 23, n = 17, nb = 5;
         tessera::TileMatrix<T> A{*rt, m, n, nb};
-        R before[4], after[4], corner = -1;
+        R before[4], after[4], corner = -1, corner_rows = -1;
         const Norm kinds[4] = {Norm::one, Norm::inf, Norm::max, Norm::fro};
         {
             tessera::Sequence s{*rt};
@@ -387,6 +390,7 @@ TEST_P(TileMatrixAccuracy, NormAsyncChainsInASequence)
             tessera::scale_async(T(-4), A, s);  // |-4 x| = 4 |x| exactly: every norm times 4
             for (int k = 0; k < 4; ++k) tessera::norm_async(kinds[k], A, &after[k], s);
             tessera::norm_async(Norm::one, A.sub(2, 1, 3, 3), &corner, s);  // rows 10..22, columns 5..16
+            tessera::norm_async(Norm::inf, A.sub(2, 1, 3, 3), &corner_rows, s);
             EXPECT_EQ(s.wait(), 0);
         }
         tessera::TileMatrix<T> B{*rt, m, n, nb};
@@ -397,8 +401,10 @@ TEST_P(TileMatrixAccuracy, NormAsyncChainsInASequence)
             EXPECT_NEAR(double(before[k]), host, tol) << "norm " << char(kinds[k]) << " before scaling";
             EXPECT_NEAR(double(after[k]), 4 * host, 4 * tol) << "norm " << char(kinds[k]) << " after scaling";
         }
-        const double host = 4 * host_norm(Norm::one, block(D, 10, 5, 13, 12));
-        EXPECT_NEAR(double(corner), host, 10.0 * double(m + n) * eps<T>() * host) << "norm of a view";
+        for (auto [kind, got] : {std::pair{Norm::one, corner}, std::pair{Norm::inf, corner_rows}}) {
+            const double host = 4 * host_norm(kind, block(D, 10, 5, 13, 12));
+            EXPECT_NEAR(double(got), host, 10.0 * double(m + n) * eps<T>() * host) << "norm " << char(kind) << " of a view";
+        }
     });
 }
 
@@ -416,6 +422,12 @@ TEST_P(TileMatrixAccuracy, NormAsyncOnAFailedSequenceWritesNothing)
         tessera::norm_async(Norm::fro, A, &value, s);
         EXPECT_GT(s.wait(), 0);
         EXPECT_EQ(value, R(-1)) << "a poisoned sequence computed a norm";
+        tessera::TileMatrix<T> E{*rt, 0, 4, 4};
+        for (auto* M : {&A, &E}) {  // a call on the sequence once it has failed
+            tessera::norm_async(Norm::max, *M, &value, s);
+            EXPECT_GT(s.wait(), 0);
+            EXPECT_EQ(value, R(-1)) << "a norm was written on a failed sequence, m = " << M->m();
+        }
         EXPECT_THROW(tessera::norm_async(Norm::one, A, static_cast<R*>(nullptr), s), tessera::InvalidArgument);
     });
 }

@@ -20,7 +20,7 @@ protected:
     void start(int ncuda)
     {
         tessera::finalize();
-        tessera::init(rt::RuntimeConfig{.ncpus = 2, .ncuda = ncuda});
+        tessera::init(rt::RuntimeConfig{.ncpus = 2, .nemu = 0, .ncuda = ncuda});
     }
     void TearDown() override
     {

@@ -216,6 +216,32 @@ cudaError_t check_sides(void* dst, void const* src, std::size_t dst_bytes, std::
     return cudaSuccess;
 }
 
+/// The live pool of a handle, or null.
+State::Pool* pool_of(cudaMemPool_t handle)
+{
+    State& st = State::get();
+    auto* pool = reinterpret_cast<State::Pool*>(handle);
+    std::lock_guard lock(st.m);
+    return st.pools.contains(pool) ? pool : nullptr;
+}
+
+/// False when a copy between the memory of two devices touches pool memory whose pool does
+/// not grant access to the other device.
+bool pools_grant_access(void const* dst, void const* src)
+{
+    State& st = State::get();
+    auto find = [&](void const* p) -> State::Allocation const* {
+        auto it = st.allocations.upper_bound(std::uintptr_t(p));
+        if (it == st.allocations.begin()) return nullptr;
+        --it;
+        return it->second.device >= 0 && std::uintptr_t(p) < it->first + it->second.bytes ? &it->second : nullptr;
+    };
+    std::lock_guard lock(st.m);
+    State::Allocation const *d = find(dst), *s = find(src);
+    if (!d || !s || d->device == s->device) return true;
+    return (!d->pool || d->pool->access.contains(s->device)) && (!s->pool || s->pool->access.contains(d->device));
+}
+
 cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t spitch, std::size_t width,
                     std::size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
@@ -225,6 +251,7 @@ cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t 
     if (cudaError_t e = sticky(d)) return e;
     std::size_t dst_bytes = (height - 1) * dpitch + width, src_bytes = (height - 1) * spitch + width;
     if (cudaError_t e = check_sides(dst, src, dst_bytes, src_bytes, kind)) return record(e);
+    if (!pools_grant_access(dst, src)) return record(cudaErrorInvalidValue);
     submit(stream, [=] {
         for (std::size_t r = 0; r < height; ++r)
             std::memcpy(static_cast<std::byte*>(dst) + r * dpitch, static_cast<std::byte const*>(src) + r * spitch,
@@ -233,7 +260,7 @@ cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t 
     return cudaSuccess;
 }
 
-cudaError_t allocate(void** p, std::size_t bytes, Device& d)
+cudaError_t allocate(void** p, std::size_t bytes, Device& d, State::Pool* pool = nullptr)
 {
     if (!p) return record(cudaErrorInvalidValue);
     *p = nullptr;
@@ -254,7 +281,7 @@ cudaError_t allocate(void** p, std::size_t bytes, Device& d)
     std::memset(mem, 0xFF, bytes);  // garbage: NaN in every precision
     {
         std::lock_guard lock(st.m);
-        st.allocations[std::uintptr_t(mem)] = {bytes, d.ordinal, false};
+        st.allocations[std::uintptr_t(mem)] = {bytes, d.ordinal, false, pool};
     }
     *p = mem;
     return cudaSuccess;
@@ -482,35 +509,75 @@ cudaError_t cudaFreeAsync(void* p, cudaStream_t stream)
     return cudaSuccess;
 }
 
-// A device's default pool is named by its ordinal (the handle is never dereferenced); the
-// access it grants to other devices is recorded on the device.
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device)
+// ---- memory pools: the allocations of cudaMallocFromPoolAsync remember their pool; a copy
+// between two devices needs the pool of each side's memory to grant access to the other
+// device (pool memory does not follow cudaDeviceEnablePeerAccess).
+
+cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, cudaMemPoolProps const* props)
 {
     State& st = State::get();
     if (!st.memory_pools) return record(cudaErrorNotSupported);
-    if (!pool) return record(cudaErrorInvalidValue);
-    if (device < 0 || device >= st.device_count()) return record(cudaErrorInvalidDevice);
-    *pool = reinterpret_cast<cudaMemPool_t>(std::uintptr_t(device) + 1);
+    if (!pool || !props || props->allocType != cudaMemAllocationTypePinned ||
+        props->location.type != cudaMemLocationTypeDevice)
+        return record(cudaErrorInvalidValue);
+    if (props->location.id < 0 || props->location.id >= st.device_count()) return record(cudaErrorInvalidDevice);
+    auto* made = new State::Pool{props->location.id, {}};
+    std::lock_guard lock(st.m);
+    st.pools.insert(made);
+    *pool = reinterpret_cast<cudaMemPool_t>(made);
     return cudaSuccess;
 }
 
-cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, cudaMemAccessDesc const* descs, size_t count)
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t handle)
 {
     State& st = State::get();
-    const auto owner = int64_t(reinterpret_cast<std::uintptr_t>(pool)) - 1;
-    if (!st.memory_pools || owner < 0 || owner >= st.device_count() || (count > 0 && !descs))
-        return record(cudaErrorInvalidValue);
+    State::Pool* pool = pool_of(handle);
+    if (!pool) return record(cudaErrorInvalidValue);
+    std::lock_guard lock(st.m);
+    for (auto const& [at, a] : st.allocations)
+        if (a.pool == pool) return record(cudaErrorInvalidValue);  // the node frees its memory first
+    st.pools.erase(pool);
+    delete pool;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t handle, cudaMemPoolAttr attr, void* value)
+{
+    if (!pool_of(handle) || !value) return record(cudaErrorInvalidValue);
+    // the simulator holds no memory back: every threshold behaves as 0
+    return attr == cudaMemPoolAttrReleaseThreshold ? cudaSuccess : record(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t handle, size_t)
+{
+    return pool_of(handle) ? cudaSuccess : record(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t handle, cudaMemAccessDesc const* descs, size_t count)
+{
+    State& st = State::get();
+    State::Pool* pool = pool_of(handle);
+    if (!pool || (count > 0 && !descs)) return record(cudaErrorInvalidValue);
     std::lock_guard lock(st.m);
     for (size_t k = 0; k < count; ++k) {
         cudaMemAccessDesc const& d = descs[k];
-        if (d.location.type != cudaMemLocationTypeDevice || d.location.id < 0 || d.location.id >= st.device_count())
-            return record(cudaErrorInvalidValue);
+        if (d.location.type != cudaMemLocationTypeDevice) return record(cudaErrorInvalidValue);
+        if (d.location.id < 0 || d.location.id >= st.device_count() || d.location.id == pool->device)
+            return record(cudaErrorInvalidDevice);
         if (d.flags == cudaMemAccessFlagsProtReadWrite)
-            st.device(int(owner)).pool_access.insert(d.location.id);
+            pool->access.insert(d.location.id);
         else
-            st.device(int(owner)).pool_access.erase(d.location.id);
+            pool->access.erase(d.location.id);
     }
     return cudaSuccess;
+}
+
+cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, cudaMemPool_t handle, cudaStream_t stream)
+{
+    State::Pool* pool = pool_of(handle);
+    if (!pool) return record(cudaErrorInvalidValue);
+    (void)stream;  // allocated at once: usable in the stream's order, and earlier
+    return allocate(p, bytes, State::get().device(pool->device), pool);
 }
 
 cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned int)

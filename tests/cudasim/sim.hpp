@@ -51,7 +51,6 @@ struct Device {
     std::size_t capacity = 0;  // bytes cudaMalloc may hand out
     std::size_t used = 0;      // guarded by the state's mutex
     std::set<int> peers;       // peer access enabled towards these devices
-    std::set<int> pool_access; // devices its default pool grants read-write access to
     std::set<Stream*> streams;
     std::atomic<cudaError_t> fault{cudaSuccess};  // sticky
 };
@@ -100,11 +99,18 @@ public:
     static thread_local cudaError_t last_error;
     int memory_pools = 1;  // cudaDevAttrMemoryPoolsSupported
 
-    std::mutex m;  // guards the maps below and Device::used, peers, pool_access, streams
+    std::mutex m;  // guards the maps below and Device::used, peers, Pool::access, streams
+    /// A memory pool (cudaMemPoolCreate), its handle a Pool*.
+    struct Pool {
+        int device;            // where its memory lives
+        std::set<int> access;  // other devices granted read-write access (cudaMemPoolSetAccess)
+    };
+    std::set<Pool*> pools;
     struct Allocation {
         std::size_t bytes;
         int device;  // -1: host memory (cudaHostAlloc or cudaHostRegister)
         bool registered;
+        Pool* pool = nullptr;  // from cudaMallocFromPoolAsync
     };
     std::map<std::uintptr_t, Allocation> allocations;
 

@@ -12,8 +12,8 @@ namespace tessera::inline la {
 /// Submits the tasks that compute the norm of A into s and returns at once: *value is
 /// written when they are done, valid once s.wait() reports success (at once, 0, for an
 /// empty A). It waits for A's writers before it by data, and a later writer of A waits for
-/// it. Nothing is written when the sequence has failed. `value` must stay valid until then
-/// (InvalidArgument if null).
+/// it. Nothing is written when the sequence has failed. `value` must stay valid until
+/// s.wait() returns (InvalidArgument if null).
 template <Scalar T>
 void norm_async(Norm norm, TileMatrix<T> const& A, real_t<T>* value, Sequence& s);
 

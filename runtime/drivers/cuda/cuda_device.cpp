@@ -58,16 +58,14 @@ void connect_cuda_peers(std::vector<DeviceBackend*> const& devices)
             DeviceGuard on(from.ordinal());
             cudaError_t s = cudaDeviceEnablePeerAccess(to.ordinal(), 0);
             if (s == cudaErrorPeerAccessAlreadyEnabled) s = cudaSuccess;
-            // Memory of a pool (the node's, with memory pools) does not follow peer access: its
+            // A pool's memory (the node's, with memory pools) does not follow peer access: the
             // pool grants it to the other device.
-            if (s == cudaSuccess && to.memory_pools()) {
-                cudaMemPool_t pool = nullptr;
-                s = cudaDeviceGetDefaultMemPool(&pool, to.ordinal());
+            if (s == cudaSuccess && to.node_pool()) {
                 cudaMemAccessDesc access{};
                 access.location.type = cudaMemLocationTypeDevice;
                 access.location.id = from.ordinal();
                 access.flags = cudaMemAccessFlagsProtReadWrite;
-                if (s == cudaSuccess) s = cudaMemPoolSetAccess(pool, &access, 1);
+                s = cudaMemPoolSetAccess(to.node_pool(), &access, 1);
             }
             if (s == cudaSuccess) from.add_peer(to.ordinal());
             (void)cudaGetLastError();  // a refusal only means copies go through the host
@@ -108,8 +106,21 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
         cuda_check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal),
                    "cudaDeviceGetAttribute (memory pools)");
         memory_pools_ = pools != 0;
-        if (memory_pools_)
+        if (memory_pools_) {
+            // A pool of the node's own, not the device's default one (which the workspace and
+            // the application share, and whose settings others may change): released to the
+            // device at each synchronization (threshold 0), so that the libraries' own
+            // cudaMalloc (cuFFT's work areas) find what the node freed.
+            cudaMemPoolProps props{};
+            props.allocType = cudaMemAllocationTypePinned;
+            props.location.type = cudaMemLocationTypeDevice;
+            props.location.id = ordinal;
+            cuda_check(cudaMemPoolCreate(&node_pool_, &props), "cudaMemPoolCreate");
+            uint64_t threshold = 0;
+            cuda_check(cudaMemPoolSetAttribute(node_pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
+                       "cudaMemPoolSetAttribute (release threshold)");
             cuda_check(cudaStreamCreateWithFlags(&memory_stream_, cudaStreamNonBlocking), "cudaStreamCreate (memory)");
+        }
         cuda_check(cublasCreate(&cublas_), "cublasCreate");
         cuda_check(cublasSetStream(cublas_, stream_), "cublasSetStream");
         // cuBLAS's workspace, allocated now rather than by cuBLAS at its first call, when the
@@ -161,6 +172,8 @@ void CudaDevice::release() noexcept
     if (stream_) (void)cudaStreamDestroy(stream_);
     if (memory_stream_) (void)cudaStreamDestroy(memory_stream_);
     memory_stream_ = nullptr;
+    if (node_pool_) (void)cudaMemPoolDestroy(node_pool_);  // the nodes have freed its memory
+    node_pool_ = nullptr;
     for (cudaEvent_t& e : copies_done_) {
         if (e) (void)cudaEventDestroy(e);
         e = nullptr;
@@ -175,37 +188,40 @@ void CudaDevice::release() noexcept
     (void)cudaGetLastError();
 }
 
-// With memory pools, the node's memory is allocated and freed in the order of a stream of its
-// own, which nothing else uses. The node frees only replicas that no task or copy uses any
-// more, whose work the host has seen complete, so the free need not wait for the device.
-// cudaFree would: it synchronizes the whole device, so an eviction under the node's lock
-// would wait for the kernels in flight. cudaFreeAsync on the idle memory stream does not,
-// and synchronizing that stream alone hands the memory back to the device at once (the
-// pool's release threshold is 0), for the libraries' own cudaMalloc (cuFFT's work areas).
+// With memory pools, the node's memory comes from its pool, allocated and freed in the order
+// of a stream that nothing else uses. The node frees only replicas whose work the host has
+// seen complete (task and copy events), so the free need not wait for the device. cudaFree
+// would: it synchronizes the whole device, so an eviction under the node's lock would wait
+// for the kernels in flight. cudaFreeAsync on the idle memory stream does not; synchronizing
+// that stream and trimming the pool hand the memory back to the device at once.
 // Without pools (some virtual GPUs): cudaMalloc and cudaFree.
 void* CudaDevice::allocate(std::size_t bytes)
 {
     DeviceGuard on(ordinal_);
     on.check();
     void* p = nullptr;
-    cudaError_t status = memory_pools_ ? cudaMallocAsync(&p, bytes, memory_stream_) : cudaMalloc(&p, bytes);
+    cudaError_t status =
+        node_pool_ ? cudaMallocFromPoolAsync(&p, bytes, node_pool_, memory_stream_) : cudaMalloc(&p, bytes);
     if (status == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();  // out of memory is not sticky: the node evicts and retries
         return nullptr;
     }
-    cuda_check(status, memory_pools_ ? "cudaMallocAsync" : "cudaMalloc");  // a faulted device: fail rather than wait for room
+    // a faulted device: fail rather than wait for room
+    cuda_check(status, node_pool_ ? "cudaMallocFromPoolAsync" : "cudaMalloc");
     // every stream may use it once the allocation has happened
-    if (memory_pools_) cuda_check(cudaStreamSynchronize(memory_stream_), "cudaStreamSynchronize (allocation)");
+    if (node_pool_) cuda_check(cudaStreamSynchronize(memory_stream_), "cudaStreamSynchronize (allocation)");
     return p;
 }
 
 void CudaDevice::free(void* p) noexcept
 {
     DeviceGuard on(ordinal_);
-    if (!memory_pools_ || !memory_stream_)
-        (void)cudaFree(p);  // also frees a pool's memory, after waiting for the device
-    else if (cudaFreeAsync(p, memory_stream_) == cudaSuccess)  // fails only on a faulted device
+    if (!node_pool_) {
+        (void)cudaFree(p);
+    } else if (cudaFreeAsync(p, memory_stream_) == cudaSuccess) {  // fails only on a faulted device
         (void)cudaStreamSynchronize(memory_stream_);
+        (void)cudaMemPoolTrimTo(node_pool_, 0);
+    }
 }
 
 // One copy per plane of the layouts (cudaMemcpy2DAsync: columns of nx elements, ld apart), or

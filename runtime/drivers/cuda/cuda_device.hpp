@@ -64,9 +64,8 @@ public:
     CudaDevice& operator=(CudaDevice const&) = delete;
 
     int ordinal() const noexcept { return ordinal_; }
-    /// True when the GPU supports stream-ordered allocation (cudaMallocAsync): the node's
-    /// memory then comes from its default pool.
-    bool memory_pools() const noexcept { return memory_pools_; }
+    /// The pool the node's memory comes from, or null on a GPU without memory pools.
+    cudaMemPool_t node_pool() const noexcept { return node_pool_; }
 
     // ---- DeviceBackend ----
     void* allocate(std::size_t bytes) override;
@@ -95,7 +94,8 @@ private:
     std::array<cudaStream_t, 2> copy_streams_{};
     std::array<cudaEvent_t, 2> copies_done_{};
     cudaStream_t stream_ = nullptr;  // the worker's
-    cudaStream_t memory_stream_ = nullptr;  // the node's allocations and frees, with memory pools
+    cudaMemPool_t node_pool_ = nullptr;     // the node's memory, with memory pools
+    cudaStream_t memory_stream_ = nullptr;  // the order of its allocations and frees
     cublasHandle_t cublas_ = nullptr;
     cusolverDnHandle_t cusolver_ = nullptr;
     bool memory_pools_ = false;  // stream-ordered allocation (cudaMallocAsync) supported
