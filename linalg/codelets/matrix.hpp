@@ -163,21 +163,12 @@ void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> acc, int64_t off
             break;
         }
         case Norm::fro: {
+            // each real or imaginary part x is the sum of squares |x|^2 1 (lassq's step)
             R scale = 0, ssq = 1;
-            auto add = [&](R x) {
-                x = std::abs(x);
-                if (x == 0) return;
-                if (scale < x) {
-                    ssq = 1 + ssq * (scale / x) * (scale / x);
-                    scale = x;
-                } else {
-                    ssq += (x / scale) * (x / scale);
-                }
-            };
             for (int64_t j = 0; j < a.n; ++j)
                 for (int64_t i = 0; i < a.m; ++i) {
-                    add(std::real(a(i, j)));
-                    if constexpr (is_complex_v<T>) add(std::imag(a(i, j)));
+                    merge_ssq(scale, ssq, R(std::abs(std::real(a(i, j)))), R(1));
+                    if constexpr (is_complex_v<T>) merge_ssq(scale, ssq, R(std::abs(std::imag(a(i, j)))), R(1));
                 }
             merge_ssq(acc[0], acc[1], scale, ssq);
             break;
