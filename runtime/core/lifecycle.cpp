@@ -332,7 +332,9 @@ void arrive(Task* t, unsigned phase)
     }
 }
 
-void fail(RuntimeImpl& rt, Task* t, std::exception_ptr e)
+}  // namespace
+
+void RuntimeImpl::fail(Task* t, std::exception_ptr e)
 {
     bool first;
     {
@@ -341,10 +343,9 @@ void fail(RuntimeImpl& rt, Task* t, std::exception_ptr e)
         t->failed = true;
         if (!t->error) t->error = e;
     }
-    if (first) rt.record_error(e);
+    if (first) record_error(e);
     if (t->cancel_token) t->cancel_token->cancel();  // one failure stops the task's group
 }
-}  // namespace
 
 // A parallel task on a combined worker (thesis Fig. 4.4): every member takes a rank; rank 0
 // makes the data valid; all meet; the kernel runs (on every rank for SPMD, on rank 0 for
@@ -360,7 +361,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
                 data.emplace(*this, t, w, NodeId(workers_[w].memory_node));
                 t->running_slots = data->slots();  // what every rank's kernel reads
             } catch (...) {
-                fail(*this, t, std::current_exception());
+                fail(t, std::current_exception());
             }
         }
     }
@@ -375,7 +376,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
             KernelArgs args{t->running_slots, t->values, nullptr};
             t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0), args);
         } catch (...) {
-            fail(*this, t, std::current_exception());
+            fail(t, std::current_exception());
         }
         tls_rank = 0;
         tls_size = 1;
@@ -388,7 +389,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
                 try {
                     t->callback();
                 } catch (...) {
-                    fail(*this, t, std::current_exception());
+                    fail(t, std::current_exception());
                 }
             }
         }
@@ -435,7 +436,7 @@ void RuntimeImpl::end(Task* t, WorkerId w, double seconds, std::exception_ptr er
                 error = std::current_exception();
             }
         }
-        if (error) fail(*this, t, error);
+        if (error) fail(t, error);
         executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
     }
     policy_->on_complete(ReadyTask(t), w);

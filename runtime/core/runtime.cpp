@@ -41,6 +41,8 @@ RuntimeImpl::RuntimeImpl(RuntimeConfig config) : config_(std::move(config))
     parking_.resize(worker_count());
     executed_ = std::make_unique<Counter[]>(worker_count());
     bound_ = std::make_unique<BoundQueue[]>(worker_count());
+    retired_ = std::make_unique<std::atomic<bool>[]>(worker_count());
+    retired_why_.resize(worker_count());
     policy_->init(*this);
 
     threads_.reserve(workers_.size());
@@ -240,11 +242,20 @@ std::optional<unsigned> RuntimeImpl::first_runnable_implementation(Task const* t
     return std::nullopt;
 }
 
-bool RuntimeImpl::can_run_on(Task const* t, WorkerId w) const
+bool RuntimeImpl::able(Task const* t, WorkerId w) const
 {
     if (t->bound_worker != no_worker && t->bound_worker != w) return false;
     if (t->context != 0 && !contexts_[t->context][w]) return false;
     return first_runnable_implementation(t, w).has_value();
+}
+
+bool RuntimeImpl::can_run_on(Task const* t, WorkerId w) const
+{
+    if (!able(t, w)) return false;
+    if (!retired(w)) return true;
+    for (WorkerId v = 0; v < worker_count(); ++v)
+        if (v != w && !retired(v) && able(t, v)) return false;  // it goes to v
+    return true;  // to w, which fails it
 }
 
 ContextId RuntimeImpl::create_context(std::vector<WorkerId> const& workers)
@@ -346,6 +357,11 @@ std::string_view Runtime::scheduler() const noexcept { return impl_->policy().na
 RuntimeConfig const& Runtime::config() const noexcept { return impl_->config(); }
 int64_t Runtime::pending_tasks() const noexcept { return impl_->pending_tasks(); }
 std::vector<uint64_t> Runtime::executed_per_worker() const { return impl_->executed_per_worker(); }
+bool Runtime::worker_retired(WorkerId w) const
+{
+    (void)impl_->worker(w);  // throws for an unknown worker
+    return impl_->retired(w);
+}
 void Runtime::record_dependencies(bool on) { impl_->record_dependencies(on); }
 std::vector<DependencyEdge> Runtime::recorded_dependencies() const { return impl_->recorded_dependencies(); }
 WorkerId Runtime::current_worker() noexcept { return detail::current_worker_id(); }

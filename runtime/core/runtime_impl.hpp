@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <unordered_set>
 #include <vector>
@@ -86,6 +87,8 @@ public:
     void complete(Task* t, WorkerId w);
     /// Records a task error for the next wait_all.
     void record_error(std::exception_ptr e);
+    /// Marks t failed with e (its first error counts), records e, and cancels t's group.
+    void fail(Task* t, std::exception_ptr e);
 
     void wait_all();
     void record_dependencies(bool on);
@@ -96,7 +99,26 @@ public:
     }
     /// The implementation of t that worker w runs: the first its can_execute allows.
     std::optional<unsigned> first_runnable_implementation(Task const* t, WorkerId w) const;
+    /// Whether a policy may give t to w: w may take t (binding, context) and has an
+    /// implementation for it. A retired worker takes only the tasks no worker in service can
+    /// run, which it fails (retired_worker_loop): a policy never holds a task nobody pops.
     bool can_run_on(Task const* t, WorkerId w) const;
+
+    // ---- workers retired after a fault (retirement.cpp) ----
+    /// Takes worker w out of service for good (a GPU whose context a fault corrupted): the
+    /// policy no longer gives it what another worker can run, and the memory nodes no longer
+    /// copy from its node. `why` says what happened, for the errors of the tasks it cannot run.
+    /// Call it from w's thread, which then runs retired_worker_loop.
+    void retire_worker(WorkerId w, std::string const& why);
+    bool retired(WorkerId w) const noexcept
+    {
+        return any_retired_.load(std::memory_order_acquire) && retired_[w].load(std::memory_order_acquire);
+    }
+    /// A device memory node whose worker was retired: its replicas can no longer be read.
+    bool node_retired(NodeId n) const noexcept;
+    /// What a retired worker w does with a task it holds: hands it back to the policy, which
+    /// gives it to a worker in service, or fails it where none can run it.
+    void hand_back(Task* t, WorkerId w);
 
     // ---- memory ----
     unsigned node_count() const noexcept { return unsigned(nodes_.size()); }
@@ -193,12 +215,26 @@ private:
     std::mutex error_m_;
     std::exception_ptr first_error_;
 
+    /// w may take t, in service or not: its binding, its context, an implementation.
+    bool able(Task const* t, WorkerId w) const;
+
+    // workers retired after a fault: a flag is never cleared, so a worker that reads one late
+    // makes at worst one more placement that the retired worker hands back
+    std::atomic<bool> any_retired_{false};
+    std::unique_ptr<std::atomic<bool>[]> retired_;
+    mutable std::mutex retired_m_;
+    std::vector<std::string> retired_why_;  // per worker, under retired_m_
+
     struct alignas(64) Counter {
         std::atomic<uint64_t> executed{0};
     };
     std::unique_ptr<Counter[]> executed_;
     std::vector<std::thread> threads_;
 };
+
+/// The loop of a retired worker w (retirement.cpp), until the runtime stops: hands back what
+/// the policy still gives it, and sleeps.
+void retired_worker_loop(RuntimeImpl& rt, WorkerId w);
 
 /// The worker the calling thread is (no_worker outside workers).
 WorkerId current_worker_id() noexcept;

@@ -79,10 +79,13 @@ bool allocate_replica(DataState* d, NodeId n, Lock& lock, MemoryNode::Wait wait)
 }
 
 /// A valid replica that a copy to node n can start from, or none: the host can reach every
-/// node, a device the host and the devices it has peer access to.
+/// node, a device the host and the devices it has peer access to. Never a retired node's: its
+/// GPU faulted, and every copy from it would fail.
 std::optional<NodeId> direct_source(DataState* d, NodeId n)
 {
-    auto usable = [&](NodeId k) { return valid(d->replicas[k]) && !d->replicas[k].writing; };
+    auto usable = [&](NodeId k) {
+        return valid(d->replicas[k]) && !d->replicas[k].writing && !d->rt->node_retired(k);
+    };
     if (n != host_node) {
         if (usable(host_node)) return host_node;
         for (NodeId k = 1; k < d->replicas.size(); ++k)
@@ -147,7 +150,17 @@ void fetch(DataState* d, NodeId n, Lock& lock, MemoryNode::Wait wait = MemoryNod
             continue;  // waits while busy
         }
         bool any_valid = false;
-        for (Replica const& k : d->replicas) any_valid = any_valid || valid(k);
+        std::optional<NodeId> lost;  // a valid copy on a node whose GPU faulted
+        for (NodeId k = 0; k < d->replicas.size(); ++k) {
+            if (!valid(d->replicas[k])) continue;
+            if (d->rt->node_retired(k))
+                lost = k;
+            else
+                any_valid = true;
+        }
+        if (!any_valid && lost)
+            throw DeviceError("coherency: the only valid copy of this data was on memory node " + std::to_string(*lost) +
+                              ", whose GPU faulted (its worker was retired)");
         if (!any_valid) throw Error("coherency: handle has no valid copy on any memory node");
         if (n == host_node) {  // the valid copy is being written: wait for the writer
             d->cv.wait(lock);

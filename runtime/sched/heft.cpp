@@ -168,6 +168,18 @@ public:
         s.running_end = host().now();
     }
 
+    std::vector<ReadyTask> withdraw(WorkerId w) override
+    {
+        WorkerState& s = workers_[w];
+        std::lock_guard lock(s.m);
+        std::vector<ReadyTask> out = s.sorted.take_all();
+        out.insert(out.end(), s.fifo.begin(), s.fifo.end());
+        s.fifo.clear();
+        s.queued = 0;
+        s.ntasks = 0;
+        return out;
+    }
+
 private:
     template <class C>
     void explain(std::ostream& log, ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating, double now)

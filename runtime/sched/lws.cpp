@@ -50,6 +50,12 @@ public:
         return {};
     }
 
+    std::vector<ReadyTask> withdraw(WorkerId w) override
+    {
+        std::lock_guard lock(queues_[w].m);
+        return queues_[w].q.take_all();
+    }
+
 private:
     struct Queue {
         std::mutex m;

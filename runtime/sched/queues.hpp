@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <vector>
 
 namespace tessera::rt::detail {
 
@@ -50,6 +51,16 @@ public:
             }
         }
         return {};
+    }
+    /// Every task, removed, best first.
+    std::vector<ReadyTask> take_all()
+    {
+        std::vector<ReadyTask> out;
+        out.reserve(size_);
+        for (auto& [priority, tasks] : buckets_) out.insert(out.end(), tasks.begin(), tasks.end());
+        buckets_.clear();
+        size_ = 0;
+        return out;
     }
     bool empty() const noexcept { return size_ == 0; }
     std::size_t size() const noexcept { return size_; }

@@ -39,6 +39,12 @@ public:
         return queues_[w].q.pop_for(w);
     }
 
+    std::vector<ReadyTask> withdraw(WorkerId w) override
+    {
+        std::lock_guard lock(queues_[w].m);
+        return queues_[w].q.take_all();
+    }
+
 private:
     /// The first able worker k with Σ_{i<=k} s_i > r, r uniform in [0, Σ s_i) (able workers only).
     WorkerId draw(ReadyTask t)

@@ -59,6 +59,14 @@ public:
         return {};
     }
 
+    std::vector<ReadyTask> withdraw(WorkerId w) override
+    {
+        std::lock_guard lock(deques_[w].m);
+        std::vector<ReadyTask> out(deques_[w].q.begin(), deques_[w].q.end());
+        deques_[w].q.clear();
+        return out;
+    }
+
 private:
     struct Deque {
         std::mutex m;

@@ -5,6 +5,7 @@
 // on the CUDA simulator in a -DTESSERA_ENABLE_CUDA=SIM tree (tests/cudasim/sim.hpp). Without
 // either, every test is reported as skipped (ctest: "Skipped").
 #include "cuda/test_kernels.hpp"
+#include "runtime/drivers/cuda/cuda_driver.hpp"  // cuda_tasks_in_flight
 #if TESSERA_CUDA_SIM
 #include "tests/cudasim/sim.hpp"
 #endif
@@ -620,20 +621,133 @@ TEST(CudaDriver, TransferMemoryIsPinnedOnlyWithGpus)
     EXPECT_EQ(kind(p.get()), cudaMemoryTypeUnregistered);
 }
 
+// ---- faults: last in the file ------------------------------------------------------------------
+// A fault leaves this process's CUDA context unusable for good. ctest runs each case in a
+// process of its own; run as one program, the cases after the first fault skip.
+
+/// Set by a test about to fault the GPU: the later fault tests of this process skip.
+bool gpu_faulted_in_this_process = false;
+
+#define SKIP_IF_THE_GPU_FAULTED_BEFORE()                                                       \
+    if (gpu_faulted_in_this_process)                                                           \
+    GTEST_SKIP() << "an earlier test of this process faulted the GPU (ctest runs each alone)"
+
+const rt::Codelet<rt::Vector<double>> trap_cl{
+    .name = "cuda_test_trap", .where = rt::ArchMask::cuda,
+    .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_trap(c.stream); }};
+
 // A kernel that traps: the device's error surfaces at the task's end event as DeviceError.
-// Last in the file: the fault leaves this process's CUDA context unusable (ctest runs each
-// case in a process of its own).
 TEST(CudaDriver, DeviceFaultReachesTheWait)
 {
+    SKIP_IF_THE_GPU_FAULTED_BEFORE();
     rt::Runtime r{config()};
     REQUIRE_GPU(r, gpu);
-    const rt::Codelet<rt::Vector<double>> trap{
-        .name = "cuda_test_trap", .where = rt::ArchMask::cuda,
-        .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_trap(c.stream); }};
     std::vector<double> x(8, 1.0);
     rt::Handle hx{r, rt::Vector<double>{x.data(), 8}};
-    r.submit(trap, readwrite(hx), rt::on_worker(gpu));
+    gpu_faulted_in_this_process = true;
+    r.submit(trap_cl, readwrite(hx), rt::on_worker(gpu));
     EXPECT_THROW(r.wait_all(), tessera::DeviceError);
 }
+
+/// Whether the application can read h: false when the data was lost with the GPU, or a task
+/// that wrote it failed (acquire throws DeviceError); then `value` is untouched.
+bool read_first(rt::Handle<rt::Vector<double>>& h, double& value)
+{
+    try {
+        auto g = h.acquire<rt::Mode::R>();
+        value = g.view()[0];
+        for (double e : g.view())
+            if (e != value) return false;
+        return true;
+    } catch (tessera::DeviceError const&) {
+        return false;
+    }
+}
+
+// A fault that corrupts the GPU's context retires its worker: the cores take what was queued
+// for the GPU and everything after; only the GPU's tasks in flight behind the fault fail. A
+// task that only the GPU could run fails with DeviceError (and cancels its successors)
+// instead of waiting for a worker that never comes. Every scheduler hands the GPU's queue back.
+class GpuFault : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuFault, RetiresTheGpuAndTheCoresTakeItsTasks)
+{
+    SKIP_IF_THE_GPU_FAULTED_BEFORE();
+    rt::RuntimeConfig c = config();
+    c.scheduler = GetParam();
+    rt::Runtime r{c};
+    REQUIRE_GPU(r, gpu);
+    const rt::Codelet<rt::Vector<double>, double> add_on_gpu_only{
+        .name = "cuda_test_add_gpu_only", .where = rt::ArchMask::cuda, .cuda = &add_cuda};
+
+    std::vector<double> t(8, 1.0);
+    rt::Handle ht{r, rt::Vector<double>{t.data(), 8}};
+    constexpr int chains = 48;
+    std::vector<std::vector<double>> ys(chains, std::vector<double>(512, 0.0));
+    std::vector<rt::Handle<rt::Vector<double>>> hy;
+    for (auto& y : ys) hy.emplace_back(r, rt::Vector<double>{y.data(), 512});
+
+    gpu_faulted_in_this_process = true;
+    r.submit(trap_cl, readwrite(ht), rt::on_worker(gpu));  // first in the GPU's queue
+    for (auto& h : hy) {  // the policy places some on the GPU: queued behind the trap
+        r.submit(fill_cl, write(h), rt::value(1.0));
+        r.submit(add_cl, readwrite(h), rt::value(2.0));
+    }
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    EXPECT_TRUE(r.worker_retired(gpu));
+    EXPECT_FALSE(r.worker_retired(0));
+
+    // Only the tasks in flight on the GPU behind the trap failed: their chains hold 0 or 1
+    // (the data stayed on the host), or their data was lost with the GPU. The others ran.
+    int broken = 0;
+    for (auto& h : hy) {
+        double v = 0;
+        bool readable = read_first(h, v);
+        if (readable && v == 3.0) continue;
+        ++broken;
+        if (readable) {
+            EXPECT_TRUE(v == 0.0 || v == 1.0) << v;
+        }
+    }
+    EXPECT_LE(broken, int(rt::detail::cuda_tasks_in_flight) - 1);
+
+    // From now on the cores run everything
+    auto executed = r.executed_per_worker();
+    std::vector<double> z(512, 0.0);
+    rt::Handle hz{r, rt::Vector<double>{z.data(), 512}};
+    for (int k = 0; k < 20; ++k) r.submit(add_cl, readwrite(hz), rt::value(1.0));
+    EXPECT_NO_THROW(r.wait_all());
+    double v = 0;
+    ASSERT_TRUE(read_first(hz, v));
+    EXPECT_EQ(v, 20.0);
+    EXPECT_EQ(r.executed_per_worker()[gpu], executed[gpu]);
+
+    hz.unregister();
+    EXPECT_EQ(z[0], 20.0);
+
+    // A task that only the GPU could run fails at once, and so does its successor; the data
+    // keeps its value. Likewise a task bound to the GPU.
+    std::vector<double> u(512, 5.0), b(512, 7.0);
+    rt::Handle hu{r, rt::Vector<double>{u.data(), 512}};
+    rt::Handle hb{r, rt::Vector<double>{b.data(), 512}};
+    r.submit(add_on_gpu_only, readwrite(hu), rt::value(100.0));
+    r.submit(add_cl, readwrite(hu), rt::value(1000.0));
+    try {
+        r.wait_all();
+        ADD_FAILURE() << "a CUDA-only task ran after its GPU was retired";
+    } catch (tessera::DeviceError const& e) {
+        EXPECT_NE(std::string(e.what()).find("retired"), std::string::npos) << e.what();
+    }
+    r.submit(add_cl, readwrite(hb), rt::value(1.0), rt::on_worker(gpu));
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    EXPECT_FALSE(read_first(hu, v)) << "its last writer failed";
+    hu.unregister();
+    hb.unregister();
+    EXPECT_EQ(u[0], 5.0);
+    EXPECT_EQ(b[0], 7.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Schedulers, GpuFault,
+                         ::testing::Values("eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas"));
 
 }  // namespace

@@ -692,6 +692,13 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     return sticky(d);
 }
 
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    if (cudaError_t e = sticky(device_of(stream))) return e;
+    Stream* s = stream_of(stream);
+    return !s || s->done(s->last()) ? cudaSuccess : cudaErrorNotReady;  // not ready: not an error
+}
+
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
 {
     if (!fn) return record(cudaErrorInvalidValue);

@@ -234,6 +234,10 @@ public:
     double predicted_transfer_time(NodeId src, NodeId dst, std::size_t bytes) const;
     /// Tasks each worker has executed so far (cancelled tasks are not counted).
     std::vector<uint64_t> executed_per_worker() const;
+    /// Whether worker w left service after a fault that corrupted its GPU's context (an illegal
+    /// address, a trap): it runs nothing more; the other workers take its tasks, and a task
+    /// none of them can run fails with DeviceError. Throws InvalidArgument for an unknown w.
+    bool worker_retired(WorkerId w) const;
     /// Starts (true) or stops (false) recording the dependency edges of submitted tasks.
     void record_dependencies(bool on);
     /// The edges recorded so far, in the order they were added (also from tasks that had

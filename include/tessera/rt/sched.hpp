@@ -133,6 +133,11 @@ public:
     virtual void on_complete(ReadyTask, WorkerId) {}
     /// The priorities this policy orders by; tasks outside are clamped by the policy.
     virtual PriorityRange priorities() const noexcept { return {0, 0}; }
+    /// Worker w left service for good (a GPU whose context a fault corrupted): return every
+    /// task queued for w alone; the runtime places each again (from now on, can_run_on(w) is
+    /// true only for the tasks no other worker can run). A policy with per-worker queues must
+    /// override it; a shared queue has nothing to give back.
+    virtual std::vector<ReadyTask> withdraw(WorkerId) { return {}; }
 
 protected:
     PolicyHost& host() const noexcept { return *host_; }

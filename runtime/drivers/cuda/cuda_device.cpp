@@ -188,6 +188,14 @@ void CudaDevice::release() noexcept
     (void)cudaGetLastError();
 }
 
+cudaError_t CudaDevice::sticky_error() const noexcept
+{
+    (void)cudaGetLastError();  // clears an error that is not sticky (a bad launch, a library's)
+    cudaError_t e = cudaStreamQuery(stream_);  // a sticky error answers every call
+    (void)cudaGetLastError();
+    return e == cudaErrorNotReady ? cudaSuccess : e;
+}
+
 // With memory pools, the node's memory comes from its pool, allocated and freed in the order
 // of a stream that nothing else uses. The node frees only replicas whose work the host has
 // seen complete (task and copy events), so the free need not wait for the device. cudaFree
@@ -209,7 +217,12 @@ void* CudaDevice::allocate(std::size_t bytes)
     // a faulted device: fail rather than wait for room
     cuda_check(status, node_pool_ ? "cudaMallocFromPoolAsync" : "cudaMalloc");
     // every stream may use it once the allocation has happened
-    if (node_pool_) cuda_check(cudaStreamSynchronize(memory_stream_), "cudaStreamSynchronize (allocation)");
+    if (node_pool_) {
+        if (cudaError_t e = cudaStreamSynchronize(memory_stream_); e != cudaSuccess) {
+            (void)cudaFreeAsync(p, memory_stream_);  // the device faulted meanwhile: give it back
+            cuda_check(e, "cudaStreamSynchronize (allocation)");
+        }
+    }
     return p;
 }
 

@@ -76,6 +76,10 @@ public:
 
     // ---- the worker's resources ----
     cudaStream_t stream() const noexcept { return stream_; }
+    /// The sticky error of a GPU whose context a fault corrupted (an illegal address, a trap,
+    /// an uncorrectable ECC error: every later call on it returns that error), or cudaSuccess.
+    /// Asks without waiting; call it from the worker's thread, after one of its calls failed.
+    cudaError_t sticky_error() const noexcept;
     std::array<CudaTaskSlot, cuda_tasks_in_flight>& slots() noexcept { return slots_; }
     /// Stream-ordered device workspace of at least `bytes` (CudaContext::workspace). Where the
     /// GPU has no room, the node frees unused memory (reclaim_node_memory) and it tries again;

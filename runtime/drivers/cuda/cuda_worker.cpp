@@ -5,6 +5,8 @@
 // passed: completion functions, the kernel time between the events for the model, the data
 // let go, end. A failure at any step (data, implementation, the device itself) fails the task
 // alone; its successors are cancelled by the runtime and the wait that covers it rethrows.
+// A fault that corrupts the GPU's context (a sticky error) fails the tasks in flight, and
+// the worker then leaves service (retirement.cpp): the other workers take its tasks.
 #include "runtime/drivers/cuda/cuda_device.hpp"
 
 #include "runtime/core/runtime_impl.hpp"
@@ -53,6 +55,8 @@ public:
 
     bool idle() const noexcept { return in_flight_.empty(); }
     bool full() const noexcept { return free_.empty(); }
+    /// The GPU faulted: the worker has left service.
+    bool retired() const noexcept { return retired_; }
 
     /// Starts t: its data on the GPU, its implementation queued on the stream.
     void launch(Task* t)
@@ -101,6 +105,7 @@ public:
             // is let go once the stream has passed this point
             (void)cudaEventRecord(s.end, stream);
             (void)cudaGetLastError();
+            retire_if_faulted();
         }
         in_flight_.push_back(&s);
     }
@@ -108,12 +113,12 @@ public:
     /// Completes every task in flight.
     void drain()
     {
-        while (!in_flight_.empty()) retire(true);
+        while (!in_flight_.empty()) finish(true);
     }
 
     /// Completes the tasks at the front whose end event has passed; with `wait`, waits for
     /// the oldest one first. True if any completed.
-    bool retire(bool wait)
+    bool finish(bool wait)
     {
         bool any = false;
         while (!in_flight_.empty()) {
@@ -146,6 +151,18 @@ private:
             }
         }
         s.data.emplace(rt_, t, w_, node_, &s.context, MemoryNode::Wait::yes);
+    }
+
+    /// After a failure: if the GPU's context is corrupted, every later call on it fails, so the
+    /// worker leaves service rather than fail each task the policy would still give it.
+    void retire_if_faulted()
+    {
+        if (retired_) return;
+        cudaError_t e = device_.sticky_error();
+        if (e == cudaSuccess) return;
+        retired_ = true;
+        rt_.retire_worker(w_, "CUDA device " + std::to_string(device_.ordinal()) + " faulted: " +
+                                  cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
     }
 
     static std::size_t data_bytes(Task const* t) noexcept
@@ -182,6 +199,7 @@ private:
         s.completions.clear();
         s.data.reset();  // the GPU is done with the data: let it go (and its successors read it)
         std::exception_ptr error = std::exchange(s.error, nullptr);
+        if (error) retire_if_faulted();  // before t's successors are placed
         s.task = nullptr;
         in_flight_bytes_ -= s.bytes;
         free_.push_back(&s);
@@ -194,6 +212,7 @@ private:
     NodeId node_;
     std::size_t capacity_;            // of the GPU's memory node (0: no limit)
     std::size_t in_flight_bytes_ = 0;  // the data of the tasks in flight
+    bool retired_ = false;
     std::vector<CudaTaskSlot*> free_;
     std::deque<CudaTaskSlot*> in_flight_;
 };
@@ -206,7 +225,12 @@ void cuda_worker_loop(RuntimeImpl& rt, WorkerId w, DeviceBackend& backend)
     if (cudaSetDevice(device.ordinal()) != cudaSuccess) (void)cudaGetLastError();  // launch reports it
     CudaWorker worker(rt, w, device);
     for (;;) {
-        worker.retire(false);
+        worker.finish(false);
+        if (worker.retired()) {  // the GPU faulted: what it had in flight fails, it runs no more
+            worker.drain();
+            retired_worker_loop(rt, w);
+            return;
+        }
         if (!worker.full()) {
             if (ReadyTask t = rt.pop(w)) {
                 worker.launch(t.get());
@@ -217,7 +241,7 @@ void cuda_worker_loop(RuntimeImpl& rt, WorkerId w, DeviceBackend& backend)
             // full: wait for the oldest; else poll, so that a task made ready meanwhile by
             // another worker is queued behind the running ones (this thread has its own core)
             if (worker.full())
-                worker.retire(true);
+                worker.finish(true);
             else
                 std::this_thread::yield();
             continue;

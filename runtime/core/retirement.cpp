@@ -1,0 +1,89 @@
+// Workers retired after a fault. A fault that corrupts a GPU's context (an illegal address,
+// a trap, an uncorrectable ECC error) makes every later call on that GPU fail, for the rest of
+// the process. Its worker leaves service for good instead of failing every task the policy
+// gives it:
+//
+//   - the tasks it had in flight fail with the fault (their kernels did not run);
+//   - what its queues hold goes back to the policy, which places it on the workers in service;
+//   - a task that no worker in service can run (a CUDA-only codelet, a task bound to the GPU)
+//     still goes to the retired worker, which fails it with DeviceError: what depends on it is
+//     cancelled and the wait reports it, rather than waiting for a worker that never comes;
+//   - data whose only valid copy was on the GPU is lost: the tasks that read it fail, and
+//     unregistering it reports the loss (coherency.cpp). Copies elsewhere are read instead.
+#include "runtime/core/runtime_impl.hpp"
+
+#include "runtime/drivers/cpu/cpu_driver.hpp"
+
+#include <tessera/error.hpp>
+
+#include <cstdio>
+#include <string>
+
+namespace tessera::rt::detail {
+
+void RuntimeImpl::retire_worker(WorkerId w, std::string const& why)
+{
+    {
+        std::lock_guard lock(retired_m_);
+        if (retired_[w].load(std::memory_order_relaxed)) return;
+        retired_why_[w] = why;
+        retired_[w].store(true, std::memory_order_release);
+    }
+    any_retired_.store(true, std::memory_order_release);  // after the worker's own flag
+    std::fprintf(stderr, "tessera: worker %u (%s) retired: %s; the other workers take its tasks\n", w,
+                 perf_arch_[w].c_str(), why.c_str());
+    for (ReadyTask t : policy_->withdraw(w)) hand_back(t.get(), w);
+}
+
+bool RuntimeImpl::node_retired(NodeId n) const noexcept
+{
+    if (n == host_node || !any_retired_.load(std::memory_order_acquire)) return false;
+    for (WorkerId w = 0; w < worker_count(); ++w)
+        if (NodeId(workers_[w].memory_node) == n && retired(w)) return true;
+    return false;
+}
+
+void RuntimeImpl::hand_back(Task* t, WorkerId w)
+{
+    if (!can_run_on(t, w)) {  // a worker in service can: the policy places it there
+        push(t);
+        return;
+    }
+    std::string why;
+    {
+        std::lock_guard lock(retired_m_);
+        why = retired_why_[w];
+    }
+    fail(t, std::make_exception_ptr(DeviceError("task '" + std::string(t->ops->name(t->codelet)) +
+                                                "': no worker in service can run it; worker " + std::to_string(w) +
+                                                " (" + perf_arch_[w] + ") was retired: " + why)));
+    complete(t, w);  // cancels what depends on it
+}
+
+void retired_worker_loop(RuntimeImpl& rt, WorkerId w)
+{
+    Parking& parking = rt.parking();
+    for (;;) {
+        // registered before looking, so that a task queued for w after the look wakes it
+        uint32_t ticket = parking.prepare_wait(w);
+        bool any = false;
+        for (ReadyTask t : rt.policy().withdraw(w)) {  // placed for w just before it retired
+            rt.hand_back(t.get(), w);
+            any = true;
+        }
+        while (ReadyTask t = rt.pop(w)) {  // bound to w, or which no worker in service can run
+            rt.hand_back(t.get(), w);
+            any = true;
+        }
+        if (any) {
+            parking.cancel_wait(w);
+        } else if (rt.stopping()) {
+            parking.cancel_wait(w);
+            return;
+        } else {
+            parking.commit_wait(w, ticket);
+        }
+    }
+}
+
+}  // namespace tessera::rt::detail
