@@ -222,6 +222,7 @@ void RuntimeImpl::wake_any(ReadyTask t) noexcept
 void RuntimeImpl::prefetch(ReadyTask t, WorkerId w) noexcept
 {
     if (node_count() == 1) return;  // one memory node: everything is where it runs
+    if (retired(w)) return;         // it runs nothing more
     NodeId node = NodeId(workers_[w].memory_node);
     for (BufferSlot const& b : t.get()->buffers) {
         if (!reads(b.mode) || b.mode == Mode::COMMUTE) continue;  // nothing to bring in

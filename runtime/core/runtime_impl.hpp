@@ -101,7 +101,7 @@ public:
     std::optional<unsigned> first_runnable_implementation(Task const* t, WorkerId w) const;
     /// Whether a policy may give t to w: w may take t (binding, context) and has an
     /// implementation for it. A retired worker takes only the tasks no worker in service can
-    /// run, which it fails (retired_worker_loop): a policy never holds a task nobody pops.
+    /// run, which it fails (retired_worker_loop), so that every task has a worker to go to.
     bool can_run_on(Task const* t, WorkerId w) const;
 
     // ---- workers retired after a fault (retirement.cpp) ----
@@ -117,8 +117,9 @@ public:
     /// A device memory node whose worker was retired: its replicas can no longer be read.
     bool node_retired(NodeId n) const noexcept;
     /// What a retired worker w does with a task it holds: hands it back to the policy, which
-    /// gives it to a worker in service, or fails it where none can run it.
-    void hand_back(Task* t, WorkerId w);
+    /// gives it to a worker in service, or fails it where none can run it (completes it if it
+    /// was cancelled). `popped`: w took it from the policy, whose hooks then see it start and end.
+    void hand_back(Task* t, WorkerId w, bool popped);
 
     // ---- memory ----
     unsigned node_count() const noexcept { return unsigned(nodes_.size()); }
@@ -218,8 +219,8 @@ private:
     /// w may take t, in service or not: its binding, its context, an implementation.
     bool able(Task const* t, WorkerId w) const;
 
-    // workers retired after a fault: a flag is never cleared, so a worker that reads one late
-    // makes at worst one more placement that the retired worker hands back
+    // workers retired after a fault: a flag is never cleared; a placement made on a flag read
+    // late is handed back by the retired worker (or stolen, or found after its wake_all)
     std::atomic<bool> any_retired_{false};
     std::unique_ptr<std::atomic<bool>[]> retired_;
     mutable std::mutex retired_m_;

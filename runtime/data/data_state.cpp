@@ -231,7 +231,13 @@ Task* acquire_data(DataState* s, Mode m)
         task_release(t);
         std::rethrow_exception(e);
     }
-    acquire_replica(s, host_node, m);  // valid in the user's buffer while held
+    try {
+        acquire_replica(s, host_node, m);  // valid in the user's buffer while held
+    } catch (...) {  // the copy failed, or the only valid one was lost with its GPU: as above
+        t->rt->complete(t, no_worker);
+        task_release(t);
+        throw;
+    }
     return t;
 }
 

@@ -100,7 +100,8 @@ double RuntimeImpl::expected_transfer(Task* t, WorkerId w)
         if (r.state != Msi::invalid || r.busy) continue;  // there, or on its way: costs nothing more
         double best = std::numeric_limits<double>::infinity();
         for (NodeId k = 0; k < d->replicas.size(); ++k)
-            if (d->replicas[k].state != Msi::invalid) best = std::min(best, bus_.time(k, node, double(d->layout.bytes())));
+            if (d->replicas[k].state != Msi::invalid && !node_retired(k))  // never a faulted GPU's
+                best = std::min(best, bus_.time(k, node, double(d->layout.bytes())));
         if (std::isfinite(best)) total += best;
     }
     return total;

@@ -23,10 +23,14 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <condition_variable>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -479,6 +483,7 @@ TEST(CudaDriver, KernelLaunchErrorReachesTheWait)
     rt::Handle hy{r, rt::Vector<double>{y.data(), 8}};
     r.submit(misconfigured, readwrite(hx), rt::on_worker(gpu));
     EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    EXPECT_FALSE(r.worker_retired(gpu)) << "a launch error is not a fault of the GPU";
     r.submit(add_cl, readwrite(hy), rt::value(1.0), rt::on_worker(gpu));
     EXPECT_NO_THROW(r.wait_all());
     hx.unregister();
@@ -636,6 +641,37 @@ const rt::Codelet<rt::Vector<double>> trap_cl{
     .name = "cuda_test_trap", .where = rt::ArchMask::cuda,
     .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_trap(c.stream); }};
 
+/// Ends the process (a test failure for ctest) if the scope is not left within `seconds`: a
+/// wait that hangs fails instead of holding the suite until its timeout.
+class HangGuard {
+public:
+    HangGuard(double seconds, char const* what)
+        : thread_([this, seconds, what] {
+              std::unique_lock lock(m_);
+              if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done_; })) {
+                  std::fprintf(stderr, "hang: %s after %.0f s\n", what, seconds);
+                  std::_Exit(1);
+              }
+          })
+    {
+    }
+    ~HangGuard()
+    {
+        {
+            std::lock_guard lock(m_);
+            done_ = true;
+        }
+        cv_.notify_one();
+        thread_.join();
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;  // last: starts once the rest is ready
+};
+
 // A kernel that traps: the device's error surfaces at the task's end event as DeviceError.
 TEST(CudaDriver, DeviceFaultReachesTheWait)
 {
@@ -739,12 +775,151 @@ TEST_P(GpuFault, RetiresTheGpuAndTheCoresTakeItsTasks)
         EXPECT_NE(std::string(e.what()).find("retired"), std::string::npos) << e.what();
     }
     r.submit(add_cl, readwrite(hb), rt::value(1.0), rt::on_worker(gpu));
-    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    try {
+        r.wait_all();
+        ADD_FAILURE() << "a task bound to the retired GPU ran";
+    } catch (tessera::DeviceError const& e) {
+        EXPECT_NE(std::string(e.what()).find("retired"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW((void)r.worker_retired(r.worker_count()), tessera::InvalidArgument);
     EXPECT_FALSE(read_first(hu, v)) << "its last writer failed";
     hu.unregister();
     hb.unregister();
     EXPECT_EQ(u[0], 5.0);
     EXPECT_EQ(b[0], 7.0);
+}
+
+// A push woke the GPU alone (the most recently idle worker) for a task either unit can run;
+// the GPU took its bound tasks first, faulted and retired. The core, still asleep, must look
+// again: the task waits in a shared queue or a deque it steals from. (It hung with eager,
+// prio, ws and lws in most runs before the retirement woke every sleeper.)
+TEST_P(GpuFault, SleepingCoresWakeForTheTasksTheGpuLeft)
+{
+    SKIP_IF_THE_GPU_FAULTED_BEFORE();
+    rt::RuntimeConfig c = config();
+    c.scheduler = GetParam();
+    rt::Runtime r{c};
+    REQUIRE_GPU(r, gpu);
+    rt::WorkerId core = gpu == 0 ? 1 : 0;
+    std::vector<std::vector<double>> data(6, std::vector<double>(8, 0.0));
+    std::vector<rt::Handle<rt::Vector<double>>> h;
+    for (auto& d : data) h.emplace_back(r, rt::Vector<double>{d.data(), 8});
+    // the GPU becomes the most recently idle worker
+    r.submit(add_cl, readwrite(h[0]), rt::value(1.0), rt::on_worker(core));
+    r.wait_all();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    r.submit(add_cl, readwrite(h[1]), rt::value(1.0), rt::on_worker(gpu));
+    r.wait_all();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+
+    gpu_faulted_in_this_process = true;
+    r.submit(add_cl, readwrite(h[5]), rt::value(1.0));  // wakes one worker: the GPU
+    r.submit(trap_cl, readwrite(h[0]), rt::on_worker(gpu));
+    for (std::size_t i = 1; i < 4; ++i) r.submit(touch_cl, readwrite(h[i]), rt::on_worker(gpu));
+    {
+        HangGuard guard(60, "wait_all after the GPU retired");
+        EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    }
+    EXPECT_TRUE(r.worker_retired(gpu));
+    double v = 0;
+    if (read_first(h[5], v)) {  // else the GPU had launched it before the trap: it failed in flight
+        EXPECT_EQ(v, 1.0);
+    }
+}
+
+// Data whose only valid copy was on the GPU when it faulted is lost: reading it throws
+// DeviceError (and leaves the handle usable: it used to hang its unregistration), and
+// unregistering it leaves the user's buffer as it was, the next wait reporting the loss.
+TEST(CudaDriver, DataLostWithAFaultedGpuIsReportedNotWaitedFor)
+{
+    SKIP_IF_THE_GPU_FAULTED_BEFORE();
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    std::vector<double> x(64, 1.0), t(8, 0.0);
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 64}};
+    rt::Handle ht{r, rt::Vector<double>{t.data(), 8}};
+    r.submit(fill_cl, write(hx), rt::value(5.0), rt::on_worker(gpu));  // valid on the GPU alone
+    r.wait_all();
+    gpu_faulted_in_this_process = true;
+    r.submit(trap_cl, readwrite(ht), rt::on_worker(gpu));
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    double v = 0;
+    {
+        HangGuard guard(60, "reading and unregistering data lost with the GPU");
+        EXPECT_FALSE(read_first(hx, v));
+        hx.unregister();
+    }
+    EXPECT_EQ(x[0], 1.0) << "the buffer keeps what it held";
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+}
+
+// Tasks of a group whose trap cancelled it, queued on the GPU when it retired, end cancelled
+// (no error of their own), as anywhere else; only the tasks in flight fail with the fault.
+TEST(CudaDriver, TasksOfACancelledGroupLeftOnARetiredGpuEndCancelled)
+{
+    SKIP_IF_THE_GPU_FAULTED_BEFORE();
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    std::vector<std::vector<double>> data(9, std::vector<double>(8, 0.0));
+    std::vector<rt::Handle<rt::Vector<double>>> h;
+    for (auto& d : data) h.emplace_back(r, rt::Vector<double>{d.data(), 8});
+    rt::CancelToken group;
+    gpu_faulted_in_this_process = true;
+    r.submit(trap_cl, readwrite(h[0]), rt::on_worker(gpu), rt::cancelled_by(group));
+    std::vector<rt::TaskRef> tasks;
+    for (std::size_t i = 1; i < h.size(); ++i)
+        tasks.push_back(r.submit(add_cl, readwrite(h[i]), rt::value(1.0), rt::on_worker(gpu), rt::cancelled_by(group)));
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    EXPECT_TRUE(group.cancelled());
+    int cancelled = 0;
+    for (rt::TaskRef const& t : tasks) {
+        EXPECT_NE(t.failed(), t.cancelled()) << "each fails in flight or is cancelled";
+        cancelled += t.cancelled();
+    }
+    EXPECT_GE(cancelled, int(tasks.size()) - int(rt::detail::cuda_tasks_in_flight - 1));
+}
+
+// With two GPUs, the one in service runs the CUDA-only tasks, and a read finds the data on it
+// rather than on the retired one, which held a valid copy too.
+TEST(CudaDriver, TheOtherGpuCarriesOnAfterOneRetires)
+{
+    SKIP_IF_THE_GPU_FAULTED_BEFORE();
+    rt::RuntimeConfig two = config();
+    two.ncuda = 2;
+    rt::Runtime r{two};
+    std::vector<rt::WorkerId> gpus;
+    for (rt::WorkerId w = 0; w < r.worker_count(); ++w)
+        if (r.worker(w).arch == rt::Arch::cuda) gpus.push_back(w);
+    if (gpus.size() < 2) GTEST_SKIP() << "needs two GPUs";
+    const rt::Codelet<rt::Vector<double>, double> add_on_gpu_only{
+        .name = "cuda_test_add_gpu_only", .where = rt::ArchMask::cuda, .cuda = &add_cuda};
+    std::vector<double> x(4096, 0.0), y(4096, 0.0), t(8, 0.0);
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 4096}};
+    rt::Handle hy{r, rt::Vector<double>{y.data(), 4096}};
+    rt::Handle ht{r, rt::Vector<double>{t.data(), 8}};
+    int64_t mismatches = 0;
+    rt::Handle hm{r, rt::Variable<int64_t>{&mismatches}};
+    // x valid on both GPUs and not on the host
+    r.submit(fill_cl, write(hx), rt::value(3.0), rt::on_worker(gpus[0]));
+    r.submit(check_cl, read(hx), rt::value(3.0), readwrite(hm), rt::on_worker(gpus[1]));
+    r.wait_all();
+
+    gpu_faulted_in_this_process = true;
+    r.submit(trap_cl, readwrite(ht), rt::on_worker(gpus[0]));
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    EXPECT_TRUE(r.worker_retired(gpus[0]));
+    EXPECT_FALSE(r.worker_retired(gpus[1]));
+
+    for (int k = 0; k < 10; ++k) r.submit(add_on_gpu_only, readwrite(hy), rt::value(1.0));
+    EXPECT_NO_THROW(r.wait_all());
+    hy.unregister();
+    EXPECT_EQ(y[0], 10.0);
+    hx.unregister();  // from the GPU in service
+    EXPECT_NO_THROW(r.wait_all());
+    EXPECT_EQ(x[0], 3.0);
+    EXPECT_EQ(x[4095], 3.0);
+    hm.unregister();
+    EXPECT_EQ(mismatches, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, GpuFault,

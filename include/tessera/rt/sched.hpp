@@ -56,7 +56,8 @@ public:
     uint64_t sequence() const noexcept;
     /// The worker whose completing task made this one ready, or no_worker.
     WorkerId released_by() const noexcept;
-    /// Whether worker w has an implementation that may run this task.
+    /// Whether worker w has an implementation that may run this task. The answer changes when
+    /// a worker is retired after a fault (Policy::withdraw): ask it when placing and popping.
     bool can_run_on(WorkerId w) const;
     std::string_view codelet_name() const noexcept;
     /// The predicted length on worker w's architecture (perfmodel.hpp): a calibrated model's

@@ -219,7 +219,9 @@ void* CudaDevice::allocate(std::size_t bytes)
     // every stream may use it once the allocation has happened
     if (node_pool_) {
         if (cudaError_t e = cudaStreamSynchronize(memory_stream_); e != cudaSuccess) {
-            (void)cudaFreeAsync(p, memory_stream_);  // the device faulted meanwhile: give it back
+            // the device faulted meanwhile: the allocation is of no use (a faulted context
+            // refuses the free too, and its memory goes with it)
+            (void)cudaFreeAsync(p, memory_stream_);
             cuda_check(e, "cudaStreamSynchronize (allocation)");
         }
     }

@@ -61,14 +61,21 @@ public:
     /// Starts t: its data on the GPU, its implementation queued on the stream.
     void launch(Task* t)
     {
+        // The tasks in flight pin their data on the GPU, and only this thread lets it go: if
+        // this task's data could not fit beside theirs, waiting for room would wait forever.
+        std::size_t bytes = data_bytes(t);
+        if (capacity_ && bytes <= capacity_ && in_flight_bytes_ + bytes > capacity_) {
+            drain();
+            if (retired_) {  // the GPU faulted under the tasks in flight: t goes elsewhere
+                rt_.hand_back(t, w_, true);
+                return;
+            }
+        }
         if (!rt_.begin(t, w_)) return;  // waits for a COMMUTE handle
         if (t->cancelled) {
             rt_.end(t, w_, -1, nullptr);
             return;
         }
-        // The tasks in flight pin their data on the GPU, and only this thread lets it go: if
-        // this task's data could not fit beside theirs, waiting for room would wait forever.
-        std::size_t bytes = data_bytes(t);
         if (capacity_ && bytes > capacity_) {  // would wait forever for room it holds itself
             rt_.end(t, w_, -1,
                     std::make_exception_ptr(Error("task '" + std::string(t->ops->name(t->codelet)) + "' needs " +
@@ -77,7 +84,6 @@ public:
                                                   std::to_string(capacity_) + " (TESSERA_CUDA_MEM)")));
             return;
         }
-        if (capacity_ && in_flight_bytes_ + bytes > capacity_) drain();
         CudaTaskSlot& s = *free_.back();
         free_.pop_back();
         s.task = t;
