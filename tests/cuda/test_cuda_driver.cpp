@@ -61,6 +61,8 @@ void check_cuda(rt::CudaContext const& c, rt::Vector<const double> v, double x, 
 
 const rt::Codelet<rt::Vector<double>, double> fill_cl{.name = "cuda_test_fill", .cpu = &fill_cpu, .cuda = &fill_cuda};
 const rt::Codelet<rt::Vector<double>, double> add_cl{.name = "cuda_test_add", .cpu = &add_cpu, .cuda = &add_cuda};
+const rt::Codelet<rt::Vector<double>, double> add_gpu_only_cl{
+    .name = "cuda_test_add_gpu_only", .where = rt::ArchMask::cuda, .cuda = &add_cuda};
 const rt::Codelet<rt::Vector<const double>, double, rt::Variable<int64_t>> check_cl{
     .name = "cuda_test_check", .cpu = &check_cpu, .cuda = &check_cuda};
 
@@ -704,17 +706,22 @@ bool read_first(rt::Handle<rt::Vector<double>>& h, double& value)
 // for the GPU and everything after; only the GPU's tasks in flight behind the fault fail. A
 // task that only the GPU could run fails with DeviceError (and cancels its successors)
 // instead of waiting for a worker that never comes. Every scheduler hands the GPU's queue back.
-class GpuFault : public ::testing::TestWithParam<std::string> {};
+class GpuFault : public ::testing::TestWithParam<std::string> {
+protected:
+    /// One CPU worker and one GPU, under the policy of the case.
+    static rt::RuntimeConfig scheduled_config()
+    {
+        rt::RuntimeConfig c = config();
+        c.scheduler = GetParam();
+        return c;
+    }
+};
 
 TEST_P(GpuFault, RetiresTheGpuAndTheCoresTakeItsTasks)
 {
     SKIP_IF_THE_GPU_FAULTED_BEFORE();
-    rt::RuntimeConfig c = config();
-    c.scheduler = GetParam();
-    rt::Runtime r{c};
+    rt::Runtime r{scheduled_config()};
     REQUIRE_GPU(r, gpu);
-    const rt::Codelet<rt::Vector<double>, double> add_on_gpu_only{
-        .name = "cuda_test_add_gpu_only", .where = rt::ArchMask::cuda, .cuda = &add_cuda};
 
     std::vector<double> t(8, 1.0);
     rt::Handle ht{r, rt::Vector<double>{t.data(), 8}};
@@ -766,7 +773,7 @@ TEST_P(GpuFault, RetiresTheGpuAndTheCoresTakeItsTasks)
     std::vector<double> u(512, 5.0), b(512, 7.0);
     rt::Handle hu{r, rt::Vector<double>{u.data(), 512}};
     rt::Handle hb{r, rt::Vector<double>{b.data(), 512}};
-    r.submit(add_on_gpu_only, readwrite(hu), rt::value(100.0));
+    r.submit(add_gpu_only_cl, readwrite(hu), rt::value(100.0));
     r.submit(add_cl, readwrite(hu), rt::value(1000.0));
     try {
         r.wait_all();
@@ -796,9 +803,7 @@ TEST_P(GpuFault, RetiresTheGpuAndTheCoresTakeItsTasks)
 TEST_P(GpuFault, SleepingCoresWakeForTheTasksTheGpuLeft)
 {
     SKIP_IF_THE_GPU_FAULTED_BEFORE();
-    rt::RuntimeConfig c = config();
-    c.scheduler = GetParam();
-    rt::Runtime r{c};
+    rt::Runtime r{scheduled_config()};
     REQUIRE_GPU(r, gpu);
     rt::WorkerId core = gpu == 0 ? 1 : 0;
     std::vector<std::vector<double>> data(6, std::vector<double>(8, 0.0));
@@ -891,8 +896,6 @@ TEST(CudaDriver, TheOtherGpuCarriesOnAfterOneRetires)
     for (rt::WorkerId w = 0; w < r.worker_count(); ++w)
         if (r.worker(w).arch == rt::Arch::cuda) gpus.push_back(w);
     if (gpus.size() < 2) GTEST_SKIP() << "needs two GPUs";
-    const rt::Codelet<rt::Vector<double>, double> add_on_gpu_only{
-        .name = "cuda_test_add_gpu_only", .where = rt::ArchMask::cuda, .cuda = &add_cuda};
     std::vector<double> x(4096, 0.0), y(4096, 0.0), t(8, 0.0);
     rt::Handle hx{r, rt::Vector<double>{x.data(), 4096}};
     rt::Handle hy{r, rt::Vector<double>{y.data(), 4096}};
@@ -910,7 +913,7 @@ TEST(CudaDriver, TheOtherGpuCarriesOnAfterOneRetires)
     EXPECT_TRUE(r.worker_retired(gpus[0]));
     EXPECT_FALSE(r.worker_retired(gpus[1]));
 
-    for (int k = 0; k < 10; ++k) r.submit(add_on_gpu_only, readwrite(hy), rt::value(1.0));
+    for (int k = 0; k < 10; ++k) r.submit(add_gpu_only_cl, readwrite(hy), rt::value(1.0));
     EXPECT_NO_THROW(r.wait_all());
     hy.unregister();
     EXPECT_EQ(y[0], 10.0);
