@@ -3,7 +3,8 @@
 // process. Its worker leaves service for good instead of failing every task the policy
 // gives it:
 //
-//   - the tasks it had in flight fail with the fault (their kernels did not run);
+//   - the tasks it had in flight fail with the fault (even one whose kernel ran before it:
+//     its results are on the GPU, which can no longer be read);
 //   - what its queues hold goes back to the policy, which places it on the workers in service;
 //   - a task that no worker in service can run (a CUDA-only codelet, a task bound to the GPU)
 //     still goes to the retired worker, which fails it with DeviceError (or completes it as
