@@ -225,16 +225,11 @@ Task* acquire_data(DataState* s, Mode m)
     release_control_tasks(control);
     s->rt->release_dependency(t, no_worker);
     t->ready.wait(0, std::memory_order_acquire);
-    if (t->failed) {  // a task that wrote the data failed: give the handle back and report it
-        std::exception_ptr e = t->error;
-        t->rt->complete(t, no_worker);
-        task_release(t);
-        std::rethrow_exception(e);
-    }
     try {
-        acquire_replica(s, host_node, m);  // valid in the user's buffer while held
-    } catch (...) {  // the copy failed, or the only valid one was lost with its GPU: as above
-        t->rt->complete(t, no_worker);
+        if (t->failed) std::rethrow_exception(t->error);  // a task that wrote the data failed
+        acquire_replica(s, host_node, m);                 // valid in the user's buffer while held
+    } catch (...) {  // that, or the copy failed, or the only valid copy was lost with its GPU:
+        t->rt->complete(t, no_worker);  // the handle goes back to the tasks after the acquire
         task_release(t);
         throw;
     }
