@@ -18,11 +18,19 @@ public:
     /// evicts and retries). Throws DeviceError for any other failure (a faulted device).
     virtual void* allocate(std::size_t bytes) = 0;
     virtual void free(void* p) noexcept = 0;
-    /// Copies r (one end, or both, on this device) and returns once the data has arrived.
-    /// `path` to_device or from_device: on that direction's stream, from its channel's thread
-    /// (one each); caller: from any thread (an eviction's write-back, the bus calibration).
-    /// Throws DeviceError.
-    virtual void copy(TransferRequest const& r, CopyPath path) = 0;
+    /// The copies a transfer channel may have started on one direction's stream and not yet
+    /// finished: their slots are 0 .. copies_in_flight - 1.
+    static constexpr unsigned copies_in_flight = 4;
+    /// Queues copy r (one end, or both, on this device) on `path`'s stream and returns without
+    /// waiting for it; `slot` marks its end for finish_copy. Called from that direction's
+    /// channel thread only, with a slot whose last copy has finished. Throws DeviceError.
+    virtual void start_copy(TransferRequest const& r, CopyPath path, unsigned slot) = 0;
+    /// Returns once the copy started in `slot` of `path` has arrived (those started before it
+    /// on that path have too: a stream runs in order). Throws DeviceError when it failed.
+    virtual void finish_copy(CopyPath path, unsigned slot) = 0;
+    /// Copies r from the calling thread, any thread, and returns once the data has arrived
+    /// (an eviction's write-back, the bus calibration). Throws DeviceError.
+    virtual void copy_now(TransferRequest const& r) = 0;
     /// Can this device read and write node `other`'s memory directly (peer access)?
     virtual bool reaches(DeviceBackend const& other) const noexcept = 0;
 

@@ -77,39 +77,79 @@ void TransferEngine::submit(TransferRequest r)
     c.cv.notify_one();
 }
 
-void TransferEngine::copy(Channel const& c, TransferRequest const& r, CopyPath path)
+unsigned TransferEngine::window(Channel const& c) noexcept { return c.device ? DeviceBackend::copies_in_flight : 1; }
+
+void TransferEngine::emulate(LinkModel const& model, TransferRequest const& r)
 {
-    std::size_t bytes = r.src_layout.bytes();
-    if (c.device) {
-        c.device->copy(r, path);
-        counters_.count(r.src, r.dst, bytes);
-        return;
-    }
     auto start = std::chrono::steady_clock::now();
     copy_elements(r.src_ptr, r.src_layout, r.dst_ptr, r.dst_layout);
-    double cost = c.model.latency + (c.model.bandwidth > 0 ? double(bytes) / c.model.bandwidth : 0.0);
+    double cost = model.latency + (model.bandwidth > 0 ? double(r.src_layout.bytes()) / model.bandwidth : 0.0);
     if (cost > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(cost));
-    counters_.count(r.src, r.dst, bytes);
 }
 
-void TransferEngine::copy_now(TransferRequest const& r) { copy(channel_of(r), r, CopyPath::caller); }
+void TransferEngine::start(Channel const& c, TransferRequest const& r, unsigned slot)
+{
+    if (c.device)
+        c.device->start_copy(r, c.path, slot);
+    else
+        emulate(c.model, r);
+}
 
+void TransferEngine::finish(Channel const& c, CopyInFlight const& f)
+{
+    if (c.device) c.device->finish_copy(c.path, f.slot);
+    counters_.count(f.request.src, f.request.dst, f.request.src_layout.bytes());
+}
+
+void TransferEngine::copy_now(TransferRequest const& r)
+{
+    Channel const& c = channel_of(r);
+    if (c.device)
+        c.device->copy_now(r);
+    else
+        emulate(c.model, r);
+    counters_.count(r.src, r.dst, r.src_layout.bytes());
+}
+
+// Starts what the queue holds while the window has room, then finishes the oldest copy in
+// flight (its stream runs them in order) and wakes its requester; a copy that fails to start
+// or to finish hands its error to its requester alone. Stops once stopping with nothing queued
+// or in flight.
 void TransferEngine::serve(Channel& c)
 {
+    std::deque<CopyInFlight> in_flight;
+    unsigned next_slot = 0;  // slots are used in turn: the oldest in flight ends first
     std::unique_lock lock(c.m);
     for (;;) {
-        c.cv.wait(lock, [&] { return c.stopping || !c.queue.empty(); });
-        if (c.queue.empty()) return;  // stopping, and nothing left to do
-        TransferRequest r = std::move(c.queue.front());
-        c.queue.pop_front();
+        c.cv.wait(lock, [&] { return c.stopping || !c.queue.empty() || !in_flight.empty(); });
+        while (!c.queue.empty() && in_flight.size() < window(c)) {
+            in_flight.push_back({std::move(c.queue.front()), next_slot});
+            c.queue.pop_front();
+            lock.unlock();
+            try {
+                start(c, in_flight.back().request, next_slot);
+                next_slot = (next_slot + 1) % window(c);
+            } catch (...) {  // the requester learns of it and fails its task
+                TransferRequest refused = std::move(in_flight.back().request);
+                in_flight.pop_back();
+                refused.done(std::current_exception());
+            }
+            lock.lock();
+        }
+        if (in_flight.empty()) {
+            if (c.stopping && c.queue.empty()) return;
+            continue;
+        }
         lock.unlock();
+        CopyInFlight f = std::move(in_flight.front());
+        in_flight.pop_front();
         std::exception_ptr error;
         try {
-            copy(c, r, c.path);
-        } catch (...) {  // the requester learns of it and fails its task
+            finish(c, f);
+        } catch (...) {
             error = std::current_exception();
         }
-        r.done(error);
+        f.request.done(error);
         lock.lock();
     }
 }

@@ -2,11 +2,15 @@
 // of the device end of the copy, with per-link statistics. A device node has two channels, one
 // per direction, as a PCIe or NVLink link is full duplex and a GPU has a copy engine for each:
 // copies to the device (from the host, or from a peer device: the destination's) and copies
-// from it to the host overlap. Internal.
+// from it to the host overlap. A GPU's channel keeps up to DeviceBackend::copies_in_flight
+// copies queued on its stream, so that its copy engine goes from one to the next without
+// waiting for the channel's thread to learn that the last one ended and queue another.
+// Internal.
 //
 //   requester ──submit──► the device node's channel queue for that direction ──► copy (memcpy
-//   slowed to the link's bandwidth and latency when emulated; the device's own copy, on the
-//   direction's stream, for a GPU) ──► link stats ──► request.done(error) wakes the requester
+//   slowed to the link's bandwidth and latency when emulated; for a GPU, started on the
+//   direction's stream, finished in order) ──► link stats ──► request.done(error) wakes the
+//   requester
 #pragma once
 
 #include <tessera/rt/interfaces.hpp>
@@ -50,8 +54,8 @@ private:
 };
 
 /// The two directions of a device's link, each with its own channel thread (and, on a GPU,
-/// its own stream); `caller`: a copy made on the calling thread (TransferEngine::copy_now).
-enum class CopyPath { to_device, from_device, caller };
+/// its own stream).
+enum class CopyPath { to_device, from_device };
 
 /// How an emulated link behaves: each copy takes latency + bytes / bandwidth at least, in
 /// each direction independently.
@@ -79,7 +83,7 @@ public:
 private:
     struct Channel {
         NodeId node;
-        CopyPath path;  // to_device or from_device
+        CopyPath path;
         LinkModel model;
         DeviceBackend* device = nullptr;
         std::mutex m;
@@ -88,9 +92,20 @@ private:
         bool stopping = false;
         std::thread thread;
     };
+    /// A copy the channel has started and not yet seen end; `slot` names it to the device.
+    struct CopyInFlight {
+        TransferRequest request;
+        unsigned slot;
+    };
     void serve(Channel& c);
     Channel& channel_of(TransferRequest const& r);
-    void copy(Channel const& c, TransferRequest const& r, CopyPath path);
+    /// The copies a channel may have started and not finished: several on a GPU's stream, one
+    /// on an emulated link (whose copy is done, and its cost slept, when started).
+    static unsigned window(Channel const& c) noexcept;
+    void start(Channel const& c, TransferRequest const& r, unsigned slot);
+    void finish(Channel const& c, CopyInFlight const& f);
+    /// An emulated link's copy: memcpy, then sleep until the link's cost has elapsed.
+    static void emulate(LinkModel const& model, TransferRequest const& r);
 
     LinkCounters& counters_;
     std::vector<std::unique_ptr<Channel>> channels_;

@@ -98,8 +98,9 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
             cuda_check(cudaStreamCreateWithFlags(&copy_streams_[path], cudaStreamNonBlocking),
                        "cudaStreamCreate (copies)");
             // the channels' threads are not pinned: they sleep on their copies instead of spinning
-            cuda_check(cudaEventCreateWithFlags(&copies_done_[path], cudaEventDisableTiming | cudaEventBlockingSync),
-                       "cudaEventCreate (copies)");
+            for (cudaEvent_t& done : copies_done_[path])
+                cuda_check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming | cudaEventBlockingSync),
+                           "cudaEventCreate (copies)");
         }
         cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate (worker)");
         int pools = 0;
@@ -174,10 +175,11 @@ void CudaDevice::release() noexcept
     memory_stream_ = nullptr;
     if (node_pool_) (void)cudaMemPoolDestroy(node_pool_);  // the nodes have freed its memory
     node_pool_ = nullptr;
-    for (cudaEvent_t& e : copies_done_) {
-        if (e) (void)cudaEventDestroy(e);
-        e = nullptr;
-    }
+    for (auto& path : copies_done_)
+        for (cudaEvent_t& e : path) {
+            if (e) (void)cudaEventDestroy(e);
+            e = nullptr;
+        }
     for (cudaStream_t& s : copy_streams_) {
         if (s) (void)cudaStreamDestroy(s);
         s = nullptr;
@@ -242,12 +244,8 @@ void CudaDevice::free(void* p) noexcept
 // One copy per plane of the layouts (cudaMemcpy2DAsync: columns of nx elements, ld apart), or
 // one block when both sides are contiguous. cudaMemcpyDefault: unified addressing tells the
 // direction, host memory pageable or not, and a peer device's memory.
-void CudaDevice::copy(TransferRequest const& r, CopyPath path)
+void CudaDevice::enqueue_copy(TransferRequest const& r, cudaStream_t s)
 {
-    DeviceGuard on(ordinal_);
-    on.check();
-    const bool channel = path != CopyPath::caller;
-    cudaStream_t s = channel ? copy_streams_[std::size_t(path)] : cudaStreamPerThread;
     Layout const& sl = r.src_layout;
     Layout const& dl = r.dst_layout;
     std::size_t es = sl.elem_size;
@@ -255,20 +253,35 @@ void CudaDevice::copy(TransferRequest const& r, CopyPath path)
     auto* dst = static_cast<std::byte*>(r.dst_ptr);
     if (copies_as_one_block(sl, dl)) {
         cuda_check(cudaMemcpyAsync(dst, src, sl.bytes(), cudaMemcpyDefault, s), "cudaMemcpyAsync");
-    } else {
-        for (int64_t k = 0; k < sl.nz; ++k)
-            cuda_check(cudaMemcpy2DAsync(dst + std::size_t(k * dl.ldz) * es, std::size_t(dl.ld) * es,
-                                         src + std::size_t(k * sl.ldz) * es, std::size_t(sl.ld) * es,
-                                         std::size_t(sl.nx) * es, std::size_t(sl.ny), cudaMemcpyDefault, s),
-                       "cudaMemcpy2DAsync");
+        return;
     }
-    if (channel) {  // the channel's thread waits for its copy's event, then wakes the requester
-        cudaEvent_t done = copies_done_[std::size_t(path)];
-        cuda_check(cudaEventRecord(done, s), "cudaEventRecord (copy)");
-        cuda_check(cudaEventSynchronize(done), "copy to or from the GPU");
-    } else {
-        cuda_check(cudaStreamSynchronize(s), "copy to or from the GPU");
-    }
+    for (int64_t k = 0; k < sl.nz; ++k)
+        cuda_check(cudaMemcpy2DAsync(dst + std::size_t(k * dl.ldz) * es, std::size_t(dl.ld) * es,
+                                     src + std::size_t(k * sl.ldz) * es, std::size_t(sl.ld) * es,
+                                     std::size_t(sl.nx) * es, std::size_t(sl.ny), cudaMemcpyDefault, s),
+                   "cudaMemcpy2DAsync");
+}
+
+void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned slot)
+{
+    DeviceGuard on(ordinal_);
+    on.check();
+    cudaStream_t s = copy_streams_[std::size_t(path)];
+    enqueue_copy(r, s);
+    cuda_check(cudaEventRecord(copies_done_[std::size_t(path)][slot], s), "cudaEventRecord (copy)");
+}
+
+void CudaDevice::finish_copy(CopyPath path, unsigned slot)
+{
+    cuda_check(cudaEventSynchronize(copies_done_[std::size_t(path)][slot]), "copy to or from the GPU");
+}
+
+void CudaDevice::copy_now(TransferRequest const& r)
+{
+    DeviceGuard on(ordinal_);
+    on.check();
+    enqueue_copy(r, cudaStreamPerThread);
+    cuda_check(cudaStreamSynchronize(cudaStreamPerThread), "copy to or from the GPU");
 }
 
 bool CudaDevice::reaches(DeviceBackend const& other) const noexcept

@@ -70,7 +70,9 @@ public:
     // ---- DeviceBackend ----
     void* allocate(std::size_t bytes) override;
     void free(void* p) noexcept override;
-    void copy(TransferRequest const& r, CopyPath path) override;
+    void start_copy(TransferRequest const& r, CopyPath path, unsigned slot) override;
+    void finish_copy(CopyPath path, unsigned slot) override;
+    void copy_now(TransferRequest const& r) override;
     bool reaches(DeviceBackend const& other) const noexcept override;
     void add_peer(int ordinal) { peers_.insert(ordinal); }
 
@@ -93,10 +95,13 @@ private:
 
     int ordinal_;
     std::set<int> peers_;
+    /// Queues r's copy on stream `s`: one block, or one cudaMemcpy2DAsync per plane.
+    void enqueue_copy(TransferRequest const& r, cudaStream_t s);
+
     // per direction (CopyPath::to_device, from_device): its transfer channel's stream, and the
-    // event that channel's thread sleeps on
+    // end of each copy in flight there, which that channel's thread sleeps on
     std::array<cudaStream_t, 2> copy_streams_{};
-    std::array<cudaEvent_t, 2> copies_done_{};
+    std::array<std::array<cudaEvent_t, copies_in_flight>, 2> copies_done_{};
     cudaStream_t stream_ = nullptr;  // the worker's
     cudaMemPool_t node_pool_ = nullptr;     // the node's memory, with memory pools
     cudaStream_t memory_stream_ = nullptr;  // the order of its allocations and frees

@@ -1,0 +1,211 @@
+// The transfer engine's channel to a device, against a device of the test's own whose copies
+// end only when the test lets them: several copies in flight on one direction, finished and
+// reported in the order they were queued; a copy that fails to start or to finish fails its
+// own request and no other; stopping finishes every copy queued or in flight.
+#include "runtime/data/device_backend.hpp"
+#include "runtime/data/transfer.hpp"
+
+#include <tessera/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace rt = tessera::rt;
+namespace detail = tessera::rt::detail;
+using detail::CopyPath;
+using detail::DeviceBackend;
+using detail::TransferRequest;
+
+constexpr unsigned window = DeviceBackend::copies_in_flight;
+
+/// A device whose copies are memcpy made when started, and whose copies end, for
+/// finish_copy, only once the test has opened the gate. Copy number `fail_start` (counted from
+/// 0 in the order the channel starts them) throws when started, copy `fail_finish` when
+/// finished.
+class GatedDevice final : public DeviceBackend {
+public:
+    int fail_start = -1, fail_finish = -1;
+
+    void* allocate(std::size_t) override { return nullptr; }
+    void free(void*) noexcept override {}
+    bool reaches(DeviceBackend const&) const noexcept override { return false; }
+    void copy_now(TransferRequest const& r) override { std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes()); }
+
+    void start_copy(TransferRequest const& r, CopyPath, unsigned slot) override
+    {
+        std::lock_guard lock(m_);
+        const int number = attempts_++;
+        if (number == fail_start) throw tessera::DeviceError("copy " + std::to_string(number) + " refused");
+        std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes());
+        slots_started_.push_back(slot);
+        copy_of_slot_[slot] = number;
+        cv_.notify_all();
+    }
+    void finish_copy(CopyPath, unsigned slot) override
+    {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return open_; });
+        if (copy_of_slot_[slot] == fail_finish) throw tessera::DeviceError("copy " + std::to_string(fail_finish) + " lost");
+    }
+
+    void open_gate()
+    {
+        std::lock_guard lock(m_);
+        open_ = true;
+        cv_.notify_all();
+    }
+    /// Waits (at most 10 s) until `n` copies have started; returns how many have.
+    std::size_t wait_started(std::size_t n)
+    {
+        std::unique_lock lock(m_);
+        cv_.wait_for(lock, std::chrono::seconds(10), [&] { return slots_started_.size() >= n; });
+        return slots_started_.size();
+    }
+    std::vector<unsigned> slots_started()
+    {
+        std::lock_guard lock(m_);
+        return slots_started_;
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool open_ = false;
+    int attempts_ = 0;
+    std::vector<unsigned> slots_started_;
+    int copy_of_slot_[window] = {};
+};
+
+/// `copies` host-to-device copies of one double each, and what their requesters learned.
+struct Copies {
+    explicit Copies(int copies) : from(copies), to(copies, -1.0), errors(copies)
+    {
+        for (int i = 0; i < copies; ++i) from[i] = i;
+    }
+    TransferRequest request(int i)
+    {
+        rt::Layout one{.kind = rt::InterfaceKind::variable, .elem_size = sizeof(double)};
+        return {.src = 0, .dst = 1, .src_ptr = &from[i], .src_layout = one, .dst_ptr = &to[i], .dst_layout = one,
+                .done = [this, i](std::exception_ptr error) {
+                    std::lock_guard lock(m);
+                    errors[i] = error;
+                    order.push_back(i);
+                    cv.notify_all();
+                }};
+    }
+    void wait_all()
+    {
+        std::unique_lock lock(m);
+        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return order.size() == from.size(); }))
+            << order.size() << " of " << from.size() << " copies reported";
+    }
+    std::size_t reported()
+    {
+        std::lock_guard lock(m);
+        return order.size();
+    }
+
+    std::vector<double> from, to;
+    std::vector<std::exception_ptr> errors;
+    std::vector<int> order;  // the requesters, in the order they were told
+    std::mutex m;
+    std::condition_variable cv;
+};
+
+/// A device's channels (node 1) through a GatedDevice.
+class TransferEngine : public testing::Test {
+protected:
+    void SetUp() override { engine.add_channels(1, {}, &gpu); }
+    // a failed assertion must not leave the channel waiting for a gate that stays shut, nor
+    // a copy answering requesters that are gone
+    void TearDown() override
+    {
+        gpu.open_gate();
+        engine.stop();
+    }
+    Copies& make_copies(int n) { return copies_.emplace(n); }
+
+    GatedDevice gpu;
+    detail::LinkCounters counters{2};
+    detail::TransferEngine engine{counters};
+
+private:
+    std::optional<Copies> copies_;
+};
+
+TEST_F(TransferEngine, ADeviceChannelKeepsSeveralCopiesInFlightAndReportsThemInOrder)
+{
+    constexpr int n = 3 * window + 1;
+    Copies& copies = make_copies(n);
+    for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
+    // the channel starts a window of copies before the first one ends, and no more
+    EXPECT_EQ(gpu.wait_started(window), window);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(gpu.slots_started().size(), window);
+    EXPECT_EQ(copies.reported(), 0u);
+    gpu.open_gate();
+    copies.wait_all();
+    std::vector<int> in_order(n);
+    std::vector<unsigned> slots_in_turn(n);
+    for (int i = 0; i < n; ++i) {
+        in_order[i] = i;
+        slots_in_turn[i] = unsigned(i) % window;
+        EXPECT_FALSE(copies.errors[i]) << "copy " << i;
+        EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
+    }
+    EXPECT_EQ(copies.order, in_order);
+    EXPECT_EQ(gpu.slots_started(), slots_in_turn);
+    auto links = counters.snapshot();
+    ASSERT_EQ(links.size(), 1u);
+    EXPECT_EQ(links[0].transfers, uint64_t(n));
+    EXPECT_EQ(links[0].bytes, uint64_t(n) * sizeof(double));
+}
+
+TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)
+{
+    gpu.fail_start = 2;   // copy 2 is refused
+    gpu.fail_finish = 6;  // copy 6 fails on the device
+    constexpr int n = 2 * window + 2;
+    Copies& copies = make_copies(n);
+    gpu.open_gate();
+    for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
+    copies.wait_all();
+    for (int i = 0; i < n; ++i) {
+        const bool fails = i == 2 || i == 6;
+        EXPECT_EQ(bool(copies.errors[i]), fails) << "copy " << i;
+        if (!fails) EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
+    }
+    EXPECT_THROW(std::rethrow_exception(copies.errors[2]), tessera::DeviceError);
+    EXPECT_THROW(std::rethrow_exception(copies.errors[6]), tessera::DeviceError);
+    // what arrived is counted; the refused copy and the lost one are not
+    ASSERT_EQ(counters.snapshot().size(), 1u);
+    EXPECT_EQ(counters.snapshot()[0].transfers, uint64_t(n - 2));
+}
+
+TEST_F(TransferEngine, StoppingFinishesTheCopiesQueuedAndInFlight)
+{
+    constexpr int n = 2 * window + 3;
+    Copies& copies = make_copies(n);
+    for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
+    ASSERT_EQ(gpu.wait_started(window), window);
+    std::thread opener([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        gpu.open_gate();
+    });
+    engine.stop();  // returns once every request has its answer
+    opener.join();
+    EXPECT_EQ(copies.reported(), std::size_t(n));
+    for (int i = 0; i < n; ++i) EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
+}
+
+}  // namespace
