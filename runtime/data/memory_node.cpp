@@ -63,7 +63,7 @@ void MemoryNode::flush_cache() noexcept
     cached_ = 0;
 }
 
-bool MemoryNode::evict_for(std::size_t bytes, bool device_refused)
+bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, void** reuse)
 {
     std::size_t freed_bytes = 0;
     auto enough = [&] { return device_refused ? freed_bytes >= bytes : used_ + bytes <= capacity_; };
@@ -71,8 +71,12 @@ bool MemoryNode::evict_for(std::size_t bytes, bool device_refused)
         auto next = std::next(it);
         if (auto freed = evict_replica(*it, id_)) {  // unused, and its handle not busy
             lru_.erase(it);
-            free_raw(freed->ptr, freed->bytes);
             ++evictions_;
+            if (reuse && std::max<std::size_t>(freed->bytes, 1) == bytes) {
+                *reuse = freed->ptr;
+                return true;
+            }
+            free_raw(freed->ptr, freed->bytes);
             freed_bytes += freed->bytes;
         }
         it = next;
@@ -96,8 +100,14 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
         // Full by the accounting, or refused by the device below it (a GPU whose memory others
         // use too, libraries' workspaces...): evict either way.
         bool refused = !capacity_ || used_ + bytes <= capacity_;
-        if (evict_for(bytes, refused))
+        // An evicted buffer of the size asked for serves as it is, with no free and no
+        // allocation: tiles mostly have one size, and on a GPU without memory pools cudaFree
+        // would wait for every kernel in flight.
+        void* reused = nullptr;
+        if (evict_for(bytes, refused, &reused)) {
+            if (reused) return reused;
             if (void* p = allocate_raw(bytes)) return p;
+        }
         if (wait == Wait::no) return nullptr;
         if (refused && device_) {  // a device out of memory that eviction cannot relieve
             auto now = std::chrono::steady_clock::now();

@@ -78,8 +78,9 @@ private:
     void flush_cache() noexcept;
     /// Evicts unused replicas from the least recently used on until `bytes` would fit (or,
     /// when the device refused memory the accounting allows, until `bytes` are freed). True
-    /// if anything was evicted.
-    bool evict_for(std::size_t bytes, bool device_refused);
+    /// if anything was evicted. With `reuse`, the first evicted buffer of exactly `bytes`
+    /// ends it: it goes to *reuse as it is, neither freed nor allocated again.
+    bool evict_for(std::size_t bytes, bool device_refused, void** reuse = nullptr);
 
     NodeId id_;
     NodeKind kind_;

@@ -257,25 +257,21 @@ TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
     expect_eight_tiles_served(r, gpu);
 }
 
-// The same while another task's kernel runs: to make room for the next task's tile, the node
-// frees an unused replica without waiting for that kernel (cudaFree would: it synchronizes
-// the whole device), so the next task is launched well before the kernel can have ended.
-TEST(CudaDriver, EvictionDoesNotWaitForTheKernelsInFlight)
+// The same while another task's kernel runs: to make room for the next task's tile of
+// `c_elements`, the node evicts an unused 1 MB replica without waiting for that kernel
+// (cudaFree would: it synchronizes the whole device), so the next task is launched well
+// before the kernel can have ended.
+void expect_eviction_not_to_wait_for_the_kernel_in_flight(rt::Runtime& r, rt::WorkerId gpu, int64_t c_elements)
 {
-    rt::Runtime r{config(0, "3MB")};
-    REQUIRE_GPU(r, gpu);
-    int pools = 0;
-    ASSERT_EQ(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0), cudaSuccess);
-    if (!pools) GTEST_SKIP() << "no memory pools on this GPU: the node frees with cudaFree";
     constexpr int64_t tile = (1 << 20) / sizeof(double);
-    std::vector<double> a(tile, 0.0), b(tile, 0.0), c(tile, 0.0), small(16, 0.0);
+    std::vector<double> a(tile, 0.0), b(tile, 0.0), c(std::size_t(c_elements), 0.0), small(16, 0.0);
     rt::Handle ha{r, rt::Vector<double>{a.data(), tile}}, hb{r, rt::Vector<double>{b.data(), tile}};
-    rt::Handle hc{r, rt::Vector<double>{c.data(), tile}};
+    rt::Handle hc{r, rt::Vector<double>{c.data(), c_elements}};
     rt::Handle hs{r, rt::Vector<double>{small.data(), int64_t(small.size())}};
     for (auto* h : {&ha, &hb, &hs}) r.submit(add_cl, readwrite(*h), rt::value(1.0), rt::on_worker(gpu));
     r.wait_all();  // 2 MB of the 3 held by replicas no task uses
     r.submit(spin_cl, readwrite(hs), rt::on_worker(gpu));
-    r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // its 1 MB needs a or b evicted
+    r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // needs a or b evicted
     r.wait_all();
     auto nodes = r.memory_nodes();
     EXPECT_GT(nodes[std::size_t(r.worker(gpu).memory_node)].evictions, 0u);
@@ -284,6 +280,28 @@ TEST(CudaDriver, EvictionDoesNotWaitForTheKernelsInFlight)
     for (auto* h : {&ha, &hb, &hc, &hs}) h->unregister();
     for (auto const* v : {&a, &b, &c, &small})
         EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size())) << "a replica was lost";
+}
+
+// A tile of another size: the evicted replica is freed, and the node's memory comes from the
+// GPU's pool, freed with cudaFreeAsync on a stream of its own.
+TEST(CudaDriver, EvictionDoesNotWaitForTheKernelsInFlight)
+{
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    int pools = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0), cudaSuccess);
+    if (!pools) GTEST_SKIP() << "no memory pools on this GPU: the node frees with cudaFree";
+    expect_eviction_not_to_wait_for_the_kernel_in_flight(r, gpu, (1 << 20) / sizeof(double) + 8);
+}
+
+// A tile of the same size: the evicted replica's buffer serves the new one as it is, with no
+// free and no allocation, so that even a GPU without memory pools does not wait (ctest runs
+// this case again on a simulated GPU without pools, where it fails if the node calls cudaFree).
+TEST(CudaDriver, EvictionHandsOverABufferOfTheSameSize)
+{
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    expect_eviction_not_to_wait_for_the_kernel_in_flight(r, gpu, (1 << 20) / sizeof(double));
 }
 
 #if TESSERA_CUDA_SIM
