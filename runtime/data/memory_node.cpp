@@ -72,12 +72,13 @@ bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, void** reuse)
         if (auto freed = evict_replica(*it, id_)) {  // unused, and its handle not busy
             lru_.erase(it);
             ++evictions_;
-            if (reuse && std::max<std::size_t>(freed->bytes, 1) == bytes) {
+            const std::size_t allocated = std::max<std::size_t>(freed->bytes, 1);  // as allocate() counts it
+            if (reuse && allocated == bytes) {
                 *reuse = freed->ptr;
                 return true;
             }
-            free_raw(freed->ptr, freed->bytes);
-            freed_bytes += freed->bytes;
+            free_raw(freed->ptr, allocated);
+            freed_bytes += allocated;
         }
         it = next;
     }

@@ -1,7 +1,7 @@
 // The transfer engine's channel to a device, against a device of the test's own whose copies
 // end only when the test lets them: several copies in flight on one direction, finished and
-// reported in the order they were queued; a copy that fails to start or to finish fails its
-// own request and no other; stopping finishes every copy queued or in flight.
+// reported in the order they were queued; a copy that fails to start (answered at once) or to
+// finish fails its own request and no other; stopping finishes every copy queued or in flight.
 #include "runtime/data/device_backend.hpp"
 #include "runtime/data/transfer.hpp"
 
@@ -177,13 +177,25 @@ TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)
     gpu.fail_finish = 6;  // copy 6 fails on the device
     constexpr int n = 2 * window + 2;
     Copies& copies = make_copies(n);
-    gpu.open_gate();
     for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
+    // copies 0, 1, 3 and 4 in flight; the refused one is answered at once, before them
+    ASSERT_EQ(gpu.wait_started(window), window);
+    {
+        std::lock_guard lock(copies.m);
+        EXPECT_EQ(copies.order, std::vector<int>{2});
+    }
+    gpu.open_gate();
     copies.wait_all();
+    // the refused copy took no slot: the slots still go in turn
+    std::vector<unsigned> slots_in_turn;
+    for (int i = 0; i < n - 1; ++i) slots_in_turn.push_back(unsigned(i) % window);
+    EXPECT_EQ(gpu.slots_started(), slots_in_turn);
     for (int i = 0; i < n; ++i) {
         const bool fails = i == 2 || i == 6;
         EXPECT_EQ(bool(copies.errors[i]), fails) << "copy " << i;
-        if (!fails) EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
+        if (!fails) {
+            EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
+        }
     }
     EXPECT_THROW(std::rethrow_exception(copies.errors[2]), tessera::DeviceError);
     EXPECT_THROW(std::rethrow_exception(copies.errors[6]), tessera::DeviceError);

@@ -267,8 +267,15 @@ void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned sl
     DeviceGuard on(ordinal_);
     on.check();
     cudaStream_t s = copy_streams_[std::size_t(path)];
-    enqueue_copy(r, s);
-    cuda_check(cudaEventRecord(copies_done_[std::size_t(path)][slot], s), "cudaEventRecord (copy)");
+    try {
+        enqueue_copy(r, s);
+        cuda_check(cudaEventRecord(copies_done_[std::size_t(path)][slot], s), "cudaEventRecord (copy)");
+    } catch (...) {
+        // the planes queued before the failure may still be copying into the destination,
+        // which the requester is about to give up: let them end first
+        (void)cudaStreamSynchronize(s);
+        throw;
+    }
 }
 
 void CudaDevice::finish_copy(CopyPath path, unsigned slot)
