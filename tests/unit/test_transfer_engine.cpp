@@ -43,7 +43,8 @@ public:
 
     void start_copy(TransferRequest const& r, CopyPath, unsigned slot) override
     {
-        std::lock_guard lock(m_);
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return all_submitted_; });
         const int number = attempts_++;
         if (number == fail_start) throw tessera::DeviceError("copy " + std::to_string(number) + " refused");
         std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes());
@@ -61,7 +62,16 @@ public:
     void open_gate()
     {
         std::lock_guard lock(m_);
-        open_ = true;
+        open_ = all_submitted_ = true;
+        cv_.notify_all();
+    }
+    /// Lets copies start: the channel, held in its first start until the test has queued
+    /// every request, then finds them all queued (a request that comes while the channel
+    /// waits for its oldest copy is started once that copy has ended).
+    void all_submitted()
+    {
+        std::lock_guard lock(m_);
+        all_submitted_ = true;
         cv_.notify_all();
     }
     /// Waits (at most 10 s) until `n` copies have started; returns how many have.
@@ -80,7 +90,7 @@ public:
 private:
     std::mutex m_;
     std::condition_variable cv_;
-    bool open_ = false;
+    bool open_ = false, all_submitted_ = false;
     int attempts_ = 0;
     std::vector<unsigned> slots_started_;
     int copy_of_slot_[window] = {};
@@ -148,6 +158,7 @@ TEST_F(TransferEngine, ADeviceChannelKeepsSeveralCopiesInFlightAndReportsThemInO
     constexpr int n = 3 * window + 1;
     Copies& copies = make_copies(n);
     for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
+    gpu.all_submitted();
     // the channel starts a window of copies before the first one ends, and no more
     EXPECT_EQ(gpu.wait_started(window), window);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -178,6 +189,7 @@ TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)
     constexpr int n = 2 * window + 2;
     Copies& copies = make_copies(n);
     for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
+    gpu.all_submitted();
     // copies 0, 1, 3 and 4 in flight; the refused one is answered at once, before them
     ASSERT_EQ(gpu.wait_started(window), window);
     {
@@ -209,6 +221,7 @@ TEST_F(TransferEngine, StoppingFinishesTheCopiesQueuedAndInFlight)
     constexpr int n = 2 * window + 3;
     Copies& copies = make_copies(n);
     for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
+    gpu.all_submitted();
     ASSERT_EQ(gpu.wait_started(window), window);
     std::thread opener([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
