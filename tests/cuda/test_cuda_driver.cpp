@@ -131,6 +131,15 @@ TEST(CudaDriver, CoherencyBetweenHostEmulatedAndGpu)
     for (double e : x) ASSERT_EQ(e, value + 60);
 }
 
+/// The runtime's CUDA workers.
+std::vector<rt::WorkerId> cuda_workers(rt::Runtime& r)
+{
+    std::vector<rt::WorkerId> gpus;
+    for (rt::WorkerId w = 0; w < r.worker_count(); ++w)
+        if (r.worker(w).arch == rt::Arch::cuda) gpus.push_back(w);
+    return gpus;
+}
+
 // Two GPUs: data written on one is read on the other, and a read-modify-write chain hops
 // between them. Where the GPUs have peer access, the copies between them go directly (the
 // link between their two nodes carries them), else through the host. On the CUDA simulator
@@ -140,9 +149,7 @@ TEST(CudaDriver, CoherencyBetweenTwoGpus)
     rt::RuntimeConfig two = config();
     two.ncuda = 2;
     rt::Runtime r{two};
-    std::vector<rt::WorkerId> gpus;
-    for (rt::WorkerId w = 0; w < r.worker_count(); ++w)
-        if (r.worker(w).arch == rt::Arch::cuda) gpus.push_back(w);
+    std::vector<rt::WorkerId> gpus = cuda_workers(r);
     if (gpus.size() < 2) GTEST_SKIP() << "needs two GPUs";
     std::vector<double> x(50000, 0.0);
     int64_t mismatches = 0;
@@ -910,9 +917,7 @@ TEST(CudaDriver, TheOtherGpuCarriesOnAfterOneRetires)
     rt::RuntimeConfig two = config();
     two.ncuda = 2;
     rt::Runtime r{two};
-    std::vector<rt::WorkerId> gpus;
-    for (rt::WorkerId w = 0; w < r.worker_count(); ++w)
-        if (r.worker(w).arch == rt::Arch::cuda) gpus.push_back(w);
+    std::vector<rt::WorkerId> gpus = cuda_workers(r);
     if (gpus.size() < 2) GTEST_SKIP() << "needs two GPUs";
     std::vector<double> x(4096, 0.0), y(4096, 0.0), t(8, 0.0);
     rt::Handle hx{r, rt::Vector<double>{x.data(), 4096}};

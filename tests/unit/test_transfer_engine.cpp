@@ -144,6 +144,12 @@ protected:
         engine.stop();
     }
     Copies& make_copies(int n) { return copies_.emplace(n); }
+    /// Queues every copy, then lets the channel start them.
+    void submit_all(Copies& copies)
+    {
+        for (int i = 0; i < int(copies.from.size()); ++i) engine.submit(copies.request(i));
+        gpu.all_submitted();
+    }
 
     GatedDevice gpu;
     detail::LinkCounters counters{2};
@@ -157,8 +163,7 @@ TEST_F(TransferEngine, ADeviceChannelKeepsSeveralCopiesInFlightAndReportsThemInO
 {
     constexpr int n = 3 * window + 1;
     Copies& copies = make_copies(n);
-    for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
-    gpu.all_submitted();
+    submit_all(copies);
     // the channel starts a window of copies before the first one ends, and no more
     EXPECT_EQ(gpu.wait_started(window), window);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -188,8 +193,7 @@ TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)
     gpu.fail_finish = 6;  // copy 6 fails on the device
     constexpr int n = 2 * window + 2;
     Copies& copies = make_copies(n);
-    for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
-    gpu.all_submitted();
+    submit_all(copies);
     // copies 0, 1, 3 and 4 in flight; the refused one is answered at once, before them
     ASSERT_EQ(gpu.wait_started(window), window);
     {
@@ -220,8 +224,7 @@ TEST_F(TransferEngine, StoppingFinishesTheCopiesQueuedAndInFlight)
 {
     constexpr int n = 2 * window + 3;
     Copies& copies = make_copies(n);
-    for (int i = 0; i < n; ++i) engine.submit(copies.request(i));
-    gpu.all_submitted();
+    submit_all(copies);
     ASSERT_EQ(gpu.wait_started(window), window);
     std::thread opener([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
