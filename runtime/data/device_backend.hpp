@@ -22,11 +22,13 @@ public:
     /// finished: their slots are 0 .. copies_in_flight - 1.
     static constexpr unsigned copies_in_flight = 4;
     /// Queues copy r (one end, or both, on this device) on `path`'s stream and returns without
-    /// waiting for it; `slot` marks its end for finish_copy. Called from that direction's
-    /// channel thread only, with a slot whose last copy has finished. Throws DeviceError.
-    virtual void start_copy(TransferRequest const& r, CopyPath path, unsigned slot) = 0;
-    /// Returns once the copy started in `slot` of `path` has arrived (those started before it
-    /// on that path have too: a stream runs in order). Throws DeviceError when it failed.
+    /// waiting for it. Once the copy has ended, arrived or failed, calls `ended` exactly once,
+    /// from a thread of the device's driver (it only signals: no device calls); finish_copy
+    /// then tells which. Called from that direction's channel thread only, with a slot whose
+    /// last copy has finished. Throws DeviceError, and then never calls `ended`.
+    virtual void start_copy(TransferRequest const& r, CopyPath path, unsigned slot, std::function<void()> ended) = 0;
+    /// Called once the copy started in `slot` of `path` has ended: throws DeviceError when it
+    /// failed.
     virtual void finish_copy(CopyPath path, unsigned slot) = 0;
     /// Copies r from the calling thread, any thread, and returns once the data has arrived
     /// (an eviction's write-back, the bus calibration). Throws DeviceError.

@@ -50,6 +50,7 @@ void TransferEngine::add_channels(NodeId node, LinkModel model, DeviceBackend* d
         c->path = path;
         c->model = model;
         c->device = device;
+        c->ended.assign(window(*c), false);
         Channel* raw = c.get();
         channels_.push_back(std::move(c));
         raw->thread = std::thread([this, raw] { serve(*raw); });
@@ -87,12 +88,23 @@ void TransferEngine::emulate(LinkModel const& model, TransferRequest const& r)
     if (cost > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(cost));
 }
 
-void TransferEngine::start(Channel const& c, TransferRequest const& r, unsigned slot)
+void TransferEngine::start(Channel& c, TransferRequest const& r, unsigned slot)
 {
-    if (c.device)
-        c.device->start_copy(r, c.path, slot);
-    else
+    if (c.device) {
+        c.device->start_copy(r, c.path, slot, [&c, slot] { copy_ended(c, slot); });
+    } else {
         emulate(c.model, r);
+        copy_ended(c, slot);
+    }
+}
+
+// Notifies under the lock: once the channel has seen the last of its copies end, it may
+// return and be destroyed, which it cannot do before this call lets the lock go.
+void TransferEngine::copy_ended(Channel& c, unsigned slot) noexcept
+{
+    std::lock_guard lock(c.m);
+    c.ended[slot] = true;
+    c.cv.notify_one();
 }
 
 void TransferEngine::finish(Channel const& c, CopyInFlight const& f)
@@ -111,20 +123,23 @@ void TransferEngine::copy_now(TransferRequest const& r)
     counters_.count(r.src, r.dst, r.src_layout.bytes());
 }
 
-// Starts what the queue holds while the window has room, then finishes the oldest copy in
-// flight (its stream runs them in order) and wakes its requester; a copy that fails to start
-// or to finish hands its error to its requester alone. Stops once stopping with nothing queued
-// or in flight.
+// Starts what the queue holds while the window has room, and finishes the oldest copy in
+// flight once it has ended (its stream runs them in order), waking its requester; in between,
+// sleeps until a request comes or a copy ends. A copy that fails to start or to finish hands
+// its error to its requester alone. Returns once stopping with nothing queued or in flight.
 void TransferEngine::serve(Channel& c)
 {
     std::deque<CopyInFlight> in_flight;
     unsigned next_slot = 0;  // slots are used in turn: the oldest in flight ends first
     std::unique_lock lock(c.m);
     for (;;) {
-        c.cv.wait(lock, [&] { return c.stopping || !c.queue.empty() || !in_flight.empty(); });
-        while (!c.queue.empty() && in_flight.size() < window(c)) {
+        auto can_start = [&] { return !c.queue.empty() && in_flight.size() < window(c); };
+        auto oldest_ended = [&] { return !in_flight.empty() && c.ended[in_flight.front().slot]; };
+        c.cv.wait(lock, [&] { return can_start() || oldest_ended() || (c.stopping && c.queue.empty() && in_flight.empty()); });
+        if (can_start()) {
             in_flight.push_back({std::move(c.queue.front()), next_slot});
             c.queue.pop_front();
+            c.ended[next_slot] = false;
             lock.unlock();
             try {
                 start(c, in_flight.back().request, next_slot);
@@ -134,22 +149,20 @@ void TransferEngine::serve(Channel& c)
                 in_flight.pop_back();
                 refused.done(std::current_exception());
             }
-            lock.lock();
+        } else if (oldest_ended()) {
+            CopyInFlight f = std::move(in_flight.front());
+            in_flight.pop_front();
+            lock.unlock();
+            std::exception_ptr error;
+            try {
+                finish(c, f);
+            } catch (...) {
+                error = std::current_exception();
+            }
+            f.request.done(error);
+        } else {
+            return;  // stopping, and every request has its answer
         }
-        if (in_flight.empty()) {
-            if (c.stopping && c.queue.empty()) return;
-            continue;
-        }
-        lock.unlock();
-        CopyInFlight f = std::move(in_flight.front());
-        in_flight.pop_front();
-        std::exception_ptr error;
-        try {
-            finish(c, f);
-        } catch (...) {
-            error = std::current_exception();
-        }
-        f.request.done(error);
         lock.lock();
     }
 }

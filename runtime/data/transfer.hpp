@@ -4,13 +4,14 @@
 // copies to the device (from the host, or from a peer device: the destination's) and copies
 // from it to the host overlap. A GPU's channel keeps up to DeviceBackend::copies_in_flight
 // copies queued on its stream, so that its copy engine goes from one to the next without
-// waiting for the channel's thread to learn that the last one ended and queue another.
-// Internal.
+// waiting for the channel's thread to learn that the last one ended and queue another. The
+// channel's thread never blocks on a copy: the device tells it when one has ended, so that a
+// request that comes meanwhile is queued on the stream at once. Internal.
 //
 //   requester ──submit──► the device node's channel queue for that direction ──► copy (memcpy
 //   slowed to the link's bandwidth and latency when emulated; for a GPU, started on the
-//   direction's stream, finished in order) ──► link stats ──► request.done(error) wakes the
-//   requester
+//   direction's stream, its end announced by the device, finished in order) ──► link stats
+//   ──► request.done(error) wakes the requester
 #pragma once
 
 #include <tessera/rt/interfaces.hpp>
@@ -89,6 +90,7 @@ private:
         std::mutex m;
         std::condition_variable cv;
         std::deque<TransferRequest> queue;
+        std::vector<bool> ended;  // per slot: its copy has ended (guarded by m)
         bool stopping = false;
         std::thread thread;
     };
@@ -102,7 +104,10 @@ private:
     /// The copies a channel may have started and not finished: several on a GPU's stream, one
     /// on an emulated link (whose copy is done, and its cost slept, when started).
     static unsigned window(Channel const& c) noexcept;
-    void start(Channel const& c, TransferRequest const& r, unsigned slot);
+    void start(Channel& c, TransferRequest const& r, unsigned slot);
+    /// Called once the copy in `slot` has ended, from any thread (the device's): wakes the
+    /// channel to finish it.
+    static void copy_ended(Channel& c, unsigned slot) noexcept;
     void finish(Channel const& c, CopyInFlight const& f);
     /// An emulated link's copy: memcpy, then sleep until the link's cost has elapsed.
     static void emulate(LinkModel const& model, TransferRequest const& r);

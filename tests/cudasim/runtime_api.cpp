@@ -25,10 +25,10 @@ Stream::~Stream()
     thread_.join();
 }
 
-std::uint64_t Stream::enqueue(std::function<void()> op)
+std::uint64_t Stream::enqueue(std::function<void()> op, bool even_after_fault)
 {
     std::lock_guard lock(m_);
-    queue_.emplace_back(++queued_, std::move(op));
+    queue_.push_back({++queued_, std::move(op), even_after_fault});
     cv_.notify_all();
     return queued_;
 }
@@ -57,12 +57,12 @@ void Stream::run()
     for (;;) {
         cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
         if (queue_.empty()) return;  // stopping, and everything ran
-        auto [ticket, op] = std::move(queue_.front());
+        Operation op = std::move(queue_.front());
         queue_.pop_front();
         lock.unlock();
-        if (device_.fault.load() == cudaSuccess) op();
+        if (op.even_after_fault || device_.fault.load() == cudaSuccess) op.run();
         lock.lock();
-        completed_ = ticket;
+        completed_ = op.ticket;
         cv_.notify_all();
     }
 }
@@ -160,11 +160,11 @@ Device& device_of(cudaStream_t s)
     return stream ? stream->device() : State::get().current();
 }
 
-void submit(cudaStream_t s, std::function<void()> op)
+void submit(cudaStream_t s, std::function<void()> op, bool even_after_fault)
 {
     if (Stream* stream = stream_of(s))
-        stream->enqueue(std::move(op));
-    else if (State::get().current().fault.load() == cudaSuccess)
+        stream->enqueue(std::move(op), even_after_fault);
+    else if (even_after_fault || State::get().current().fault.load() == cudaSuccess)
         op();
 }
 
@@ -704,6 +704,28 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
     if (!fn) return record(cudaErrorInvalidValue);
     if (cudaError_t e = sticky(device_of(stream))) return e;
     submit(stream, [fn, data] { fn(data); });
+    return cudaSuccess;
+}
+
+// Called once whatever happens, with the device's sticky error once it has faulted.
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data, unsigned int flags)
+{
+    if (!callback || flags != 0) return record(cudaErrorInvalidValue);
+    if (cudaError_t e = sticky(device_of(stream))) return e;
+    Device* d = &device_of(stream);
+    submit(stream, [stream, callback, data, d] { callback(stream, d->fault.load(), data); }, true);
+    return cudaSuccess;
+}
+
+// The stream's later work waits until the event's stream has reached the event's mark, even
+// on a faulted device: its streams still advance, skipping their operations.
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int)
+{
+    if (!event) return record(cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = sticky(device_of(stream))) return e;
+    std::shared_ptr<Mark> mark = event->last_mark();
+    if (!mark || !mark->stream || mark->stream == stream_of(stream)) return cudaSuccess;
+    submit(stream, [mark] { mark->stream->wait(mark->ticket); }, true);
     return cudaSuccess;
 }
 

@@ -63,8 +63,9 @@ public:
     Stream(Stream const&) = delete;
     Stream& operator=(Stream const&) = delete;
 
-    /// Queues `op`; returns its ticket. A faulted device skips its operations.
-    std::uint64_t enqueue(std::function<void()> op);
+    /// Queues `op`; returns its ticket. A faulted device skips its operations, but for those
+    /// queued with `even_after_fault` (a stream callback, a wait on another stream).
+    std::uint64_t enqueue(std::function<void()> op, bool even_after_fault = false);
     /// The ticket of the last operation queued (0: none).
     std::uint64_t last() const;
     bool done(std::uint64_t ticket) const;
@@ -77,7 +78,12 @@ private:
     Device& device_;
     mutable std::mutex m_;
     mutable std::condition_variable cv_;
-    std::deque<std::pair<std::uint64_t, std::function<void()>>> queue_;
+    struct Operation {
+        std::uint64_t ticket;
+        std::function<void()> run;
+        bool even_after_fault;
+    };
+    std::deque<Operation> queue_;
     std::uint64_t queued_ = 0, completed_ = 0;
     bool stop_ = false;
     std::thread thread_;
@@ -137,8 +143,8 @@ cudaError_t record(cudaError_t status);
 /// operations run at once in the calling thread.
 Stream* stream_of(cudaStream_t s);
 
-/// Runs `op` on stream `s` (at once for the default streams), on device `device`.
-void submit(cudaStream_t s, std::function<void()> op);
+/// Runs `op` on stream `s` (at once for the default streams); see Stream::enqueue.
+void submit(cudaStream_t s, std::function<void()> op, bool even_after_fault = false);
 
 /// The device a stream's work runs on: its own, or the current one for the default streams.
 Device& device_of(cudaStream_t s);

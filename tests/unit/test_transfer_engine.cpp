@@ -1,6 +1,7 @@
 // The transfer engine's channel to a device, against a device of the test's own whose copies
 // end only when the test lets them: several copies in flight on one direction, finished and
-// reported in the order they were queued; a copy that fails to start (answered at once) or to
+// reported in the order they were queued, none before its end; a request that comes while
+// copies are in flight started at once; a copy that fails to start (answered at once) or to
 // finish fails its own request and no other; stopping finishes every copy queued or in flight.
 #include "runtime/data/device_backend.hpp"
 #include "runtime/data/transfer.hpp"
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -28,10 +30,11 @@ using detail::TransferRequest;
 
 constexpr unsigned window = DeviceBackend::copies_in_flight;
 
-/// A device whose copies are memcpy made when started, and whose copies end, for
-/// finish_copy, only once the test has opened the gate. Copy number `fail_start` (counted from
-/// 0 in the order the channel starts them) throws when started, copy `fail_finish` when
-/// finished.
+/// A device whose copies are memcpy made when started, and which announces their ends only
+/// once the test has opened the gate (and at once after that). Copy number `fail_start`
+/// (counted from 0 in the order the channel starts them) throws when started, copy
+/// `fail_finish` when finished. It notes a copy finished before its end was announced: the
+/// channel must wait for that.
 class GatedDevice final : public DeviceBackend {
 public:
     int fail_start = -1, fail_finish = -1;
@@ -41,38 +44,44 @@ public:
     bool reaches(DeviceBackend const&) const noexcept override { return false; }
     void copy_now(TransferRequest const& r) override { std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes()); }
 
-    void start_copy(TransferRequest const& r, CopyPath, unsigned slot) override
+    void start_copy(TransferRequest const& r, CopyPath, unsigned slot, std::function<void()> ended) override
     {
         std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return all_submitted_; });
         const int number = attempts_++;
         if (number == fail_start) throw tessera::DeviceError("copy " + std::to_string(number) + " refused");
         std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes());
         slots_started_.push_back(slot);
         copy_of_slot_[slot] = number;
         cv_.notify_all();
+        if (!open_) {
+            ended_[slot] = false;
+            unannounced_.push_back(std::move(ended));
+            unannounced_slots_.push_back(slot);
+            return;
+        }
+        ended_[slot] = true;
+        lock.unlock();
+        ended();
     }
     void finish_copy(CopyPath, unsigned slot) override
     {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return open_; });
+        std::lock_guard lock(m_);
+        if (!ended_[slot]) finished_before_its_end_ = true;
         if (copy_of_slot_[slot] == fail_finish) throw tessera::DeviceError("copy " + std::to_string(fail_finish) + " lost");
     }
 
+    /// Ends every copy started so far, in order, and the later ones as soon as started.
     void open_gate()
     {
-        std::lock_guard lock(m_);
-        open_ = all_submitted_ = true;
-        cv_.notify_all();
-    }
-    /// Lets copies start: the channel, held in its first start until the test has queued
-    /// every request, then finds them all queued (a request that comes while the channel
-    /// waits for its oldest copy is started once that copy has ended).
-    void all_submitted()
-    {
-        std::lock_guard lock(m_);
-        all_submitted_ = true;
-        cv_.notify_all();
+        std::vector<std::function<void()>> announce;
+        {
+            std::lock_guard lock(m_);
+            open_ = true;
+            for (unsigned slot : unannounced_slots_) ended_[slot] = true;
+            unannounced_slots_.clear();
+            announce.swap(unannounced_);
+        }
+        for (auto& ended : announce) ended();
     }
     /// Waits (at most 10 s) until `n` copies have started; returns how many have.
     std::size_t wait_started(std::size_t n)
@@ -86,14 +95,22 @@ public:
         std::lock_guard lock(m_);
         return slots_started_;
     }
+    bool finished_a_copy_before_its_end()
+    {
+        std::lock_guard lock(m_);
+        return finished_before_its_end_;
+    }
 
 private:
     std::mutex m_;
     std::condition_variable cv_;
-    bool open_ = false, all_submitted_ = false;
+    bool open_ = false, finished_before_its_end_ = false;
     int attempts_ = 0;
     std::vector<unsigned> slots_started_;
     int copy_of_slot_[window] = {};
+    bool ended_[window] = {};
+    std::vector<std::function<void()>> unannounced_;  // in the order started
+    std::vector<unsigned> unannounced_slots_;
 };
 
 /// `copies` host-to-device copies of one double each, and what their requesters learned.
@@ -142,13 +159,12 @@ protected:
     {
         gpu.open_gate();
         engine.stop();
+        EXPECT_FALSE(gpu.finished_a_copy_before_its_end());
     }
     Copies& make_copies(int n) { return copies_.emplace(n); }
-    /// Queues every copy, then lets the channel start them.
     void submit_all(Copies& copies)
     {
         for (int i = 0; i < int(copies.from.size()); ++i) engine.submit(copies.request(i));
-        gpu.all_submitted();
     }
 
     GatedDevice gpu;
@@ -185,6 +201,21 @@ TEST_F(TransferEngine, ADeviceChannelKeepsSeveralCopiesInFlightAndReportsThemInO
     ASSERT_EQ(links.size(), 1u);
     EXPECT_EQ(links[0].transfers, uint64_t(n));
     EXPECT_EQ(links[0].bytes, uint64_t(n) * sizeof(double));
+}
+
+TEST_F(TransferEngine, ACopyRequestedWhileAnotherIsInFlightStartsAtOnce)
+{
+    Copies& copies = make_copies(2);
+    engine.submit(copies.request(0));
+    ASSERT_EQ(gpu.wait_started(1), 1u);
+    // copy 0 has not ended: the channel does not wait for it to start copy 1
+    engine.submit(copies.request(1));
+    EXPECT_EQ(gpu.wait_started(2), 2u);
+    EXPECT_EQ(copies.reported(), 0u);
+    gpu.open_gate();
+    copies.wait_all();
+    EXPECT_EQ(copies.order, (std::vector<int>{0, 1}));
+    EXPECT_EQ(copies.to, (std::vector<double>{0, 1}));
 }
 
 TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)

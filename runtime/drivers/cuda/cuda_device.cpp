@@ -6,6 +6,7 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -97,10 +98,10 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
         for (std::size_t path = 0; path < copy_streams_.size(); ++path) {
             cuda_check(cudaStreamCreateWithFlags(&copy_streams_[path], cudaStreamNonBlocking),
                        "cudaStreamCreate (copies)");
-            // the channels' threads are not pinned: they sleep on their copies instead of spinning
+            cuda_check(cudaStreamCreateWithFlags(&copy_announcers_[path], cudaStreamNonBlocking),
+                       "cudaStreamCreate (copy ends)");
             for (cudaEvent_t& done : copies_done_[path])
-                cuda_check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming | cudaEventBlockingSync),
-                           "cudaEventCreate (copies)");
+                cuda_check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "cudaEventCreate (copies)");
         }
         cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate (worker)");
         int pools = 0;
@@ -180,10 +181,11 @@ void CudaDevice::release() noexcept
             if (e) (void)cudaEventDestroy(e);
             e = nullptr;
         }
-    for (cudaStream_t& s : copy_streams_) {
-        if (s) (void)cudaStreamDestroy(s);
-        s = nullptr;
-    }
+    for (auto* streams : {&copy_announcers_, &copy_streams_})  // the announcers wait on the copies
+        for (cudaStream_t& s : *streams) {
+            if (s) (void)cudaStreamDestroy(s);
+            s = nullptr;
+        }
     cusolver_ = nullptr;
     cublas_ = nullptr;
     stream_ = nullptr;
@@ -262,14 +264,30 @@ void CudaDevice::enqueue_copy(TransferRequest const& r, cudaStream_t s)
                    "cudaMemcpy2DAsync");
 }
 
-void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned slot)
+namespace {
+// cudaStreamAddCallback rather than cudaLaunchHostFunc: it is called once whatever happens,
+// with the error of a device that has faulted, where a host function would never be.
+void CUDART_CB announce_copy_end(cudaStream_t, cudaError_t, void* ended)
+{
+    std::unique_ptr<std::function<void()>> announce(static_cast<std::function<void()>*>(ended));
+    (*announce)();
+}
+}  // namespace
+
+void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned slot, std::function<void()> ended)
 {
     DeviceGuard on(ordinal_);
     on.check();
     cudaStream_t s = copy_streams_[std::size_t(path)];
+    cudaStream_t announcer = copy_announcers_[std::size_t(path)];
+    cudaEvent_t done = copies_done_[std::size_t(path)][slot];
     try {
         enqueue_copy(r, s);
-        cuda_check(cudaEventRecord(copies_done_[std::size_t(path)][slot], s), "cudaEventRecord (copy)");
+        cuda_check(cudaEventRecord(done, s), "cudaEventRecord (copy)");
+        cuda_check(cudaStreamWaitEvent(announcer, done, 0), "cudaStreamWaitEvent (copy end)");
+        auto announce = std::make_unique<std::function<void()>>(std::move(ended));
+        cuda_check(cudaStreamAddCallback(announcer, announce_copy_end, announce.get(), 0), "cudaStreamAddCallback (copy end)");
+        announce.release();  // the callback owns it now
     } catch (...) {
         // the planes queued before the failure may still be copying into the destination,
         // which the requester is about to give up: let them end first
@@ -280,6 +298,7 @@ void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned sl
 
 void CudaDevice::finish_copy(CopyPath path, unsigned slot)
 {
+    // the copy has ended: the event answers at once, with the copy's error if it failed
     cuda_check(cudaEventSynchronize(copies_done_[std::size_t(path)][slot]), "copy to or from the GPU");
 }
 

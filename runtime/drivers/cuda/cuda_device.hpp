@@ -70,7 +70,7 @@ public:
     // ---- DeviceBackend ----
     void* allocate(std::size_t bytes) override;
     void free(void* p) noexcept override;
-    void start_copy(TransferRequest const& r, CopyPath path, unsigned slot) override;
+    void start_copy(TransferRequest const& r, CopyPath path, unsigned slot, std::function<void()> ended) override;
     void finish_copy(CopyPath path, unsigned slot) override;
     void copy_now(TransferRequest const& r) override;
     bool reaches(DeviceBackend const& other) const noexcept override;
@@ -98,10 +98,12 @@ private:
     /// Queues r's copy on stream `s`: one block, or one cudaMemcpy2DAsync per plane.
     void enqueue_copy(TransferRequest const& r, cudaStream_t s);
 
-    // per direction (CopyPath::to_device, from_device): its transfer channel's stream, and the
-    // end of each copy in flight there, which that channel's thread sleeps on
+    // per direction (CopyPath::to_device, from_device): its transfer channel's stream; the end
+    // of each copy in flight there; and the stream that announces those ends to the channel
+    // (cudaStreamAddCallback), one of its own, as a callback holds up its stream's later work
     std::array<cudaStream_t, 2> copy_streams_{};
     std::array<std::array<cudaEvent_t, copies_in_flight>, 2> copies_done_{};
+    std::array<cudaStream_t, 2> copy_announcers_{};
     cudaStream_t stream_ = nullptr;  // the worker's
     cudaMemPool_t node_pool_ = nullptr;     // the node's memory, with memory pools
     cudaStream_t memory_stream_ = nullptr;  // the order of its allocations and frees
