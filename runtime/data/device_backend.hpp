@@ -30,6 +30,9 @@ public:
     /// Called once the copy started in `slot` of `path` has ended: throws DeviceError when it
     /// failed.
     virtual void finish_copy(CopyPath path, unsigned slot) = 0;
+    /// Has the copy started in `slot` of `path` ended, arrived or failed? Asks without waiting:
+    /// the channel's fallback should the call to `ended` be overdue.
+    virtual bool copy_has_ended(CopyPath path, unsigned slot) noexcept = 0;
     /// Copies r from the calling thread, any thread, and returns once the data has arrived
     /// (an eviction's write-back, the bus calibration). Throws DeviceError.
     virtual void copy_now(TransferRequest const& r) = 0;

@@ -5,6 +5,7 @@
 
 #include <tessera/error.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -50,7 +51,7 @@ void TransferEngine::add_channels(NodeId node, LinkModel model, DeviceBackend* d
         c->path = path;
         c->model = model;
         c->device = device;
-        c->ended.assign(window(*c), false);
+        c->ended.assign(window(*c), 0);
         Channel* raw = c.get();
         channels_.push_back(std::move(c));
         raw->thread = std::thread([this, raw] { serve(*raw); });
@@ -88,22 +89,23 @@ void TransferEngine::emulate(LinkModel const& model, TransferRequest const& r)
     if (cost > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(cost));
 }
 
-void TransferEngine::start(Channel& c, TransferRequest const& r, unsigned slot)
+void TransferEngine::start(Channel& c, CopyInFlight const& f)
 {
     if (c.device) {
-        c.device->start_copy(r, c.path, slot, [&c, slot] { copy_ended(c, slot); });
+        auto ended = [&c, slot = f.slot, number = f.number] { copy_ended(c, slot, number); };
+        c.device->start_copy(f.request, c.path, f.slot, ended);
     } else {
-        emulate(c.model, r);
-        copy_ended(c, slot);
+        emulate(c.model, f.request);
+        copy_ended(c, f.slot, f.number);
     }
 }
 
 // Notifies under the lock: once the channel has seen the last of its copies end, it may
 // return and be destroyed, which it cannot do before this call lets the lock go.
-void TransferEngine::copy_ended(Channel& c, unsigned slot) noexcept
+void TransferEngine::copy_ended(Channel& c, unsigned slot, uint64_t number) noexcept
 {
     std::lock_guard lock(c.m);
-    c.ended[slot] = true;
+    c.ended[slot] = std::max(c.ended[slot], number);
     c.cv.notify_one();
 }
 
@@ -125,24 +127,42 @@ void TransferEngine::copy_now(TransferRequest const& r)
 
 // Starts what the queue holds while the window has room, and finishes the oldest copy in
 // flight once it has ended (its stream runs them in order), waking its requester; in between,
-// sleeps until a request comes or a copy ends. A copy that fails to start or to finish hands
-// its error to its requester alone. Returns once stopping with nothing queued or in flight.
+// sleeps until a request comes or a copy's end is announced. A copy that fails to start or to
+// finish hands its error to its requester alone. Returns once stopping with nothing queued or
+// in flight.
 void TransferEngine::serve(Channel& c)
 {
     std::deque<CopyInFlight> in_flight;
     unsigned next_slot = 0;  // slots are used in turn: the oldest in flight ends first
+    uint64_t started = 0;    // copies started so far
     std::unique_lock lock(c.m);
     for (;;) {
         auto can_start = [&] { return !c.queue.empty() && in_flight.size() < window(c); };
-        auto oldest_ended = [&] { return !in_flight.empty() && c.ended[in_flight.front().slot]; };
-        c.cv.wait(lock, [&] { return can_start() || oldest_ended() || (c.stopping && c.queue.empty() && in_flight.empty()); });
+        auto oldest_ended = [&] {
+            return !in_flight.empty() && c.ended[in_flight.front().slot] >= in_flight.front().number;
+        };
+        auto done = [&] { return c.stopping && c.queue.empty() && in_flight.empty(); };
+        auto ready = [&] { return can_start() || oldest_ended() || done(); };
+        if (in_flight.empty() || !c.device) {
+            c.cv.wait(lock, ready);
+        } else if (!c.cv.wait_for(lock, announcement_overdue, ready)) {
+            // no end announced for a while: ask the device, should the announcement be lost
+            // (a device that fails to call back must not leave the channel, and stop(), waiting)
+            if (!in_flight.empty() && c.device) {
+                const unsigned slot = in_flight.front().slot;
+                const uint64_t number = in_flight.front().number;
+                lock.unlock();
+                if (c.device->copy_has_ended(c.path, slot)) copy_ended(c, slot, number);
+                lock.lock();
+            }
+            continue;
+        }
         if (can_start()) {
-            in_flight.push_back({std::move(c.queue.front()), next_slot});
+            in_flight.push_back({std::move(c.queue.front()), next_slot, ++started});
             c.queue.pop_front();
-            c.ended[next_slot] = false;
             lock.unlock();
             try {
-                start(c, in_flight.back().request, next_slot);
+                start(c, in_flight.back());
                 next_slot = (next_slot + 1) % window(c);
             } catch (...) {  // the requester learns of it and fails its task
                 TransferRequest refused = std::move(in_flight.back().request);

@@ -5,8 +5,8 @@
 // from it to the host overlap. A GPU's channel keeps up to DeviceBackend::copies_in_flight
 // copies queued on its stream, so that its copy engine goes from one to the next without
 // waiting for the channel's thread to learn that the last one ended and queue another. The
-// channel's thread never blocks on a copy: the device tells it when one has ended, so that a
-// request that comes meanwhile is queued on the stream at once. Internal.
+// channel's thread does not wait for a copy it has started: the device tells it when one has
+// ended, so that a request that comes meanwhile is queued on the stream at once. Internal.
 //
 //   requester ──submit──► the device node's channel queue for that direction ──► copy (memcpy
 //   slowed to the link's bandwidth and latency when emulated; for a GPU, started on the
@@ -18,6 +18,7 @@
 #include <tessera/rt/memory.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <condition_variable>
 #include <deque>
@@ -90,24 +91,31 @@ private:
         std::mutex m;
         std::condition_variable cv;
         std::deque<TransferRequest> queue;
-        std::vector<bool> ended;  // per slot: its copy has ended (guarded by m)
+        // per slot: the number of the latest copy there whose end is known (guarded by m); a
+        // number, not a flag, so that a late announcement cannot pass for a later copy's end
+        std::vector<uint64_t> ended;
         bool stopping = false;
         std::thread thread;
     };
-    /// A copy the channel has started and not yet seen end; `slot` names it to the device.
+    /// A copy the channel has started and not yet finished; `slot` names it to the device,
+    /// `number` (1, 2, ... in the order started) to the announcement of its end.
     struct CopyInFlight {
         TransferRequest request;
         unsigned slot;
+        uint64_t number;
     };
     void serve(Channel& c);
+    /// How long a channel waits for its oldest copy's end to be announced before it asks the
+    /// device whether that copy has ended.
+    static constexpr std::chrono::milliseconds announcement_overdue{250};
     Channel& channel_of(TransferRequest const& r);
     /// The copies a channel may have started and not finished: several on a GPU's stream, one
     /// on an emulated link (whose copy is done, and its cost slept, when started).
     static unsigned window(Channel const& c) noexcept;
-    void start(Channel& c, TransferRequest const& r, unsigned slot);
-    /// Called once the copy in `slot` has ended, from any thread (the device's): wakes the
-    /// channel to finish it.
-    static void copy_ended(Channel& c, unsigned slot) noexcept;
+    void start(Channel& c, CopyInFlight const& f);
+    /// Called once copy `f` has ended, from any thread (the device's): wakes the channel to
+    /// finish it.
+    static void copy_ended(Channel& c, unsigned slot, uint64_t number) noexcept;
     void finish(Channel const& c, CopyInFlight const& f);
     /// An emulated link's copy: memcpy, then sleep until the link's cost has elapsed.
     static void emulate(LinkModel const& model, TransferRequest const& r);

@@ -719,9 +719,10 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 
 // The stream's later work waits until the event's stream has reached the event's mark, even
 // on a faulted device: its streams still advance, skipping their operations.
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int)
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     if (!event) return record(cudaErrorInvalidResourceHandle);
+    if (flags != cudaEventWaitDefault) return record(cudaErrorInvalidValue);  // the only one modelled
     if (cudaError_t e = sticky(device_of(stream))) return e;
     std::shared_ptr<Mark> mark = event->last_mark();
     if (!mark || !mark->stream || mark->stream == stream_of(stream)) return cudaSuccess;

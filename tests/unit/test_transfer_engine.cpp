@@ -1,7 +1,8 @@
 // The transfer engine's channel to a device, against a device of the test's own whose copies
 // end only when the test lets them: several copies in flight on one direction, finished and
 // reported in the order they were queued, none before its end; a request that comes while
-// copies are in flight started at once; a copy that fails to start (answered at once) or to
+// copies are in flight started at once; a copy whose end is never announced found by asking
+// the device; a copy that fails to start (answered at once) or to
 // finish fails its own request and no other; stopping finishes every copy queued or in flight.
 #include "runtime/data/device_backend.hpp"
 #include "runtime/data/transfer.hpp"
@@ -34,10 +35,12 @@ constexpr unsigned window = DeviceBackend::copies_in_flight;
 /// once the test has opened the gate (and at once after that). Copy number `fail_start`
 /// (counted from 0 in the order the channel starts them) throws when started, copy
 /// `fail_finish` when finished. It notes a copy finished before its end was announced: the
-/// channel must wait for that.
+/// channel must wait for that. With `announces` false, it never calls `ended`: the channel
+/// must ask (copy_has_ended).
 class GatedDevice final : public DeviceBackend {
 public:
     int fail_start = -1, fail_finish = -1;
+    bool announces = true;
 
     void* allocate(std::size_t) override { return nullptr; }
     void free(void*) noexcept override {}
@@ -53,21 +56,25 @@ public:
         slots_started_.push_back(slot);
         copy_of_slot_[slot] = number;
         cv_.notify_all();
+        ended_[slot] = open_;
         if (!open_) {
-            ended_[slot] = false;
-            unannounced_.push_back(std::move(ended));
+            if (announces) unannounced_.push_back(std::move(ended));
             unannounced_slots_.push_back(slot);
             return;
         }
-        ended_[slot] = true;
         lock.unlock();
-        ended();
+        if (announces) ended();
     }
     void finish_copy(CopyPath, unsigned slot) override
     {
         std::lock_guard lock(m_);
         if (!ended_[slot]) finished_before_its_end_ = true;
         if (copy_of_slot_[slot] == fail_finish) throw tessera::DeviceError("copy " + std::to_string(fail_finish) + " lost");
+    }
+    bool copy_has_ended(CopyPath, unsigned slot) noexcept override
+    {
+        std::lock_guard lock(m_);
+        return ended_[slot];
     }
 
     /// Ends every copy started so far, in order, and the later ones as soon as started.
@@ -216,6 +223,24 @@ TEST_F(TransferEngine, ACopyRequestedWhileAnotherIsInFlightStartsAtOnce)
     copies.wait_all();
     EXPECT_EQ(copies.order, (std::vector<int>{0, 1}));
     EXPECT_EQ(copies.to, (std::vector<double>{0, 1}));
+}
+
+TEST_F(TransferEngine, CopiesWhoseEndsAreNeverAnnouncedAreFoundByAsking)
+{
+    gpu.announces = false;
+    constexpr int n = window + 1;
+    Copies& copies = make_copies(n);
+    submit_all(copies);
+    ASSERT_EQ(gpu.wait_started(window), window);
+    gpu.open_gate();
+    copies.wait_all();  // about announcement_overdue per copy
+    std::vector<int> in_order(n);
+    for (int i = 0; i < n; ++i) {
+        in_order[i] = i;
+        EXPECT_FALSE(copies.errors[i]) << "copy " << i;
+        EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
+    }
+    EXPECT_EQ(copies.order, in_order);
 }
 
 TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)

@@ -286,7 +286,8 @@ void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned sl
         cuda_check(cudaEventRecord(done, s), "cudaEventRecord (copy)");
         cuda_check(cudaStreamWaitEvent(announcer, done, 0), "cudaStreamWaitEvent (copy end)");
         auto announce = std::make_unique<std::function<void()>>(std::move(ended));
-        cuda_check(cudaStreamAddCallback(announcer, announce_copy_end, announce.get(), 0), "cudaStreamAddCallback (copy end)");
+        cuda_check(cudaStreamAddCallback(announcer, announce_copy_end, announce.get(), 0),
+                   "cudaStreamAddCallback (copy end)");
         announce.release();  // the callback owns it now
     } catch (...) {
         // the planes queued before the failure may still be copying into the destination,
@@ -300,6 +301,14 @@ void CudaDevice::finish_copy(CopyPath path, unsigned slot)
 {
     // the copy has ended: the event answers at once, with the copy's error if it failed
     cuda_check(cudaEventSynchronize(copies_done_[std::size_t(path)][slot]), "copy to or from the GPU");
+}
+
+bool CudaDevice::copy_has_ended(CopyPath path, unsigned slot) noexcept
+{
+    const cudaError_t status = cudaEventQuery(copies_done_[std::size_t(path)][slot]);
+    if (status == cudaErrorNotReady) return false;
+    (void)cudaGetLastError();  // a failure is finish_copy's to report
+    return true;
 }
 
 void CudaDevice::copy_now(TransferRequest const& r)

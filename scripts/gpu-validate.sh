@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Validates Tessera on a machine with an NVIDIA GPU, in steps that each fit a short lease of
+# the machine (a few minutes with 16 cores), so that a session can run them one call apiece
+# or all in one. Logs and JSON go to $OUT (default: gpu-validation-out/); each step ends by
+# printing its few lines of results, to be copied into docs/gpu-validation.md with the device
+# and the date.
+#
+#   scripts/gpu-validate.sh env      the GPU, the driver, nvcc, and the libraries the build needs
+#   scripts/gpu-validate.sh build    configure and build build-gpu: Release, CUDA for the GPU found
+#   scripts/gpu-validate.sh test     ctest -L cuda (none may be skipped), then the whole suite
+#   scripts/gpu-validate.sh bus      the bus calibration of the GPU's links (tessera-bus)
+#   scripts/gpu-validate.sh gemm     tiled DGEMM vs one cublasDgemm, n = 16384 and 32768
+#   scripts/gpu-validate.sh potrf    dpotrf at n = 40000 vs cusolverDnDpotrf (and LAPACKE)
+#   scripts/gpu-validate.sh posv     dposv at n = 20000, with dpotrs and dpotri
+#   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
+#
+# Steps run in the order given: scripts/gpu-validate.sh env build test. REPS (default 3) sets
+# the benchmarks' repetitions, JOBS (default: every core) the build's, TREE (default
+# build-gpu) the build tree.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+out=${OUT:-gpu-validation-out}
+mkdir -p "$out"
+reps=${REPS:-3}
+jobs=${JOBS:-$(nproc)}
+tree=${TREE:-build-gpu}
+failed=0
+
+note() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
+
+# The GPU's compute capability as CMake names it (9.0 -> 90); 80;90 when it cannot tell.
+gpu_architecture()
+{
+    local cap
+    cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
+    [[ $cap =~ ^[0-9]+$ ]] && echo "$cap" || echo "80;90"
+}
+
+step_env()
+{
+    local gpu
+    gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv,noheader 2>/dev/null || true)
+    {
+        date -u '+%Y-%m-%d %H:%M UTC'
+        echo "GPU (name, memory, driver, compute capability): ${gpu:-none answers nvidia-smi}"
+        nvcc --version | tail -n2 || echo "nvcc: none"
+        cmake --version | head -n1
+        echo "cores: $(nproc)"
+    } >"$out/env.txt" 2>&1 || true
+    cat "$out/env.txt"
+    [[ -n $gpu ]] || failed=1
+    # what CMake looks for (cmake/TesseraDependencies.cmake); a missing one must be carried,
+    # as the machine cannot fetch
+    local module header missing=()
+    for module in hwloc openblas fftw3 fftw3f; do
+        pkg-config --exists "$module" 2>/dev/null || missing+=("$module.pc")
+    done
+    for header in lapacke.h gtest/gtest.h; do
+        echo "#include <$header>" | c++ -x c++ -fsyntax-only - 2>/dev/null || missing+=("$header")
+    done
+    if ((${#missing[@]})); then
+        note "env: missing: ${missing[*]}"
+        failed=1
+    else
+        note "env: ${gpu:-no GPU}; nvcc $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'); libraries found"
+    fi
+}
+
+step_build()
+{
+    local arch start=$SECONDS
+    arch=$(gpu_architecture)
+    if cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DTESSERA_ENABLE_CUDA=ON \
+            -DTESSERA_CUDA_ARCHITECTURES="$arch" -DTESSERA_TEST_ACCURACY_ON_CUDA=ON >"$out/configure.log" 2>&1 &&
+        cmake --build "$tree" -j "$jobs" >"$out/build.log" 2>&1; then
+        note "build: architectures $arch, $((SECONDS - start)) s"
+    else
+        tail -n 30 "$out/configure.log" "$out/build.log" 2>/dev/null || true
+        note "build: FAILED (logs: $out/configure.log, $out/build.log)"
+        failed=1
+    fi
+}
+
+# ctest's line "N% tests passed, F tests failed out of T" and the number skipped
+ctest_counts()
+{
+    local log=$1 skipped
+    skipped=$(grep -c '\*\*\*Skipped' "$log" || true)
+    echo "$(grep -E 'tests passed|tests failed' "$log" | tail -n1 || true), $skipped skipped"
+}
+
+# The reasons the skipped tests of ctest's last run gave (GTEST_SKIP's message, the line after
+# "Skipped" in its full log), counted.
+skip_reasons()
+{
+    grep -A1 -E ': Skipped$' "$tree/Testing/Temporary/LastTest.log" 2>/dev/null |
+        grep -v -E ': Skipped$|^--$' | sort | uniq -c || true
+}
+
+step_test()
+{
+    # the CUDA tests first. Some skip on one GPU ("needs two GPUs", "no memory pools"), none
+    # may skip for want of a GPU: that would mean the CUDA workers never started
+    ctest --test-dir "$tree" -L cuda -j "$jobs" --no-tests=error --output-on-failure \
+        >"$out/ctest-cuda.log" 2>&1 || failed=1
+    note "test -L cuda: $(ctest_counts "$out/ctest-cuda.log")"
+    skip_reasons | tee "$out/skipped-cuda.txt" | sed 's/^/  skipped: /' | tee -a "$out/summary.txt"
+    if grep -q 'no GPU' "$out/skipped-cuda.txt"; then
+        note "test -L cuda: FAILED: tests skipped for want of a GPU"
+        failed=1
+    fi
+    ctest --test-dir "$tree" -LE slow -j "$jobs" --no-tests=error --output-on-failure \
+        >"$out/ctest-all.log" 2>&1 || failed=1
+    note "test -LE slow: $(ctest_counts "$out/ctest-all.log")"
+    grep -A40 'The following tests FAILED' "$out/ctest-all.log" || true
+}
+
+step_bus()
+{
+    if "$tree/bin/tessera-bus" --recalibrate >"$out/bus.txt" 2>&1; then
+        cat "$out/bus.txt"
+        note "bus: see $out/bus.txt"
+    else
+        tail -n 20 "$out/bus.txt"
+        note "bus: FAILED (log: $out/bus.txt)"
+        failed=1
+    fi
+}
+
+# bench <name> <subcommand> [options]: JSON lines into $out/<name>.json; the table on stdout
+bench()
+{
+    local name=$1; shift
+    if ! "$tree/bin/tessera-bench" "$@" --reps "$reps" --json >"$out/$name.json" 2>"$out/$name.err"; then
+        tail -n 20 "$out/$name.err"
+        note "$name: FAILED (log: $out/$name.err)"
+        failed=1
+        return
+    fi
+    # n, nb, Tessera's GFlop/s, its ratio to the CPU peer and to the GPU peer
+    if ! python3 - "$out/$name.json" >"$out/$name.txt" 2>&1 <<'EOF'; then
+import json, sys
+def x(v):
+    return "-" if v is None else f"{v:.3f}x"
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    print(f"{r['bench']:6} n={r.get('n', 0):<6.0f} nb={r.get('nb', 0):<5.0f} {r['gflops'] or 0:9.1f} GFlop/s"
+          f"  vs {r['peer']}: {x(r.get('ratio'))}  vs {r.get('gpu_peer', '-')}: {x(r.get('gpu_ratio'))}"
+          f"  residual {'-' if r.get('residual') is None else format(r['residual'], '.2e')}")
+EOF
+        note "$name: its JSON did not read (see $out/$name.txt, $out/$name.json)"
+        failed=1
+    fi
+    tee -a "$out/summary.txt" <"$out/$name.txt"
+}
+
+step_gemm() { bench gemm gemm --n 16384,32768; }
+step_potrf() { bench potrf potrf --n 40000; }
+step_posv()
+{
+    bench posv posv --n 20000
+    bench potrs potrs --n 20000
+    bench potri potri --n 20000
+}
+step_nb()
+{
+    local nb
+    for nb in 960 1280 1600 2048; do bench "potrf-nb$nb" potrf --n 40000 --nb "$nb"; done
+}
+
+(($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
+for step in "$@"; do
+    case $step in
+        env | build | test | bus | gemm | potrf | posv | nb) "step_$step" ;;
+        *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
+    esac
+done
+exit "$failed"
