@@ -11,7 +11,9 @@
 //   precision), as garbage that a missing copy would expose. Memory pools (stream-ordered
 //   allocation) are reported as supported unless TESSERA_CUDASIM_MEMORY_POOLS=0.
 // - Streams: each created stream is a thread that runs its operations in order, later than
-//   the call that queued them; events mark a point of a stream. Host memory given to an
+//   the call that queued them; events mark a point of a stream, which another stream may
+//   wait for (cudaStreamWaitEvent); a stream callback (cudaStreamAddCallback) runs even on a
+//   faulted device, with its error, where a host function (cudaLaunchHostFunc) is skipped. Host memory given to an
 //   asynchronous copy is read when the stream gets there, pageable or not: a caller that
 //   reuses it too early gets wrong data (and a ThreadSanitizer report). The default and
 //   per-thread streams run their operations at once, in the calling thread.

@@ -6,8 +6,8 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
-#include <memory>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <string>
 
