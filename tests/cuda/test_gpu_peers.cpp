@@ -19,6 +19,7 @@ class GpuPeers : public PrecisionSweep {
 protected:
     void SetUp() override
     {
+        PrecisionSweep::SetUp();  // the oracles' OpenBLAS on one thread (TSan cannot see its own)
         int count = 0;
         if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
             (void)cudaGetLastError();
