@@ -148,13 +148,11 @@ void TransferEngine::serve(Channel& c)
         } else if (!c.cv.wait_for(lock, announcement_overdue, ready)) {
             // no end announced for a while: ask the device, should the announcement be lost
             // (a device that fails to call back must not leave the channel, and stop(), waiting)
-            if (!in_flight.empty() && c.device) {
-                const unsigned slot = in_flight.front().slot;
-                const uint64_t number = in_flight.front().number;
-                lock.unlock();
-                if (c.device->copy_has_ended(c.path, slot)) copy_ended(c, slot, number);
-                lock.lock();
-            }
+            const unsigned slot = in_flight.front().slot;
+            const uint64_t number = in_flight.front().number;
+            lock.unlock();
+            if (c.device->copy_has_ended(c.path, slot)) copy_ended(c, slot, number);
+            lock.lock();
             continue;
         }
         if (can_start()) {

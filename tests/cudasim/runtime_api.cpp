@@ -711,8 +711,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data, unsigned int flags)
 {
     if (!callback || flags != 0) return record(cudaErrorInvalidValue);
-    if (cudaError_t e = sticky(device_of(stream))) return e;
     Device* d = &device_of(stream);
+    if (cudaError_t e = sticky(*d)) return e;
     submit(stream, [stream, callback, data, d] { callback(stream, d->fault.load(), data); }, true);
     return cudaSuccess;
 }

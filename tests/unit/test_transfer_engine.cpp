@@ -58,8 +58,7 @@ public:
         cv_.notify_all();
         ended_[slot] = open_;
         if (!open_) {
-            if (announces) unannounced_.push_back(std::move(ended));
-            unannounced_slots_.push_back(slot);
+            unannounced_.push_back({slot, announces ? std::move(ended) : nullptr});
             return;
         }
         lock.unlock();
@@ -80,15 +79,15 @@ public:
     /// Ends every copy started so far, in order, and the later ones as soon as started.
     void open_gate()
     {
-        std::vector<std::function<void()>> announce;
+        std::vector<Unannounced> announce;
         {
             std::lock_guard lock(m_);
             open_ = true;
-            for (unsigned slot : unannounced_slots_) ended_[slot] = true;
-            unannounced_slots_.clear();
+            for (Unannounced const& u : unannounced_) ended_[u.slot] = true;
             announce.swap(unannounced_);
         }
-        for (auto& ended : announce) ended();
+        for (Unannounced const& u : announce)
+            if (u.ended) u.ended();
     }
     /// Waits (at most 10 s) until `n` copies have started; returns how many have.
     std::size_t wait_started(std::size_t n)
@@ -116,8 +115,11 @@ private:
     std::vector<unsigned> slots_started_;
     int copy_of_slot_[window] = {};
     bool ended_[window] = {};
-    std::vector<std::function<void()>> unannounced_;  // in the order started
-    std::vector<unsigned> unannounced_slots_;
+    struct Unannounced {
+        unsigned slot;
+        std::function<void()> ended;  // empty when the device does not announce
+    };
+    std::vector<Unannounced> unannounced_;  // in the order started
 };
 
 /// `copies` host-to-device copies of one double each, and what their requesters learned.
@@ -173,6 +175,17 @@ protected:
     {
         for (int i = 0; i < int(copies.from.size()); ++i) engine.submit(copies.request(i));
     }
+    /// Every copy arrived without error, and its requester was told in the order queued.
+    static void expect_all_arrived_in_order(Copies const& copies)
+    {
+        std::vector<int> in_order(copies.from.size());
+        for (int i = 0; i < int(in_order.size()); ++i) {
+            in_order[i] = i;
+            EXPECT_FALSE(copies.errors[i]) << "copy " << i;
+            EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
+        }
+        EXPECT_EQ(copies.order, in_order);
+    }
 
     GatedDevice gpu;
     detail::LinkCounters counters{2};
@@ -194,15 +207,9 @@ TEST_F(TransferEngine, ADeviceChannelKeepsSeveralCopiesInFlightAndReportsThemInO
     EXPECT_EQ(copies.reported(), 0u);
     gpu.open_gate();
     copies.wait_all();
-    std::vector<int> in_order(n);
+    expect_all_arrived_in_order(copies);
     std::vector<unsigned> slots_in_turn(n);
-    for (int i = 0; i < n; ++i) {
-        in_order[i] = i;
-        slots_in_turn[i] = unsigned(i) % window;
-        EXPECT_FALSE(copies.errors[i]) << "copy " << i;
-        EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
-    }
-    EXPECT_EQ(copies.order, in_order);
+    for (int i = 0; i < n; ++i) slots_in_turn[i] = unsigned(i) % window;
     EXPECT_EQ(gpu.slots_started(), slots_in_turn);
     auto links = counters.snapshot();
     ASSERT_EQ(links.size(), 1u);
@@ -234,13 +241,7 @@ TEST_F(TransferEngine, CopiesWhoseEndsAreNeverAnnouncedAreFoundByAsking)
     ASSERT_EQ(gpu.wait_started(window), window);
     gpu.open_gate();
     copies.wait_all();  // about announcement_overdue per copy
-    std::vector<int> in_order(n);
-    for (int i = 0; i < n; ++i) {
-        in_order[i] = i;
-        EXPECT_FALSE(copies.errors[i]) << "copy " << i;
-        EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
-    }
-    EXPECT_EQ(copies.order, in_order);
+    expect_all_arrived_in_order(copies);
 }
 
 TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)
