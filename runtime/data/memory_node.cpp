@@ -26,7 +26,12 @@ MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity, DeviceBac
 {
 }
 
-MemoryNode::~MemoryNode() { flush_cache(); }
+MemoryNode::~MemoryNode()
+{
+    std::vector<Buffer> to_free;
+    empty_cache_into(to_free);
+    for (Buffer b : to_free) free_raw(b);
+}
 
 void* MemoryNode::allocate_raw(std::size_t bytes)
 {
@@ -36,13 +41,12 @@ void* MemoryNode::allocate_raw(std::size_t bytes)
     return p;
 }
 
-void MemoryNode::free_raw(void* p, std::size_t bytes) noexcept
+void MemoryNode::free_raw(Buffer b) noexcept
 {
     if (device_)
-        device_->free(p);
+        device_->free(b.ptr);
     else
-        std::free(p);
-    used_ -= bytes;
+        std::free(b.ptr);
 }
 
 void* MemoryNode::take_cached(std::size_t bytes) noexcept
@@ -55,18 +59,20 @@ void* MemoryNode::take_cached(std::size_t bytes) noexcept
     return p;
 }
 
-void MemoryNode::flush_cache() noexcept
+void MemoryNode::empty_cache_into(std::vector<Buffer>& to_free) noexcept
 {
     for (auto& [bytes, buffers] : cache_)
-        for (void* p : buffers) free_raw(p, bytes);
+        for (void* p : buffers) to_free.push_back({p, bytes});
     cache_.clear();
     cached_ = 0;
 }
 
-bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, void** reuse)
+bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, std::vector<Buffer>& to_free, void** reuse)
 {
-    std::size_t freed_bytes = 0;
-    auto enough = [&] { return device_refused ? freed_bytes >= bytes : used_ + bytes <= capacity_; };
+    std::size_t freed_bytes = 0;  // still counted in used_ until free_unlocked
+    auto enough = [&] {
+        return device_refused ? freed_bytes >= bytes : used_ - freed_bytes + bytes <= capacity_;
+    };
     for (auto it = lru_.begin(); it != lru_.end() && !enough();) {
         auto next = std::next(it);
         if (auto freed = evict_replica(*it, id_)) {  // unused, and its handle not busy
@@ -77,12 +83,23 @@ bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, void** reuse)
                 *reuse = freed->ptr;
                 return true;
             }
-            free_raw(freed->ptr, allocated);
+            to_free.push_back({freed->ptr, allocated});
             freed_bytes += allocated;
         }
         it = next;
     }
     return freed_bytes > 0;
+}
+
+void MemoryNode::free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<Buffer>& to_free) noexcept
+{
+    if (to_free.empty()) return;
+    lock.unlock();
+    for (Buffer b : to_free) free_raw(b);
+    lock.lock();
+    for (Buffer b : to_free) used_ -= b.bytes;
+    to_free.clear();
+    released_.notify_all();
 }
 
 void* MemoryNode::allocate(std::size_t bytes, Wait wait)
@@ -92,12 +109,16 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
     if (capacity_ && bytes > capacity_)
         throw Error("memory node " + std::to_string(id_) + ": a buffer of " + std::to_string(bytes) +
                     " bytes can never fit in its " + std::to_string(capacity_) + " bytes");
+    std::vector<Buffer> to_free;
     std::chrono::steady_clock::time_point refused_since{};
     for (;;) {
         if (void* p = take_cached(bytes)) return p;
         if (void* p = allocate_raw(bytes)) return p;
-        flush_cache();
-        if (void* p = allocate_raw(bytes)) return p;
+        if (cached_ > 0) {  // the cache's buffers of other sizes go first, then try again
+            empty_cache_into(to_free);
+            free_unlocked(lock, to_free);
+            continue;
+        }
         // Full by the accounting, or refused by the device below it (a GPU whose memory others
         // use too, libraries' workspaces...): evict either way.
         bool refused = !capacity_ || used_ + bytes <= capacity_;
@@ -105,9 +126,10 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
         // allocation: tiles mostly have one size, and on a GPU without memory pools cudaFree
         // would wait for every kernel in flight.
         void* reused = nullptr;
-        if (evict_for(bytes, refused, &reused)) {
+        if (evict_for(bytes, refused, to_free, &reused)) {
+            free_unlocked(lock, to_free);
             if (reused) return reused;
-            if (void* p = allocate_raw(bytes)) return p;
+            continue;  // another allocation may have taken the room meanwhile: start again
         }
         if (wait == Wait::no) return nullptr;
         if (refused && device_) {  // a device out of memory that eviction cannot relieve
@@ -138,15 +160,13 @@ void MemoryNode::release(void* p, std::size_t bytes) noexcept
 
 bool MemoryNode::reclaim(std::size_t bytes)
 {
-    bool freed;
-    {
-        std::lock_guard lock(m_);
-        freed = cached_ > 0;
-        const std::size_t from_cache = cached_;
-        flush_cache();
-        if (from_cache < bytes) freed = evict_for(bytes - from_cache, true) || freed;
-    }
-    if (freed) released_.notify_all();
+    std::unique_lock lock(m_);
+    std::vector<Buffer> to_free;
+    const std::size_t from_cache = cached_;
+    empty_cache_into(to_free);
+    if (from_cache < bytes) evict_for(bytes - from_cache, true, to_free);
+    const bool freed = !to_free.empty();
+    free_unlocked(lock, to_free);
     return freed;
 }
 

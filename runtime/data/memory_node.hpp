@@ -11,6 +11,10 @@
 // Lock order: a node's lock may be taken while holding a handle's coherency lock only through
 // try_lock on the handle side (eviction), so allocate() must be called without any handle's
 // coherency lock held.
+//
+// Buffers are freed outside the node's lock, and count as used until they are: on a GPU
+// without memory pools, cudaFree waits for every kernel in flight, and the node's other users
+// (transfers, prefetches, workers releasing replicas, memory_nodes()) need not wait with it.
 #pragma once
 
 #include <tessera/error.hpp>
@@ -70,17 +74,26 @@ public:
     MemoryNodeInfo info() const;
 
 private:
+    struct Buffer {
+        void* ptr;
+        std::size_t bytes;
+    };
     /// nullptr when the node (its capacity, or the device) has no room; throws DeviceError
     /// for a device's other failures.
     void* allocate_raw(std::size_t bytes);
-    void free_raw(void* p, std::size_t bytes) noexcept;
+    void free_raw(Buffer b) noexcept;
     void* take_cached(std::size_t bytes) noexcept;
-    void flush_cache() noexcept;
+    /// Moves the allocation cache's buffers to `to_free`.
+    void empty_cache_into(std::vector<Buffer>& to_free) noexcept;
     /// Evicts unused replicas from the least recently used on until `bytes` would fit (or,
-    /// when the device refused memory the accounting allows, until `bytes` are freed). True
-    /// if anything was evicted. With `reuse`, the first evicted buffer of exactly `bytes`
-    /// ends it: it goes to *reuse as it is, neither freed nor allocated again.
-    bool evict_for(std::size_t bytes, bool device_refused, void** reuse = nullptr);
+    /// when the device refused memory the accounting allows, until `bytes` are freed), their
+    /// buffers going to `to_free`. True if anything was evicted. With `reuse`, the first
+    /// evicted buffer of exactly `bytes` ends it: it goes to *reuse as it is, neither freed
+    /// nor allocated again.
+    bool evict_for(std::size_t bytes, bool device_refused, std::vector<Buffer>& to_free, void** reuse = nullptr);
+    /// Frees `to_free` with `lock` released, then stops counting it as used and wakes the
+    /// waiting allocations.
+    void free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<Buffer>& to_free) noexcept;
 
     NodeId id_;
     NodeKind kind_;

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -267,8 +268,12 @@ TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
 // The same while another task's kernel runs: to make room for the next task's tile of
 // `c_elements`, the node evicts an unused 1 MB replica without waiting for that kernel
 // (cudaFree would: it synchronizes the whole device), so the next task is launched well
-// before the kernel can have ended.
-void expect_eviction_not_to_wait_for_the_kernel_in_flight(rt::Runtime& r, rt::WorkerId gpu, int64_t c_elements)
+// before the kernel can have ended. `meanwhile` runs while the two tasks are in flight; with Launch::any_time, the next task
+// may wait for the kernel (a GPU without memory pools), and only the data is checked.
+enum class Launch { before_the_kernel_ends, any_time };
+void expect_eviction_not_to_wait_for_the_kernel_in_flight(rt::Runtime& r, rt::WorkerId gpu, int64_t c_elements,
+                                                          std::function<void()> const& meanwhile = [] {},
+                                                          Launch launch = Launch::before_the_kernel_ends)
 {
     constexpr int64_t tile = (1 << 20) / sizeof(double);
     std::vector<double> a(tile, 0.0), b(tile, 0.0), c(std::size_t(c_elements), 0.0), small(16, 0.0);
@@ -279,11 +284,14 @@ void expect_eviction_not_to_wait_for_the_kernel_in_flight(rt::Runtime& r, rt::Wo
     r.wait_all();  // 2 MB of the 3 held by replicas no task uses
     r.submit(spin_cl, readwrite(hs), rt::on_worker(gpu));
     r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // needs a or b evicted
+    meanwhile();
     r.wait_all();
     auto nodes = r.memory_nodes();
     EXPECT_GT(nodes[std::size_t(r.worker(gpu).memory_node)].evictions, 0u);
     EXPECT_GT(touch_after_spin(), 0.0);
-    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the eviction waited for the kernel in flight";
+    if (launch == Launch::before_the_kernel_ends) {
+        EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the eviction waited for the kernel in flight";
+    }
     for (auto* h : {&ha, &hb, &hc, &hs}) h->unregister();
     for (auto const* v : {&a, &b, &c, &small})
         EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size())) << "a replica was lost";
@@ -309,6 +317,32 @@ TEST(CudaDriver, EvictionHandsOverABufferOfTheSameSize)
     rt::Runtime r{config(0, "3MB")};
     REQUIRE_GPU(r, gpu);
     expect_eviction_not_to_wait_for_the_kernel_in_flight(r, gpu, (1 << 20) / sizeof(double));
+}
+
+// A tile of another size on a GPU without memory pools: the evicted replica is freed with
+// cudaFree, which waits for the kernel in flight, and so does the task that needs the room.
+// The node's lock is not held meanwhile, so the node's other users (the transfers, the
+// replicas' releases, here memory_nodes()) do not wait with it. (ctest runs this case on a
+// simulated GPU without pools, where it fails if the node frees under its lock; with pools
+// nothing waits.)
+TEST(CudaDriver, AFreeThatWaitsForTheGpuDoesNotHoldItsNode)
+{
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    double seconds_in_memory_nodes = -1;
+    auto time_memory_nodes_while_the_kernel_runs = [&] {
+        std::this_thread::sleep_for(std::chrono::duration<double>(spin_seconds / 3));  // the free is waiting
+        const auto start = clock_type::now();
+        (void)r.memory_nodes();
+        seconds_in_memory_nodes = std::chrono::duration<double>(clock_type::now() - start).count();
+    };
+    int pools = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0), cudaSuccess);
+    expect_eviction_not_to_wait_for_the_kernel_in_flight(r, gpu, (1 << 20) / sizeof(double) + 8,
+                                                         time_memory_nodes_while_the_kernel_runs,
+                                                         pools ? Launch::before_the_kernel_ends : Launch::any_time);
+    EXPECT_GE(seconds_in_memory_nodes, 0.0);
+    EXPECT_LT(seconds_in_memory_nodes, spin_seconds / 3) << "memory_nodes() waited for a free that waits for the GPU";
 }
 
 #if TESSERA_CUDA_SIM

@@ -203,10 +203,11 @@ cudaError_t CudaDevice::sticky_error() const noexcept
 // With memory pools, the node's memory comes from its pool, allocated and freed in the order
 // of a stream that nothing else uses. The node frees only replicas whose work the host has
 // seen complete (task and copy events), so the free need not wait for the device. cudaFree
-// would: it synchronizes the whole device, so an eviction under the node's lock would wait
-// for the kernels in flight. cudaFreeAsync on the idle memory stream does not; synchronizing
-// that stream and trimming the pool hand the memory back to the device at once.
-// Without pools (some virtual GPUs): cudaMalloc and cudaFree.
+// would: it synchronizes the whole device, so an eviction would wait for the kernels in
+// flight. cudaFreeAsync on the idle memory stream does not; synchronizing that stream and
+// trimming the pool hand the memory back to the device at once.
+// Without pools (some virtual GPUs): cudaMalloc and cudaFree, which the node calls outside
+// its lock, so that only the allocation that needs the room waits for the device.
 void* CudaDevice::allocate(std::size_t bytes)
 {
     DeviceGuard on(ordinal_);
