@@ -2,8 +2,9 @@
 // end only when the test lets them: several copies in flight on one direction, finished and
 // reported in the order they were queued, none before its end; a request that comes while
 // copies are in flight started at once; a copy whose end is never announced found by asking
-// the device; a copy that fails to start (answered at once) or to
-// finish fails its own request and no other; stopping finishes every copy queued or in flight.
+// the device, and its late announcement not taken for the end of the next copy in its slot; a
+// copy that fails to start (answered at once) or to finish fails its own request and no other;
+// stopping finishes every copy queued or in flight.
 #include "runtime/data/device_backend.hpp"
 #include "runtime/data/transfer.hpp"
 
@@ -11,10 +12,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <iterator>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -36,10 +40,11 @@ constexpr unsigned window = DeviceBackend::copies_in_flight;
 /// (counted from 0 in the order the channel starts them) throws when started, copy
 /// `fail_finish` when finished. It notes a copy finished before its end was announced: the
 /// channel must wait for that. With `announces` false, it never calls `ended`: the channel
-/// must ask (copy_has_ended).
+/// must ask (copy_has_ended). Copy `announced_late` ends at once, but its end is announced only
+/// when the test calls announce_late().
 class GatedDevice final : public DeviceBackend {
 public:
-    int fail_start = -1, fail_finish = -1;
+    int fail_start = -1, fail_finish = -1, announced_late = -1;
     bool announces = true;
 
     void* allocate(std::size_t) override { return nullptr; }
@@ -56,9 +61,13 @@ public:
         slots_started_.push_back(slot);
         copy_of_slot_[slot] = number;
         cv_.notify_all();
-        ended_[slot] = open_;
+        ended_[slot] = open_ || number == announced_late;
+        if (number == announced_late) {
+            late_ = std::move(ended);
+            return;
+        }
         if (!open_) {
-            unannounced_.push_back({slot, announces ? std::move(ended) : nullptr});
+            unannounced_.push_back({number, slot, announces ? std::move(ended) : nullptr});
             return;
         }
         lock.unlock();
@@ -79,15 +88,36 @@ public:
     /// Ends every copy started so far, in order, and the later ones as soon as started.
     void open_gate()
     {
-        std::vector<Unannounced> announce;
         {
             std::lock_guard lock(m_);
             open_ = true;
-            for (Unannounced const& u : unannounced_) ended_[u.slot] = true;
-            announce.swap(unannounced_);
+        }
+        end_copies_below(std::numeric_limits<int>::max());
+    }
+    /// Ends the copies started so far that are numbered below `number`, in order.
+    void end_copies_below(int number)
+    {
+        std::vector<Unannounced> announce;
+        {
+            std::lock_guard lock(m_);
+            auto first_kept = std::stable_partition(unannounced_.begin(), unannounced_.end(),
+                                                    [&](Unannounced const& u) { return u.number < number; });
+            announce.assign(std::make_move_iterator(unannounced_.begin()), std::make_move_iterator(first_kept));
+            unannounced_.erase(unannounced_.begin(), first_kept);
+            for (Unannounced const& u : announce) ended_[u.slot] = true;
         }
         for (Unannounced const& u : announce)
             if (u.ended) u.ended();
+    }
+    /// Announces the end of copy `announced_late`, which ended when it started.
+    void announce_late()
+    {
+        std::function<void()> ended;
+        {
+            std::lock_guard lock(m_);
+            ended.swap(late_);
+        }
+        if (ended) ended();
     }
     /// Waits (at most 10 s) until `n` copies have started; returns how many have.
     std::size_t wait_started(std::size_t n)
@@ -116,10 +146,12 @@ private:
     int copy_of_slot_[window] = {};
     bool ended_[window] = {};
     struct Unannounced {
+        int number;
         unsigned slot;
         std::function<void()> ended;  // empty when the device does not announce
     };
     std::vector<Unannounced> unannounced_;  // in the order started
+    std::function<void()> late_;             // copy announced_late's announcement
 };
 
 /// `copies` host-to-device copies of one double each, and what their requesters learned.
@@ -139,11 +171,12 @@ struct Copies {
                     cv.notify_all();
                 }};
     }
-    void wait_all()
+    void wait_all() { wait_reported(from.size()); }
+    void wait_reported(std::size_t n)
     {
         std::unique_lock lock(m);
-        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return order.size() == from.size(); }))
-            << order.size() << " of " << from.size() << " copies reported";
+        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return order.size() >= n; }))
+            << order.size() << " of " << n << " copies reported";
     }
     std::size_t reported()
     {
@@ -241,6 +274,29 @@ TEST_F(TransferEngine, CopiesWhoseEndsAreNeverAnnouncedAreFoundByAsking)
     ASSERT_EQ(gpu.wait_started(window), window);
     gpu.open_gate();
     copies.wait_all();  // about announcement_overdue per copy
+    expect_all_arrived_in_order(copies);
+}
+
+// Copy 0's end is announced only after the channel has found it by asking and started copy
+// `window` in its slot: that announcement must not pass for the end of copy `window`, which
+// stays in flight while the copies before it end.
+TEST_F(TransferEngine, ALateAnnouncementDoesNotEndTheNextCopyInItsSlot)
+{
+    gpu.announced_late = 0;
+    constexpr int n = window + 1;
+    Copies& copies = make_copies(n);
+    submit_all(copies);
+    ASSERT_EQ(gpu.wait_started(n), std::size_t(n));  // copy 0 found ended after announcement_overdue
+    const std::vector<unsigned> slots = gpu.slots_started();
+    ASSERT_EQ(slots.back(), slots.front());
+    gpu.announce_late();
+    gpu.end_copies_below(n - 1);
+    copies.wait_reported(n - 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // time to take the last copy for ended
+    EXPECT_EQ(copies.reported(), std::size_t(n - 1)) << "the late announcement ended the next copy in its slot";
+    EXPECT_FALSE(gpu.finished_a_copy_before_its_end());
+    gpu.open_gate();
+    copies.wait_all();
     expect_all_arrived_in_order(copies);
 }
 
