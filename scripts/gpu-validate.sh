@@ -13,6 +13,8 @@
 #   scripts/gpu-validate.sh potrf    dpotrf at n = 40000 vs cusolverDnDpotrf (and LAPACKE)
 #   scripts/gpu-validate.sh posv     dposv at n = 20000, with dpotrs and dpotri
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
+#   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
+#                                    page-locked (the default from 16 MB) and left pageable
 #
 # Steps run in the order given: scripts/gpu-validate.sh env build test. REPS (default 3) sets
 # the benchmarks' repetitions, JOBS (default: every core) the build's, TREE (default
@@ -169,10 +171,24 @@ step_nb()
     for nb in 960 1280 1600 2048; do bench "potrf-nb$nb" potrf --n 40000 --nb "$nb"; done
 }
 
+# Whether page-locking the user's arrays while the GPU copies them pays
+# (RuntimeConfig::cuda_pin_threshold): each call with the default threshold, then with "never".
+step_pin()
+{
+    local threshold
+    for threshold in default never; do
+        note "pin: TESSERA_CUDA_PIN_THRESHOLD=$threshold"
+        if [[ $threshold == never ]]; then export TESSERA_CUDA_PIN_THRESHOLD=never; else unset TESSERA_CUDA_PIN_THRESHOLD; fi
+        bench "pin-$threshold-gemm" gemm --n 16384
+        bench "pin-$threshold-potrf" potrf --n 20000
+    done
+    unset TESSERA_CUDA_PIN_THRESHOLD
+}
+
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | nb) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | nb | pin) "step_$step" ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac
 done

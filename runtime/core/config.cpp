@@ -8,6 +8,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -61,6 +62,14 @@ void RuntimeImpl::resolve_config()
     if (c.ncuda < 0) c.ncuda = env_number<int>("TESSERA_NCUDA", "RuntimeConfig::ncuda").value_or(-1);
     if (c.cuda_memory.empty() && env("TESSERA_CUDA_MEM")) c.cuda_memory = env("TESSERA_CUDA_MEM");
     if (!c.cuda_memory.empty()) parse_bytes(c.cuda_memory, "RuntimeConfig::cuda_memory / TESSERA_CUDA_MEM");
+    if (c.cuda_pin_threshold.empty() && env("TESSERA_CUDA_PIN_THRESHOLD"))
+        c.cuda_pin_threshold = env("TESSERA_CUDA_PIN_THRESHOLD");
+    if (c.cuda_pin_threshold.empty())
+        pin_threshold_ = Runtime::default_pin_threshold;
+    else if (c.cuda_pin_threshold == "never")
+        pin_threshold_ = std::numeric_limits<std::size_t>::max();
+    else
+        pin_threshold_ = parse_bytes(c.cuda_pin_threshold, "RuntimeConfig::cuda_pin_threshold / TESSERA_CUDA_PIN_THRESHOLD");
 #if TESSERA_HAVE_CUDA
     cuda_devices_ = find_cuda_devices(c.ncuda);
 #endif

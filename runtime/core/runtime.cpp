@@ -384,9 +384,10 @@ bool has_gpu(detail::RuntimeImpl& rt)
 
 PinnedRegion Runtime::pin_for_transfers(void* p, std::size_t bytes) const
 {
-    if (bytes < pin_threshold || !has_gpu(*impl_)) return {};
+    if (bytes < impl_->pin_threshold() || !has_gpu(*impl_)) return {};
     return PinnedRegion(p, bytes);
 }
+std::size_t Runtime::pin_threshold() const noexcept { return impl_->pin_threshold(); }
 void* Runtime::allocate_for_transfers(std::size_t bytes) const { return allocate_host(bytes, has_gpu(*impl_)); }
 ContextId Runtime::create_context(std::vector<WorkerId> const& workers) { return impl_->create_context(workers); }
 std::vector<WorkerId> Runtime::context_workers(ContextId c) const { return impl_->context_workers(c); }

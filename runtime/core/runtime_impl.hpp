@@ -137,6 +137,7 @@ public:
     Parking& parking() noexcept { return parking_; }
     TagTable& tags() noexcept { return tags_; }
     RuntimeConfig const& config() const noexcept { return config_; }
+    std::size_t pin_threshold() const noexcept { return pin_threshold_; }
     int64_t pending_tasks() const noexcept { return pending_.load(std::memory_order_relaxed); }
     uint64_t next_sequence() noexcept { return sequence_.fetch_add(1, std::memory_order_relaxed); }
     std::vector<uint64_t> executed_per_worker() const;
@@ -164,6 +165,7 @@ private:
     RuntimeConfig config_;
     Topology topology_;
     std::vector<CudaDeviceInfo> cuda_devices_;  // the GPUs found at start (resolve_config)
+    std::size_t pin_threshold_ = 0;             // config_.cuda_pin_threshold in bytes
     std::vector<WorkerInfo> workers_;
     std::vector<unsigned> bind_core_;     // per worker: the core index its thread is bound to
     std::vector<std::string> perf_arch_;  // per worker: "cpu", "emu0"...

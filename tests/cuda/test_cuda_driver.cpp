@@ -644,7 +644,7 @@ TEST(CudaDriver, UserArraysArePinnedWhileGpusCopyThem)
 {
     rt::Runtime r{config()};
     REQUIRE_GPU(r, gpu);
-    std::vector<double> big(rt::Runtime::pin_threshold / sizeof(double) + 1, 1.0), small(1000, 1.0);
+    std::vector<double> big(r.pin_threshold() / sizeof(double) + 1, 1.0), small(1000, 1.0);
     {
         rt::PinnedRegion a = r.pin_for_transfers(big.data(), big.size() * sizeof(double));
         EXPECT_TRUE(a.pinned());
@@ -660,6 +660,21 @@ TEST(CudaDriver, UserArraysArePinnedWhileGpusCopyThem)
     }
     rt::PinnedRegion after = r.pin_for_transfers(big.data(), big.size() * sizeof(double));
     EXPECT_TRUE(after.pinned()) << "the first registration was undone";
+}
+
+// The threshold is the user's to set (RuntimeConfig::cuda_pin_threshold): "never" leaves
+// every array pageable, a lower size pins smaller arrays.
+TEST(CudaDriver, ThePinThresholdIsConfigurable)
+{
+    std::vector<double> two_mb((std::size_t(2) << 20) / sizeof(double), 1.0);
+    for (auto [threshold, pinned] : {std::pair{"never", false}, std::pair{"1MB", true}, std::pair{"4MB", false}}) {
+        rt::RuntimeConfig c = config();
+        c.cuda_pin_threshold = threshold;
+        rt::Runtime r{c};
+        REQUIRE_GPU(r, gpu);
+        (void)gpu;
+        EXPECT_EQ(r.pin_for_transfers(two_mb.data(), two_mb.size() * sizeof(double)).pinned(), pinned) << threshold;
+    }
 }
 
 // Tile storage is page-locked for a runtime with GPUs, and ordinary memory without them:

@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -465,6 +466,23 @@ TEST(Misuse, BadRuntimeConfigurationsThrow)
     EXPECT_THROW((rt::Runtime{{.ncpus = 1, .scheduler = "no-such-policy"}}), InvalidArgument);
     EXPECT_THROW((rt::Runtime{{.ncpus = 0}}), InvalidArgument);
     EXPECT_THROW((rt::Runtime{{.ncpus = 1, .max_pending_tasks = 1}}), InvalidArgument);
+    msg = message_of([] { rt::Runtime rt{{.ncpus = 1, .cuda_pin_threshold = "16 parsecs"}}; });
+    EXPECT_NE(msg.find("RuntimeConfig::cuda_pin_threshold"), std::string::npos) << msg;
+}
+
+// The size from which the LAPACK-style calls page-lock user arrays: 16 MB by default, a size,
+// or never; the field wins over the variable.
+TEST(Configuration, PinThreshold)
+{
+    ScopedEnv no_threshold("TESSERA_CUDA_PIN_THRESHOLD", std::nullopt);
+    EXPECT_EQ((rt::Runtime{{.ncpus = 1}}.pin_threshold()), rt::Runtime::default_pin_threshold);
+    EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "64MB"}}.pin_threshold()), std::size_t(64) << 20);
+    EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "never"}}.pin_threshold()),
+              std::numeric_limits<std::size_t>::max());
+    ScopedEnv threshold("TESSERA_CUDA_PIN_THRESHOLD", "1MB");
+    EXPECT_EQ((rt::Runtime{{.ncpus = 1}}.pin_threshold()), std::size_t(1) << 20);
+    EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "never"}}.pin_threshold()),
+              std::numeric_limits<std::size_t>::max());
 }
 
 TEST(Misuse, BadEnvironmentValuesThrow)
@@ -486,6 +504,11 @@ TEST(Misuse, BadEnvironmentValuesThrow)
     {
         ScopedEnv env("TESSERA_PIN", "yes");
         EXPECT_THROW((rt::Runtime{{.ncpus = 1}}), InvalidArgument);
+    }
+    {
+        ScopedEnv env("TESSERA_CUDA_PIN_THRESHOLD", "sometimes");
+        auto msg = message_of([] { rt::Runtime rt{{.ncpus = 1}}; });
+        EXPECT_NE(msg.find("TESSERA_CUDA_PIN_THRESHOLD"), std::string::npos) << msg;
     }
     // an explicit field wins over a bad variable
     ScopedEnv env("TESSERA_NCPU", "abc");

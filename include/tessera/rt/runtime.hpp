@@ -61,6 +61,9 @@ struct RuntimeConfig {
     std::string cuda_memory;          ///< device memory each GPU may hold replicas in, e.g.
                                       ///< "64MB" (TESSERA_CUDA_MEM; default: 90% of what is
                                       ///< free at start); beyond it, replicas are evicted
+    std::string cuda_pin_threshold;   ///< the LAPACK-style calls page-lock user arrays of at
+                                      ///< least this size while GPUs copy them, e.g. "64MB",
+                                      ///< or "never" (TESSERA_CUDA_PIN_THRESHOLD; default 16MB)
     // ---- performance models ----
     std::string perfmodel_dir;        ///< where models persist (TESSERA_PERFMODEL_DIR; default
                                       ///< ~/.cache/tessera/perfmodels/<host>); "none": nowhere
@@ -198,16 +201,18 @@ public:
     /// Node 0 is the host; then one per emulated accelerator (and later per GPU).
     std::vector<MemoryNodeInfo> memory_nodes() const;
     /// Page-locks the caller's [p, p + bytes) while the result lives, when that pays: when this
-    /// runtime has GPUs and the region is at least `pin_threshold` bytes (small arrays move in
-    /// a few copies, where registering would cost more than it saves; 16 MB is a first guess,
-    /// not yet measured on a GPU: docs/gpu-validation.md). Otherwise, or without CUDA, an
-    /// empty PinnedRegion. The LAPACK-style calls pin the user's arrays with it.
+    /// runtime has GPUs and the region is at least pin_threshold() bytes (small arrays move in
+    /// a few copies, where registering would cost more than it saves). Otherwise, or without
+    /// CUDA, an empty PinnedRegion. The LAPACK-style calls pin the user's arrays with it.
     PinnedRegion pin_for_transfers(void* p, std::size_t bytes) const;
+    /// RuntimeConfig::cuda_pin_threshold in bytes (SIZE_MAX for "never").
+    std::size_t pin_threshold() const noexcept;
+    /// 16 MB, a first guess not yet measured on a GPU (docs/gpu-validation.md).
+    static constexpr std::size_t default_pin_threshold = std::size_t(16) << 20;
     /// Host memory for data this runtime will move to its devices (a TileMatrix's tiles):
     /// page-locked when it has GPUs, else ordinary page-aligned memory, with no CUDA call
     /// (TESSERA_NCUDA=0 creates no CUDA context). Free it with free_pinned.
     void* allocate_for_transfers(std::size_t bytes) const;
-    static constexpr std::size_t pin_threshold = std::size_t(16) << 20;
     /// Transfers and bytes per link used since the start or the last reset_link_stats().
     std::vector<LinkStats> link_stats() const;
     void reset_link_stats();
