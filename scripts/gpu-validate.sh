@@ -178,11 +178,14 @@ step_pin()
     local threshold
     for threshold in default never; do
         note "pin: TESSERA_CUDA_PIN_THRESHOLD=$threshold"
-        if [[ $threshold == never ]]; then export TESSERA_CUDA_PIN_THRESHOLD=never; else unset TESSERA_CUDA_PIN_THRESHOLD; fi
-        bench "pin-$threshold-gemm" gemm --n 16384
-        bench "pin-$threshold-potrf" potrf --n 20000
+        # in a subshell: the caller's setting stays as it was for the steps after this one
+        (
+            if [[ $threshold == never ]]; then export TESSERA_CUDA_PIN_THRESHOLD=never; else unset TESSERA_CUDA_PIN_THRESHOLD; fi
+            bench "pin-$threshold-gemm" gemm --n 16384
+            bench "pin-$threshold-potrf" potrf --n 20000
+            exit "$failed"
+        ) || failed=1
     done
-    unset TESSERA_CUDA_PIN_THRESHOLD
 }
 
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }

@@ -42,6 +42,12 @@ char const* env(char const* name)
     return (v && *v) ? v : nullptr;
 }
 
+std::string lowercase(std::string s)
+{
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
 template <class T>
 std::optional<T> env_number(char const* name, std::string const& field)
 {
@@ -66,10 +72,11 @@ void RuntimeImpl::resolve_config()
         c.cuda_pin_threshold = env("TESSERA_CUDA_PIN_THRESHOLD");
     if (c.cuda_pin_threshold.empty())
         pin_threshold_ = Runtime::default_pin_threshold;
-    else if (c.cuda_pin_threshold == "never")
+    else if (lowercase(c.cuda_pin_threshold) == "never")
         pin_threshold_ = std::numeric_limits<std::size_t>::max();
     else
-        pin_threshold_ = parse_bytes(c.cuda_pin_threshold, "RuntimeConfig::cuda_pin_threshold / TESSERA_CUDA_PIN_THRESHOLD");
+        pin_threshold_ = parse_bytes(c.cuda_pin_threshold,
+                                     "RuntimeConfig::cuda_pin_threshold / TESSERA_CUDA_PIN_THRESHOLD (a size or never)");
 #if TESSERA_HAVE_CUDA
     cuda_devices_ = find_cuda_devices(c.ncuda);
 #endif

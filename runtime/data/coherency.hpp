@@ -61,10 +61,6 @@ void prefetch_replica(DataState* d, NodeId n);
 /// its last contents and the error goes to the runtime's next wait.
 void gather_home(DataState* d);
 
-struct FreedBuffer {
-    void* ptr;
-    std::size_t bytes;
-};
 /// Called by a node, under its lock, to reclaim d's replica there: only if unused and d's
 /// coherency lock is free; a Modified replica is written back home first.
 std::optional<FreedBuffer> evict_replica(DataState* d, NodeId n);

@@ -5,8 +5,10 @@
 
 #include <tessera/error.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <new>
 #include <string>
 
 namespace tessera::rt::detail {
@@ -28,9 +30,8 @@ MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity, DeviceBac
 
 MemoryNode::~MemoryNode()
 {
-    std::vector<Buffer> to_free;
-    empty_cache_into(to_free);
-    for (Buffer b : to_free) free_raw(b);
+    for (auto& [bytes, buffers] : cache_)
+        for (void* p : buffers) free_raw({p, bytes});
 }
 
 void* MemoryNode::allocate_raw(std::size_t bytes)
@@ -41,7 +42,7 @@ void* MemoryNode::allocate_raw(std::size_t bytes)
     return p;
 }
 
-void MemoryNode::free_raw(Buffer b) noexcept
+void MemoryNode::free_raw(FreedBuffer b) noexcept
 {
     if (device_)
         device_->free(b.ptr);
@@ -59,16 +60,26 @@ void* MemoryNode::take_cached(std::size_t bytes) noexcept
     return p;
 }
 
-void MemoryNode::empty_cache_into(std::vector<Buffer>& to_free) noexcept
+void MemoryNode::cache(FreedBuffer b)
 {
+    cache_[b.bytes].push_back(b.ptr);
+    cached_ += b.bytes;
+}
+
+void MemoryNode::empty_cache_into(std::vector<FreedBuffer>& to_free)
+{
+    std::size_t count = 0;
+    for (auto const& entry : cache_) count += entry.second.size();
+    to_free.reserve(to_free.size() + count);
     for (auto& [bytes, buffers] : cache_)
         for (void* p : buffers) to_free.push_back({p, bytes});
     cache_.clear();
     cached_ = 0;
 }
 
-bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, std::vector<Buffer>& to_free, void** reuse)
+bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, std::vector<FreedBuffer>& to_free, void** reuse)
 {
+    to_free.reserve(to_free.size() + lru_.size());  // no bad_alloc once replicas are evicted
     std::size_t freed_bytes = 0;  // still counted in used_ until free_unlocked
     auto enough = [&] {
         return device_refused ? freed_bytes >= bytes : used_ - freed_bytes + bytes <= capacity_;
@@ -91,13 +102,17 @@ bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, std::vector<B
     return freed_bytes > 0;
 }
 
-void MemoryNode::free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<Buffer>& to_free) noexcept
+void MemoryNode::free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<FreedBuffer>& to_free) noexcept
 {
     if (to_free.empty()) return;
+    std::size_t bytes = 0;
+    for (FreedBuffer b : to_free) bytes += b.bytes;
+    freeing_ += bytes;
     lock.unlock();
-    for (Buffer b : to_free) free_raw(b);
+    for (FreedBuffer b : to_free) free_raw(b);
     lock.lock();
-    for (Buffer b : to_free) used_ -= b.bytes;
+    freeing_ -= bytes;
+    used_ -= bytes;
     to_free.clear();
     released_.notify_all();
 }
@@ -109,30 +124,55 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
     if (capacity_ && bytes > capacity_)
         throw Error("memory node " + std::to_string(id_) + ": a buffer of " + std::to_string(bytes) +
                     " bytes can never fit in its " + std::to_string(capacity_) + " bytes");
-    std::vector<Buffer> to_free;
+    std::vector<FreedBuffer> to_free;
     std::chrono::steady_clock::time_point refused_since{};
     for (;;) {
         if (void* p = take_cached(bytes)) return p;
         if (void* p = allocate_raw(bytes)) return p;
-        if (cached_ > 0) {  // the cache's buffers of other sizes go first, then try again
+        if (cached_ > 0) {  // the cache's buffers of other sizes go first
             empty_cache_into(to_free);
             free_unlocked(lock, to_free);
-            continue;
+            if (void* p = take_cached(bytes)) return p;  // released meanwhile
+            if (void* p = allocate_raw(bytes)) return p;
         }
         // Full by the accounting, or refused by the device below it (a GPU whose memory others
-        // use too, libraries' workspaces...): evict either way.
-        bool refused = !capacity_ || used_ + bytes <= capacity_;
-        // An evicted buffer of the size asked for serves as it is, with no free and no
-        // allocation: tiles mostly have one size, and on a GPU without memory pools cudaFree
-        // would wait for every kernel in flight.
-        void* reused = nullptr;
-        if (evict_for(bytes, refused, to_free, &reused)) {
-            free_unlocked(lock, to_free);
-            if (reused) return reused;
-            continue;  // another allocation may have taken the room meanwhile: start again
+        // use too, libraries' workspaces...): evict either way, unless memory another thread is
+        // freeing will do.
+        const bool refused = !capacity_ || used_ + bytes <= capacity_;
+        const bool room_coming = freeing_ > 0 && (refused || used_ - freeing_ + bytes <= capacity_);
+        if (!room_coming) {
+            // An evicted buffer of the size asked for serves as it is, with no free and no
+            // allocation: tiles mostly have one size, and on a GPU without memory pools
+            // cudaFree would wait for every kernel in flight.
+            void* reused = nullptr;
+            bool evicted = false;
+            try {
+                evicted = evict_for(bytes, refused, to_free, &reused);
+            } catch (...) {  // a write-back failed: what was evicted before it is still freed
+                free_unlocked(lock, to_free);
+                throw;
+            }
+            if (evicted) {
+                refused_since = {};
+                if (reused) {
+                    // what was evicted on the way is not needed for room: cached, not freed
+                    try {
+                        for (FreedBuffer& b : to_free) {
+                            cache(b);
+                            b.ptr = nullptr;
+                        }
+                    } catch (std::bad_alloc const&) {  // the rest is freed
+                    }
+                    std::erase_if(to_free, [](FreedBuffer const& b) { return b.ptr == nullptr; });
+                    free_unlocked(lock, to_free);
+                    return reused;
+                }
+                free_unlocked(lock, to_free);
+                if (void* p = allocate_raw(bytes)) return p;
+            }
         }
         if (wait == Wait::no) return nullptr;
-        if (refused && device_) {  // a device out of memory that eviction cannot relieve
+        if (refused && device_ && !room_coming) {  // a device out of memory that eviction cannot relieve
             auto now = std::chrono::steady_clock::now();
             if (refused_since == std::chrono::steady_clock::time_point{})
                 refused_since = now;
@@ -140,8 +180,9 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
                 throw DeviceError("memory node " + std::to_string(id_) + ": the device has no room for " +
                                   std::to_string(bytes) + " bytes, and nothing was released for 10 s");
         }
-        // Everything left is in use by running tasks or transfers: wait for one to let go (each
-        // notifies; the timeout only guards against a notification this reasoning missed).
+        // Everything left is in use by running tasks or transfers, or being freed: wait for one
+        // to let go (each notifies; the timeout only guards against a notification this
+        // reasoning missed).
         released_.wait_for(lock, std::chrono::milliseconds(50));
     }
 }
@@ -149,11 +190,9 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
 void MemoryNode::release(void* p, std::size_t bytes) noexcept
 {
     if (!p) return;
-    bytes = std::max<std::size_t>(bytes, 1);
     {
         std::lock_guard lock(m_);
-        cache_[bytes].push_back(p);
-        cached_ += bytes;
+        cache({p, std::max<std::size_t>(bytes, 1)});
     }
     released_.notify_all();
 }
@@ -161,11 +200,19 @@ void MemoryNode::release(void* p, std::size_t bytes) noexcept
 bool MemoryNode::reclaim(std::size_t bytes)
 {
     std::unique_lock lock(m_);
-    std::vector<Buffer> to_free;
+    // what other threads are freeing goes back to the device first
+    const bool others_freed = freeing_ > 0;
+    released_.wait(lock, [&] { return freeing_ == 0; });
+    std::vector<FreedBuffer> to_free;
     const std::size_t from_cache = cached_;
-    empty_cache_into(to_free);
-    if (from_cache < bytes) evict_for(bytes - from_cache, true, to_free);
-    const bool freed = !to_free.empty();
+    try {
+        empty_cache_into(to_free);
+        if (from_cache < bytes) evict_for(bytes - from_cache, true, to_free);
+    } catch (...) {
+        free_unlocked(lock, to_free);
+        throw;
+    }
+    const bool freed = others_freed || !to_free.empty();
     free_unlocked(lock, to_free);
     return freed;
 }

@@ -14,7 +14,8 @@
 //
 // Buffers are freed outside the node's lock, and count as used until they are: on a GPU
 // without memory pools, cudaFree waits for every kernel in flight, and the node's other users
-// (transfers, prefetches, workers releasing replicas, memory_nodes()) need not wait with it.
+// (copies, workers releasing replicas, memory_nodes()) need not wait with it. An allocation
+// that the memory being freed would serve waits for it rather than evict more.
 #pragma once
 
 #include <tessera/error.hpp>
@@ -31,6 +32,12 @@ namespace tessera::rt::detail {
 
 class DataState;
 class DeviceBackend;
+
+/// A buffer taken off a node: its address and the bytes the node counted for it.
+struct FreedBuffer {
+    void* ptr;
+    std::size_t bytes;
+};
 
 /// A node had no room now for a task's data, and its worker had said not to wait for room
 /// (Wait::no): a CUDA worker whose own tasks in flight hold the memory completes them first.
@@ -74,26 +81,24 @@ public:
     MemoryNodeInfo info() const;
 
 private:
-    struct Buffer {
-        void* ptr;
-        std::size_t bytes;
-    };
     /// nullptr when the node (its capacity, or the device) has no room; throws DeviceError
     /// for a device's other failures.
     void* allocate_raw(std::size_t bytes);
-    void free_raw(Buffer b) noexcept;
+    void free_raw(FreedBuffer b) noexcept;
     void* take_cached(std::size_t bytes) noexcept;
-    /// Moves the allocation cache's buffers to `to_free`.
-    void empty_cache_into(std::vector<Buffer>& to_free) noexcept;
+    void cache(FreedBuffer b);
+    /// Moves the allocation cache's buffers to `to_free` (bad_alloc leaves both as they were).
+    void empty_cache_into(std::vector<FreedBuffer>& to_free);
     /// Evicts unused replicas from the least recently used on until `bytes` would fit (or,
     /// when the device refused memory the accounting allows, until `bytes` are freed), their
     /// buffers going to `to_free`. True if anything was evicted. With `reuse`, the first
     /// evicted buffer of exactly `bytes` ends it: it goes to *reuse as it is, neither freed
-    /// nor allocated again.
-    bool evict_for(std::size_t bytes, bool device_refused, std::vector<Buffer>& to_free, void** reuse = nullptr);
+    /// nor allocated again. If a write-back throws, what was evicted before is in `to_free`.
+    bool evict_for(std::size_t bytes, bool device_refused, std::vector<FreedBuffer>& to_free,
+                   void** reuse = nullptr);
     /// Frees `to_free` with `lock` released, then stops counting it as used and wakes the
     /// waiting allocations.
-    void free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<Buffer>& to_free) noexcept;
+    void free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<FreedBuffer>& to_free) noexcept;
 
     NodeId id_;
     NodeKind kind_;
@@ -103,6 +108,7 @@ private:
     std::condition_variable released_;
     std::size_t used_ = 0;    // allocated, cached buffers included
     std::size_t cached_ = 0;  // bytes in the cache
+    std::size_t freeing_ = 0;  // bytes being freed outside the lock (still in used_)
     uint64_t evictions_ = 0;
     std::unordered_map<std::size_t, std::vector<void*>> cache_;  // size -> free buffers
     std::list<DataState*> lru_;                                  // least recently used first

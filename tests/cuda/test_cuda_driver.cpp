@@ -268,8 +268,9 @@ TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
 // The same while another task's kernel runs: to make room for the next task's tile of
 // `c_elements`, the node evicts an unused 1 MB replica without waiting for that kernel
 // (cudaFree would: it synchronizes the whole device), so the next task is launched well
-// before the kernel can have ended. `meanwhile` runs while the two tasks are in flight; with Launch::any_time, the next task
-// may wait for the kernel (a GPU without memory pools), and only the data is checked.
+// before the kernel can have ended. `meanwhile` runs while the two tasks are in flight. With
+// Launch::any_time (a GPU without memory pools, where the free waits for the kernel), when the
+// next task was launched is not checked.
 enum class Launch { before_the_kernel_ends, any_time };
 void expect_eviction_not_to_wait_for_the_kernel_in_flight(rt::Runtime& r, rt::WorkerId gpu, int64_t c_elements,
                                                           std::function<void()> const& meanwhile = [] {},
@@ -317,6 +318,37 @@ TEST(CudaDriver, EvictionHandsOverABufferOfTheSameSize)
     rt::Runtime r{config(0, "3MB")};
     REQUIRE_GPU(r, gpu);
     expect_eviction_not_to_wait_for_the_kernel_in_flight(r, gpu, (1 << 20) / sizeof(double));
+}
+
+// The same when a smaller replica of another size is less recently used than the one of the
+// size asked for: evicting it does not make room enough, so both are evicted, and the one of
+// the size asked for is handed over. The smaller one goes to the allocation cache rather than
+// to cudaFree, so that even without memory pools the next task does not wait for the kernel
+// (ctest runs this case on a simulated GPU without pools, where it fails if the node frees it).
+TEST(CudaDriver, EvictionHandsOverABufferOfTheSameSizeAndKeepsTheOthersItEvicted)
+{
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    constexpr int64_t mb = (1 << 20) / sizeof(double);
+    // 0.25 + 1 + 1 MB unused, and 0.5 MB in use by the kernel: 1 MB more needs the first
+    // two evicted
+    std::vector<double> x(mb / 4, 0.0), a(mb, 0.0), b(mb, 0.0), c(mb, 0.0), busy(mb / 2, 0.0);
+    std::vector<rt::Handle<rt::Vector<double>>> h;
+    for (auto* v : {&x, &a, &b, &c, &busy}) h.emplace_back(r, rt::Vector<double>{v->data(), int64_t(v->size())});
+    for (int i : {0, 1, 2, 4}) r.submit(add_cl, readwrite(h[std::size_t(i)]), rt::value(1.0), rt::on_worker(gpu));
+    r.wait_all();
+    r.submit(spin_cl, readwrite(h[4]), rt::on_worker(gpu));
+    r.submit(touch_cl, readwrite(h[3]), rt::on_worker(gpu));
+    r.wait_all();
+    const auto nodes = r.memory_nodes();
+    auto const& node = nodes[std::size_t(r.worker(gpu).memory_node)];
+    EXPECT_EQ(node.evictions, 2u);
+    EXPECT_GT(node.cached, 0u) << "the smaller replica evicted went to the cache";
+    EXPECT_GT(touch_after_spin(), 0.0);
+    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the eviction waited for the kernel in flight";
+    for (auto& handle : h) handle.unregister();
+    for (auto const* v : {&x, &a, &b, &c, &busy})
+        EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size())) << "a replica was lost";
 }
 
 // A tile of another size on a GPU without memory pools: the evicted replica is freed with
@@ -642,7 +674,9 @@ TEST(CudaDriver, BusCalibrationMeasuresTheGpuLinks)
 // after; a region already pinned is left alone; the result is the same either way.
 TEST(CudaDriver, UserArraysArePinnedWhileGpusCopyThem)
 {
-    rt::Runtime r{config()};
+    rt::RuntimeConfig c = config();
+    c.cuda_pin_threshold = "16MB";  // whatever TESSERA_CUDA_PIN_THRESHOLD says
+    rt::Runtime r{c};
     REQUIRE_GPU(r, gpu);
     std::vector<double> big(r.pin_threshold() / sizeof(double) + 1, 1.0), small(1000, 1.0);
     {

@@ -477,7 +477,7 @@ TEST(Configuration, PinThreshold)
     ScopedEnv no_threshold("TESSERA_CUDA_PIN_THRESHOLD", std::nullopt);
     EXPECT_EQ((rt::Runtime{{.ncpus = 1}}.pin_threshold()), rt::Runtime::default_pin_threshold);
     EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "64MB"}}.pin_threshold()), std::size_t(64) << 20);
-    EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "never"}}.pin_threshold()),
+    EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "Never"}}.pin_threshold()),
               std::numeric_limits<std::size_t>::max());
     ScopedEnv threshold("TESSERA_CUDA_PIN_THRESHOLD", "1MB");
     EXPECT_EQ((rt::Runtime{{.ncpus = 1}}.pin_threshold()), std::size_t(1) << 20);

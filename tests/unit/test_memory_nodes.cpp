@@ -58,7 +58,7 @@ TEST_P(MemoryNodes, NodesAndWorkers)
 TEST_P(MemoryNodes, NoPinningWithoutGpus)
 {
     rt::Runtime r{config()};
-    std::vector<char> big(r.pin_threshold() * 2);
+    std::vector<char> big(rt::Runtime::default_pin_threshold * 2);
     EXPECT_FALSE(r.pin_for_transfers(big.data(), big.size()).pinned());
 }
 
