@@ -113,6 +113,7 @@ void MemoryNode::free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<F
     lock.lock();
     freeing_ -= bytes;
     used_ -= bytes;
+    ++frees_done_;
     to_free.clear();
     released_.notify_all();
 }
@@ -136,11 +137,15 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
             if (void* p = allocate_raw(bytes)) return p;
         }
         // Full by the accounting, or refused by the device below it (a GPU whose memory others
-        // use too, libraries' workspaces...): evict either way, unless memory another thread is
-        // freeing will do.
+        // use too, libraries' workspaces...): evict either way, unless the caller may wait and
+        // memory another thread is freeing will do. (One that may not wait, the GPU worker
+        // binding a task's data, evicts: an unused buffer of the size asked for serves at once.)
         const bool refused = !capacity_ || used_ + bytes <= capacity_;
-        const bool room_coming = freeing_ > 0 && (refused || used_ - freeing_ + bytes <= capacity_);
-        if (!room_coming) {
+        const bool room_coming =
+            wait == Wait::yes && freeing_ > 0 && (refused || used_ - freeing_ + bytes <= capacity_);
+        if (room_coming) {
+            refused_since = {};  // memory is being released
+        } else {
             // An evicted buffer of the size asked for serves as it is, with no free and no
             // allocation: tiles mostly have one size, and on a GPU without memory pools
             // cudaFree would wait for every kernel in flight.
@@ -200,9 +205,11 @@ void MemoryNode::release(void* p, std::size_t bytes) noexcept
 bool MemoryNode::reclaim(std::size_t bytes)
 {
     std::unique_lock lock(m_);
-    // what other threads are freeing goes back to the device first
+    // what other threads are freeing goes back to the device first: at least one of those
+    // frees is waited for (all of them could take forever when threads free in turn)
     const bool others_freed = freeing_ > 0;
-    released_.wait(lock, [&] { return freeing_ == 0; });
+    const uint64_t frees_seen = frees_done_;
+    released_.wait(lock, [&] { return freeing_ == 0 || frees_done_ != frees_seen; });
     std::vector<FreedBuffer> to_free;
     const std::size_t from_cache = cached_;
     try {

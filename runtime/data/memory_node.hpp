@@ -15,7 +15,8 @@
 // Buffers are freed outside the node's lock, and count as used until they are: on a GPU
 // without memory pools, cudaFree waits for every kernel in flight, and the node's other users
 // (copies, workers releasing replicas, memory_nodes()) need not wait with it. An allocation
-// that the memory being freed would serve waits for it rather than evict more.
+// that may wait, and that the memory being freed would serve, waits for it rather than evict
+// more.
 #pragma once
 
 #include <tessera/error.hpp>
@@ -109,6 +110,7 @@ private:
     std::size_t used_ = 0;    // allocated, cached buffers included
     std::size_t cached_ = 0;  // bytes in the cache
     std::size_t freeing_ = 0;  // bytes being freed outside the lock (still in used_)
+    uint64_t frees_done_ = 0;  // free_unlocked calls that have ended
     uint64_t evictions_ = 0;
     std::unordered_map<std::size_t, std::vector<void*>> cache_;  // size -> free buffers
     std::list<DataState*> lru_;                                  // least recently used first
