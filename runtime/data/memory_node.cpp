@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <string>
 
 namespace tessera::rt::detail {
@@ -66,6 +67,16 @@ void MemoryNode::cache(FreedBuffer b)
     cached_ += b.bytes;
 }
 
+void MemoryNode::cache_what_fits(std::vector<FreedBuffer>& buffers) noexcept
+{
+    std::size_t cached = 0;
+    try {
+        for (; cached < buffers.size(); ++cached) cache(buffers[cached]);
+    } catch (std::bad_alloc const&) {
+    }
+    buffers.erase(buffers.begin(), buffers.begin() + std::ptrdiff_t(cached));
+}
+
 void MemoryNode::empty_cache_into(std::vector<FreedBuffer>& to_free)
 {
     std::size_t count = 0;
@@ -77,7 +88,8 @@ void MemoryNode::empty_cache_into(std::vector<FreedBuffer>& to_free)
     cached_ = 0;
 }
 
-bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, std::vector<FreedBuffer>& to_free, void** reuse)
+bool MemoryNode::evict_for(std::unique_lock<std::mutex>& lock, std::size_t bytes, bool device_refused,
+                           std::vector<FreedBuffer>& to_free, void** reuse)
 {
     to_free.reserve(to_free.size() + lru_.size());  // no bad_alloc once replicas are evicted
     std::size_t freed_bytes = 0;  // still counted in used_ until free_unlocked
@@ -86,7 +98,14 @@ bool MemoryNode::evict_for(std::size_t bytes, bool device_refused, std::vector<F
     };
     for (auto it = lru_.begin(); it != lru_.end() && !enough();) {
         auto next = std::next(it);
-        if (auto freed = evict_replica(*it, id_)) {  // unused, and its handle not busy
+        std::optional<FreedBuffer> freed;
+        try {
+            freed = evict_replica(*it, id_);  // if unused, and its handle not busy
+        } catch (...) {  // a write-back failed: what was evicted before it is still freed
+            free_unlocked(lock, to_free);
+            throw;
+        }
+        if (freed) {
             lru_.erase(it);
             ++evictions_;
             const std::size_t allocated = std::max<std::size_t>(freed->bytes, 1);  // as allocate() counts it
@@ -150,29 +169,13 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
             // allocation: tiles mostly have one size, and on a GPU without memory pools
             // cudaFree would wait for every kernel in flight.
             void* reused = nullptr;
-            bool evicted = false;
-            try {
-                evicted = evict_for(bytes, refused, to_free, &reused);
-            } catch (...) {  // a write-back failed: what was evicted before it is still freed
-                free_unlocked(lock, to_free);
-                throw;
-            }
-            if (evicted) {
+            if (evict_for(lock, bytes, refused, to_free, &reused)) {
                 refused_since = {};
-                if (reused) {
-                    // what was evicted on the way is not needed for room: cached, not freed
-                    try {
-                        for (FreedBuffer& b : to_free) {
-                            cache(b);
-                            b.ptr = nullptr;
-                        }
-                    } catch (std::bad_alloc const&) {  // the rest is freed
-                    }
-                    std::erase_if(to_free, [](FreedBuffer const& b) { return b.ptr == nullptr; });
-                    free_unlocked(lock, to_free);
-                    return reused;
-                }
+                // what was evicted on the way to a buffer handed over is not needed for room:
+                // cached, not freed
+                if (reused) cache_what_fits(to_free);
                 free_unlocked(lock, to_free);
+                if (reused) return reused;
                 if (void* p = allocate_raw(bytes)) return p;
             }
         }
@@ -212,13 +215,8 @@ bool MemoryNode::reclaim(std::size_t bytes)
     released_.wait(lock, [&] { return freeing_ == 0 || frees_done_ != frees_seen; });
     std::vector<FreedBuffer> to_free;
     const std::size_t from_cache = cached_;
-    try {
-        empty_cache_into(to_free);
-        if (from_cache < bytes) evict_for(bytes - from_cache, true, to_free);
-    } catch (...) {
-        free_unlocked(lock, to_free);
-        throw;
-    }
+    empty_cache_into(to_free);
+    if (from_cache < bytes) evict_for(lock, bytes - from_cache, true, to_free);
     const bool freed = others_freed || !to_free.empty();
     free_unlocked(lock, to_free);
     return freed;

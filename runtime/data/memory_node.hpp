@@ -88,15 +88,19 @@ private:
     void free_raw(FreedBuffer b) noexcept;
     void* take_cached(std::size_t bytes) noexcept;
     void cache(FreedBuffer b);
+    /// Moves `buffers` to the allocation cache, as many as it can take (bad_alloc leaves the
+    /// rest in `buffers`).
+    void cache_what_fits(std::vector<FreedBuffer>& buffers) noexcept;
     /// Moves the allocation cache's buffers to `to_free` (bad_alloc leaves both as they were).
     void empty_cache_into(std::vector<FreedBuffer>& to_free);
     /// Evicts unused replicas from the least recently used on until `bytes` would fit (or,
     /// when the device refused memory the accounting allows, until `bytes` are freed), their
     /// buffers going to `to_free`. True if anything was evicted. With `reuse`, the first
     /// evicted buffer of exactly `bytes` ends it: it goes to *reuse as it is, neither freed
-    /// nor allocated again. If a write-back throws, what was evicted before is in `to_free`.
-    bool evict_for(std::size_t bytes, bool device_refused, std::vector<FreedBuffer>& to_free,
-                   void** reuse = nullptr);
+    /// nor allocated again. If a write-back throws, what was evicted before it is freed (with
+    /// `lock` released meanwhile) and the error goes on.
+    bool evict_for(std::unique_lock<std::mutex>& lock, std::size_t bytes, bool device_refused,
+                   std::vector<FreedBuffer>& to_free, void** reuse = nullptr);
     /// Frees `to_free` with `lock` released, then stops counting it as used and wakes the
     /// waiting allocations.
     void free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<FreedBuffer>& to_free) noexcept;
