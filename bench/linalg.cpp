@@ -45,38 +45,39 @@ namespace blas = la::kernels::cpu;
 
 // ---- the peers: LAPACKE's own calls (multithreaded OpenBLAS underneath) ------------------------
 template <Scalar T>
-int lapacke_potrf(int n, T* a, int lda)
+int lapacke_potrf(char uplo, int n, T* a, int lda)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
-    else return LAPACKE_zpotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else return LAPACKE_zpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
 }
 template <Scalar T>
-int lapacke_potrs(int n, int nrhs, T const* a, int lda, T* b, int ldb)
+int lapacke_potrs(char uplo, int n, int nrhs, T const* a, int lda, T* b, int ldb)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
-        return LAPACKE_cpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
-    else return LAPACKE_zpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+        return LAPACKE_cpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else return LAPACKE_zpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
 }
 template <Scalar T>
-int lapacke_posv(int n, int nrhs, T* a, int lda, T* b, int ldb)
+int lapacke_posv(char uplo, int n, int nrhs, T* a, int lda, T* b, int ldb)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
-        return LAPACKE_cposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
-    else return LAPACKE_zposv(LAPACK_COL_MAJOR, 'L', n, nrhs, a, lda, b, ldb);
+        return LAPACKE_cposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else return LAPACKE_zposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
 }
 template <Scalar T>
-int lapacke_potri(int n, T* a, int lda)
+int lapacke_potri(char uplo, int n, T* a, int lda)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
-    else return LAPACKE_zpotri(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else return LAPACKE_zpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
 }
 
 // ---- inputs and checks ---------------------------------------------------------------------------
@@ -114,12 +115,15 @@ double norm1(int64_t m, int64_t n, T const* a, int64_t lda)
     }
     return best;
 }
-/// The full Hermitian matrix whose lower triangle `a` holds.
+/// The full Hermitian matrix whose `uplo` triangle `a` holds.
 template <Scalar T>
-void hermitian_from_lower(int64_t n, T* a)
+void hermitian_from(Uplo uplo, int64_t n, T* a)
 {
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < j; ++i) a[i + j * n] = la::conj(a[j + i * n]);
+        for (int64_t i = 0; i < j; ++i) {
+            if (uplo == Uplo::lower) a[i + j * n] = la::conj(a[j + i * n]);
+            else a[j + i * n] = la::conj(a[i + j * n]);
+        }
 }
 /// ||A x - y||_1 / (||A||_1 ||x||_1 n eps) for y computed from x by the routine under test.
 template <Scalar T>
@@ -145,16 +149,17 @@ std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
 }
 /// Its median seconds on the inputs of Tessera's call (gemm: A0, then B and C side by side in B0).
 template <Scalar T>
-double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unused]] int64_t n,
+double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unused]] Uplo uplo,
+                        [[maybe_unused]] int64_t n,
                         [[maybe_unused]] int64_t nrhs, [[maybe_unused]] std::vector<T> const& A0,
                         [[maybe_unused]] std::vector<T> const& B0, [[maybe_unused]] int64_t reps)
 {
 #if TESSERA_HAVE_CUDA
     if (routine == "gemm") return gpu::gemm_seconds<T>(n, A0.data(), B0.data(), B0.data() + n * n, reps);
-    if (routine == "potrf") return gpu::potrf_seconds<T>(n, A0.data(), reps);
-    if (routine == "potrs") return gpu::potrs_seconds<T>(n, nrhs, A0.data(), B0.data(), reps);
-    if (routine == "posv") return gpu::posv_seconds<T>(n, nrhs, A0.data(), B0.data(), reps);
-    if (routine == "potri") return gpu::potri_seconds<T>(n, A0.data(), reps);
+    if (routine == "potrf") return gpu::potrf_seconds<T>(uplo, n, A0.data(), reps);
+    if (routine == "potrs") return gpu::potrs_seconds<T>(uplo, n, nrhs, A0.data(), B0.data(), reps);
+    if (routine == "posv") return gpu::posv_seconds<T>(uplo, n, nrhs, A0.data(), B0.data(), reps);
+    if (routine == "potri") return gpu::potri_seconds<T>(uplo, n, A0.data(), reps);
 #endif
     return nan;
 }
@@ -171,6 +176,7 @@ template <Scalar T>
 struct Problem {
     std::string routine;
     la::Routine kind;
+    Uplo uplo = Uplo::lower;  ///< the triangle of A the Cholesky routines use
     int64_t n = 0, nrhs = 0;
     double flops = 0;
     std::vector<T> A0, B0, A, B, Cpeer;  ///< inputs, the working copies, the peer's gemm result
@@ -182,10 +188,11 @@ struct Problem {
 };
 
 template <Scalar T>
-Problem<T> make_problem(std::string const& routine, int64_t n, int64_t nrhs)
+Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t n, int64_t nrhs)
 {
     Problem<T> p;
     p.routine = routine;
+    p.uplo = uplo;
     p.n = n;
     p.nrhs = routine == "potrs" || routine == "posv" ? nrhs : 0;
     const double fma = la::fma_flops<T>, N = double(n);
@@ -202,14 +209,14 @@ Problem<T> make_problem(std::string const& routine, int64_t n, int64_t nrhs)
         } else if (routine == "potri") {
             p.kind = la::Routine::potri;
             openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
-            lapacke_potrf<T>(int(n), p.A0.data(), int(n));  // potri starts from the factor
+            lapacke_potrf<T>(char(uplo), int(n), p.A0.data(), int(n));  // potri starts from the factor
             p.flops = fma * N * N * N / 3;                  // trtri n^3/3 + lauum n^3/3 (real)
         } else {
             p.B0 = random_matrix<T>(n, nrhs, 4);
             if (routine == "potrs") {
                 p.kind = la::Routine::potrs;
                 openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
-                lapacke_potrf<T>(int(n), p.A0.data(), int(n));  // potrs starts from the factor
+                lapacke_potrf<T>(char(uplo), int(n), p.A0.data(), int(n));  // potrs starts from the factor
                 p.flops = fma * N * N * double(nrhs);
             } else {
                 p.kind = la::Routine::posv;
@@ -226,10 +233,10 @@ void Problem<T>::peer()
     const int N = int(n);
     if (routine == "gemm")
         blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1), B.data() + n * n, n);
-    else if (routine == "potrf") lapacke_potrf<T>(N, A.data(), N);
-    else if (routine == "potrs") lapacke_potrs<T>(N, int(nrhs), A.data(), N, B.data(), N);
-    else if (routine == "posv") lapacke_posv<T>(N, int(nrhs), A.data(), N, B.data(), N);
-    else lapacke_potri<T>(N, A.data(), N);
+    else if (routine == "potrf") lapacke_potrf<T>(char(uplo), N, A.data(), N);
+    else if (routine == "potrs") lapacke_potrs<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
+    else if (routine == "posv") lapacke_posv<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
+    else lapacke_potri<T>(char(uplo), N, A.data(), N);
 }
 
 template <Scalar T>
@@ -238,10 +245,10 @@ void Problem<T>::tessera()
     int64_t info = 0;
     if (routine == "gemm")
         la::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1), B.data() + n * n, n);
-    else if (routine == "potrf") info = la::potrf<T>(Uplo::lower, n, A.data(), n);
-    else if (routine == "potrs") info = la::potrs<T>(Uplo::lower, n, nrhs, A.data(), n, B.data(), n);
-    else if (routine == "posv") info = la::posv<T>(Uplo::lower, n, nrhs, A.data(), n, B.data(), n);
-    else info = la::potri<T>(Uplo::lower, n, A.data(), n);
+    else if (routine == "potrf") info = la::potrf<T>(uplo, n, A.data(), n);
+    else if (routine == "potrs") info = la::potrs<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
+    else if (routine == "posv") info = la::posv<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
+    else info = la::potri<T>(uplo, n, A.data(), n);
     require(info == 0, routine + ": info = " + std::to_string(info) + " on a positive definite matrix");
 }
 
@@ -259,14 +266,15 @@ double Problem<T>::residual()
         return diff / (norm1(n, n, A0.data(), n) * norm1(n, n, B0.data(), n) * double(n) * double(la::eps<T>));
     }
     std::vector<T> x = random_matrix<T>(n, 1, 5), y = x;
-    if (routine == "potrf") {  // y = L (L^H x)
-        blas::trmm<T>(la::Side::left, Uplo::lower, Op::conjtrans, la::Diag::nonunit, n, 1, T(1), A.data(), n, y.data(), n);
-        blas::trmm<T>(la::Side::left, Uplo::lower, Op::notrans, la::Diag::nonunit, n, 1, T(1), A.data(), n, y.data(), n);
+    if (routine == "potrf") {  // y = L (L^H x), or U^H (U x)
+        const bool lower = uplo == Uplo::lower;
+        for (Op op : {lower ? Op::conjtrans : Op::notrans, lower ? Op::notrans : Op::conjtrans})
+            blas::trmm<T>(la::Side::left, uplo, op, la::Diag::nonunit, n, 1, T(1), A.data(), n, y.data(), n);
         return scaled_residual(A0, n, x, y, norm1(n, 1, x.data(), n));
     }
     if (routine == "potri") {  // ||H (A^{-1} x) - x||_1 / (||H||_1 ||A^{-1}||_1 ||x||_1 n eps)
         std::vector<T> inv = A;
-        hermitian_from_lower(n, inv.data());
+        hermitian_from(uplo, n, inv.data());
         blas::gemm<T>(Op::notrans, Op::notrans, n, 1, n, T(1), inv.data(), n, x.data(), n, T(0), y.data(), n);
         return scaled_residual(H, n, y, x, norm1(n, n, inv.data(), n) * norm1(n, 1, x.data(), n));
     }
@@ -283,6 +291,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     const int ncuda = int(o.integer("ncuda", -1));
     auto scheds = o.list("sched", {"dmdas"});
     const std::string svg = o.text("svg", "");
+    const std::string uplo_text = o.text("uplo", "L");
+    const Uplo uplo = la::uplo_from_char(uplo_text.size() == 1 ? uplo_text[0] : '?', "--uplo");
     require(reps >= 1 && nb_opt >= 0, "--reps must be >= 1 and --nb >= 0 (0: automatic)");
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     // LAPACKE's high-level calls scan their inputs for NaN first (O(n^2)), which Tessera's
@@ -296,7 +306,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
 
     for (int64_t n : ns) {
         require(n >= 1, "--n must be >= 1");
-        Problem<T> p = make_problem<T>(routine, n, o.integer("nrhs", std::max<int64_t>(1, n / 10)));
+        Problem<T> p = make_problem<T>(routine, uplo, n, o.integer("nrhs", std::max<int64_t>(1, n / 10)));
         // The peer: every core in OpenBLAS.
         openblas_set_num_threads(cores);
         std::vector<double> peer;
@@ -327,6 +337,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             res.variant = name;
             res.labels = {{"sched", scheds[si]}, {"workers", std::to_string(la::runtime().worker_count())}};
             if (gpus > 0) res.labels.push_back({"gpus", std::to_string(gpus)});
+            if (routine != "gemm") res.labels.push_back({"uplo", std::string(1, char(uplo))});
             res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), n))}};
             if (p.nrhs) res.sizes.push_back({"nrhs", double(p.nrhs)});
             res.seconds = median(times);
@@ -342,7 +353,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         la::set_tile_size(0);
         la::finalize();  // frees the GPUs for their peer
         if (with_gpus && !gpu_plot.name.empty()) {
-            const double gpu = gpu_peer_seconds<T>(routine, n, p.nrhs, p.A0, p.B0, reps);
+            const double gpu = gpu_peer_seconds<T>(routine, uplo, n, p.nrhs, p.A0, p.B0, reps);
             for (Result& res : results) {
                 res.labels.push_back({"gpu_peer", gpu_plot.name});
                 res.extra.push_back({"gpu_peer_seconds", gpu});
@@ -372,13 +383,17 @@ int run(std::string const& routine, Options const& o, Report& report)
 
 Subcommand linalg_subcommand(std::string const& routine, std::string const& what)
 {
-    const bool rhs = routine == "potrs" || routine == "posv";
+    const bool rhs = routine == "potrs" || routine == "posv", cholesky = routine != "gemm";
+    std::vector<std::string> options{"n", "nb", "precision", "sched", "ncpus", "nemu", "ncuda", "reps", "svg"};
+    if (rhs) options.push_back("nrhs");
+    if (cholesky) options.push_back("uplo");
     return {routine,
             what + " (LAPACK-style call) against " + (routine == "gemm" ? "OpenBLAS" : "LAPACKE") + ": GFlop/s, ratio",
             "tessera-bench " + routine + " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
-                (rhs ? "[--nrhs n/10] " : "") + "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
+                (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") +
+                "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
                 "[--reps 3] [--svg plot.svg] [--json]",
-            {"n", "nb", "precision", "sched", "ncpus", "nemu", "ncuda", "reps", "svg", "nrhs"},
+            options,
             [routine](Options const& o, Report& r) { return run(routine, o, r); }};
 }
 

@@ -161,29 +161,34 @@ cusolverStatus_t by_type(S s, D d, C c, Z z, Args... args)
     else return z(args...);
 }
 
-constexpr auto lower = CUBLAS_FILL_MODE_LOWER;
+/// cuBLAS's fill mode for uplo.
+cublasFillMode_t fill(la::Uplo uplo)
+{
+    return uplo == la::Uplo::lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+}
 
 /// cusolverDn<t>potrf's workspace for the n x n a, and the call.
 template <la::Scalar T> class Potrf {
 public:
-    Potrf(Session& s, int n, Dev<T>* a) : s_(s), n_(n), a_(a)
+    Potrf(Session& s, la::Uplo uplo, int n, Dev<T>* a) : s_(s), fill_(fill(uplo)), n_(n), a_(a)
     {
         int lwork = 0;
         cuda_check(by_type<T>(cusolverDnSpotrf_bufferSize, cusolverDnDpotrf_bufferSize, cusolverDnCpotrf_bufferSize,
-                              cusolverDnZpotrf_bufferSize, s.solver, lower, n, a, n, &lwork),
+                              cusolverDnZpotrf_bufferSize, s.solver, fill_, n, a, n, &lwork),
                    "cusolverDn<t>potrf_bufferSize");
         lwork_ = std::max(lwork, 1);
         work_ = std::make_unique<DeviceArray<T>>(std::size_t(lwork_));
     }
     void operator()(int* info)
     {
-        cuda_check(by_type<T>(cusolverDnSpotrf, cusolverDnDpotrf, cusolverDnCpotrf, cusolverDnZpotrf, s_.solver, lower,
+        cuda_check(by_type<T>(cusolverDnSpotrf, cusolverDnDpotrf, cusolverDnCpotrf, cusolverDnZpotrf, s_.solver, fill_,
                               n_, a_, n_, work_->get(), lwork_, info),
                    la::by_precision<T>("cusolverDnSpotrf", "cusolverDnDpotrf", "cusolverDnCpotrf", "cusolverDnZpotrf"));
     }
 
 private:
     Session& s_;
+    cublasFillMode_t fill_;
     int n_;
     Dev<T>* a_;
     int lwork_ = 0;
@@ -191,10 +196,11 @@ private:
 };
 
 /// cusolverDn<t>potrs with the n x n factor l on the n x nrhs b.
-template <la::Scalar T> void potrs(Session& s, int n, int nrhs, Dev<T> const* l, Dev<T>* b, int* info)
+template <la::Scalar T>
+void potrs(Session& s, la::Uplo uplo, int n, int nrhs, Dev<T> const* l, Dev<T>* b, int* info)
 {
-    cuda_check(by_type<T>(cusolverDnSpotrs, cusolverDnDpotrs, cusolverDnCpotrs, cusolverDnZpotrs, s.solver, lower, n,
-                          nrhs, l, n, b, n, info),
+    cuda_check(by_type<T>(cusolverDnSpotrs, cusolverDnDpotrs, cusolverDnCpotrs, cusolverDnZpotrs, s.solver,
+                          fill(uplo), n, nrhs, l, n, b, n, info),
                la::by_precision<T>("cusolverDnSpotrs", "cusolverDnDpotrs", "cusolverDnCpotrs", "cusolverDnZpotrs"));
 }
 
@@ -208,21 +214,22 @@ void expect_info_zero(DeviceArray<int> const& info, std::string const& routine)
 
 }  // namespace
 
-template <la::Scalar T> double potrf_seconds(int64_t n, T const* a, int64_t reps)
+template <la::Scalar T> double potrf_seconds(la::Uplo uplo, int64_t n, T const* a, int64_t reps)
 {
     const int N = to_int(n);
     const std::size_t nn = std::size_t(n) * std::size_t(n);
     Session s;
     DeviceArray<T> A0(a, nn), A(nn);
     DeviceArray<int> info(1);
-    Potrf<T> potrf(s, N, A.get());
+    Potrf<T> potrf(s, uplo, N, A.get());
     const double seconds = s.median_seconds(
         reps, [&] { s.copy(A.get(), A0.get(), nn); }, [&] { potrf(info.get()); });
     expect_info_zero(info, "potrf");
     return seconds;
 }
 
-template <la::Scalar T> double potrs_seconds(int64_t n, int64_t nrhs, T const* l, T const* b, int64_t reps)
+template <la::Scalar T>
+double potrs_seconds(la::Uplo uplo, int64_t n, int64_t nrhs, T const* l, T const* b, int64_t reps)
 {
     const int N = to_int(n), NRHS = to_int(nrhs);
     const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
@@ -230,19 +237,21 @@ template <la::Scalar T> double potrs_seconds(int64_t n, int64_t nrhs, T const* l
     DeviceArray<T> L(l, nn), B0(b, nk), B(nk);
     DeviceArray<int> info(1);
     const double seconds = s.median_seconds(
-        reps, [&] { s.copy(B.get(), B0.get(), nk); }, [&] { potrs<T>(s, N, NRHS, L.get(), B.get(), info.get()); });
+        reps, [&] { s.copy(B.get(), B0.get(), nk); },
+        [&] { potrs<T>(s, uplo, N, NRHS, L.get(), B.get(), info.get()); });
     expect_info_zero(info, "potrs");
     return seconds;
 }
 
-template <la::Scalar T> double posv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps)
+template <la::Scalar T>
+double posv_seconds(la::Uplo uplo, int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps)
 {
     const int N = to_int(n), NRHS = to_int(nrhs);
     const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
     Session s;
     DeviceArray<T> A0(a, nn), A(nn), B0(b, nk), B(nk);
     DeviceArray<int> factor_info(1), solve_info(1);
-    Potrf<T> potrf(s, N, A.get());
+    Potrf<T> potrf(s, uplo, N, A.get());
     const double seconds = s.median_seconds(
         reps,
         [&] {
@@ -251,14 +260,14 @@ template <la::Scalar T> double posv_seconds(int64_t n, int64_t nrhs, T const* a,
         },
         [&] {  // potrs after a failed potrf solves with garbage: the checks below catch it
             potrf(factor_info.get());
-            potrs<T>(s, N, NRHS, A.get(), B.get(), solve_info.get());
+            potrs<T>(s, uplo, N, NRHS, A.get(), B.get(), solve_info.get());
         });
     expect_info_zero(factor_info, "potrf (of posv)");
     expect_info_zero(solve_info, "potrs (of posv)");
     return seconds;
 }
 
-template <la::Scalar T> double potri_seconds(int64_t n, T const* l, int64_t reps)
+template <la::Scalar T> double potri_seconds(la::Uplo uplo, int64_t n, T const* l, int64_t reps)
 {
     const int N = to_int(n);
     const std::size_t nn = std::size_t(n) * std::size_t(n);
@@ -267,7 +276,7 @@ template <la::Scalar T> double potri_seconds(int64_t n, T const* l, int64_t reps
     DeviceArray<int> info(1);
     int lwork = 0;
     cuda_check(by_type<T>(cusolverDnSpotri_bufferSize, cusolverDnDpotri_bufferSize, cusolverDnCpotri_bufferSize,
-                          cusolverDnZpotri_bufferSize, s.solver, lower, N, A.get(), N, &lwork),
+                          cusolverDnZpotri_bufferSize, s.solver, fill(uplo), N, A.get(), N, &lwork),
                "cusolverDn<t>potri_bufferSize");
     lwork = std::max(lwork, 1);
     DeviceArray<T> work{std::size_t(lwork)};
@@ -275,7 +284,7 @@ template <la::Scalar T> double potri_seconds(int64_t n, T const* l, int64_t reps
         reps, [&] { s.copy(A.get(), L0.get(), nn); },
         [&] {
             cuda_check(by_type<T>(cusolverDnSpotri, cusolverDnDpotri, cusolverDnCpotri, cusolverDnZpotri, s.solver,
-                                  lower, N, A.get(), N, work.get(), lwork, info.get()),
+                                  fill(uplo), N, A.get(), N, work.get(), lwork, info.get()),
                        la::by_precision<T>("cusolverDnSpotri", "cusolverDnDpotri", "cusolverDnCpotri",
                                            "cusolverDnZpotri"));
         });
@@ -285,10 +294,10 @@ template <la::Scalar T> double potri_seconds(int64_t n, T const* l, int64_t reps
 
 #define TESSERA_INSTANTIATE(T)                                                                     \
     template double gemm_seconds<T>(int64_t, T const*, T const*, T const*, int64_t);               \
-    template double potrf_seconds<T>(int64_t, T const*, int64_t);                                  \
-    template double potrs_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t);               \
-    template double posv_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t);                \
-    template double potri_seconds<T>(int64_t, T const*, int64_t);
+    template double potrf_seconds<T>(la::Uplo, int64_t, T const*, int64_t);                        \
+    template double potrs_seconds<T>(la::Uplo, int64_t, int64_t, T const*, T const*, int64_t);     \
+    template double posv_seconds<T>(la::Uplo, int64_t, int64_t, T const*, T const*, int64_t);      \
+    template double potri_seconds<T>(la::Uplo, int64_t, T const*, int64_t);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(cf)

@@ -3,6 +3,7 @@
 // CUDA builds (gpu_peers.cpp is under cuda/); this header includes no CUDA header.
 #pragma once
 
+#include <tessera/la/enums.hpp>
 #include <tessera/la/scalar.hpp>
 
 #include <cstdint>
@@ -15,18 +16,20 @@ namespace tessera::bench::gpu {
 template <la::Scalar T>
 double gemm_seconds(int64_t n, T const* a, T const* b, T const* c, int64_t reps);
 
-/// The same for cusolverDn<t>potrf('L') of the n x n Hermitian positive definite a, restored
+/// The same for cusolverDn<t>potrf(uplo) of the n x n Hermitian positive definite a, restored
 /// from its device copy before each call; throws tessera::Error if its info is not 0.
-template <la::Scalar T> double potrf_seconds(int64_t n, T const* a, int64_t reps);
+template <la::Scalar T> double potrf_seconds(la::Uplo uplo, int64_t n, T const* a, int64_t reps);
 
-/// cusolverDn<t>potrs('L') with the n x n lower factor l on the n x nrhs b (restored).
-template <la::Scalar T> double potrs_seconds(int64_t n, int64_t nrhs, T const* l, T const* b, int64_t reps);
+/// cusolverDn<t>potrs(uplo) with the n x n factor l on the n x nrhs b (restored).
+template <la::Scalar T>
+double potrs_seconds(la::Uplo uplo, int64_t n, int64_t nrhs, T const* l, T const* b, int64_t reps);
 
-/// cuSOLVER has no posv: cusolverDn<t>potrf('L') of a, then <t>potrs on b, timed together,
+/// cuSOLVER has no posv: cusolverDn<t>potrf(uplo) of a, then <t>potrs on b, timed together,
 /// as a cuSOLVER user solves (both restored).
-template <la::Scalar T> double posv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps);
+template <la::Scalar T>
+double posv_seconds(la::Uplo uplo, int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps);
 
-/// cusolverDn<t>potri('L') from the n x n lower factor l (restored).
-template <la::Scalar T> double potri_seconds(int64_t n, T const* l, int64_t reps);
+/// cusolverDn<t>potri(uplo) from the n x n factor l (restored).
+template <la::Scalar T> double potri_seconds(la::Uplo uplo, int64_t n, T const* l, int64_t reps);
 
 }  // namespace tessera::bench::gpu

@@ -1,8 +1,8 @@
 // The GPU peers of tessera-bench (bench/cuda/gpu_peers.cpp): each one's cuBLAS / cuSOLVER
-// calls run on the inputs the bench gives them, in the four precisions, and a peer whose
-// factorization fails says so instead of timing garbage. On a real GPU, or on the CUDA
-// simulator, which checks that every pointer handed to cuBLAS and cuSOLVER is device memory
-// of the right extent; skipped without either.
+// calls run on the inputs the bench gives them, in the four precisions and with either
+// triangle, and a peer whose factorization fails says so instead of timing garbage. On a real
+// GPU, or on the CUDA simulator, which checks that every pointer handed to cuBLAS and
+// cuSOLVER is device memory of the right extent; skipped without either.
 #include "accuracy/accuracy.hpp"
 #include "bench/cuda/gpu_peers.hpp"
 
@@ -36,13 +36,15 @@ TEST_P(GpuPeers, EachPeerRunsOnTheBenchInputs)
         constexpr int64_t n = 100, nrhs = 5, reps = 2;
         const Dense<T> A = random_dense<T>(n, n, 1), BC = random_dense<T>(n, 2 * n, 2);
         const Dense<T> H = hpd_dense<T>(n, 3), B = random_dense<T>(n, nrhs, 4);
-        Dense<T> L = H;
-        ASSERT_EQ(blas::potrf<T>(Uplo::lower, n, L.data(), L.ld), 0);
         EXPECT_TRUE(timed(gpu::gemm_seconds<T>(n, A.data(), BC.data(), BC.data() + n * n, reps)));
-        EXPECT_TRUE(timed(gpu::potrf_seconds<T>(n, H.data(), reps)));
-        EXPECT_TRUE(timed(gpu::potrs_seconds<T>(n, nrhs, L.data(), B.data(), reps)));
-        EXPECT_TRUE(timed(gpu::posv_seconds<T>(n, nrhs, H.data(), B.data(), reps)));
-        EXPECT_TRUE(timed(gpu::potri_seconds<T>(n, L.data(), reps)));
+        for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+            Dense<T> F = H;  // the factor
+            ASSERT_EQ(blas::potrf<T>(uplo, n, F.data(), F.ld), 0);
+            EXPECT_TRUE(timed(gpu::potrf_seconds<T>(uplo, n, H.data(), reps)));
+            EXPECT_TRUE(timed(gpu::potrs_seconds<T>(uplo, n, nrhs, F.data(), B.data(), reps)));
+            EXPECT_TRUE(timed(gpu::posv_seconds<T>(uplo, n, nrhs, H.data(), B.data(), reps)));
+            EXPECT_TRUE(timed(gpu::potri_seconds<T>(uplo, n, F.data(), reps)));
+        }
     });
 }
 
@@ -53,8 +55,10 @@ TEST_P(GpuPeers, AFailedFactorizationIsAnError)
         Dense<T> H = hpd_dense<T>(n, 3);
         H(20, 20) = T(-1);
         const Dense<T> B = random_dense<T>(n, 2, 4);
-        EXPECT_THROW((void)gpu::potrf_seconds<T>(n, H.data(), 1), tessera::Error);
-        EXPECT_THROW((void)gpu::posv_seconds<T>(n, 2, H.data(), B.data(), 1), tessera::Error);
+        for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+            EXPECT_THROW((void)gpu::potrf_seconds<T>(uplo, n, H.data(), 1), tessera::Error);
+            EXPECT_THROW((void)gpu::posv_seconds<T>(uplo, n, 2, H.data(), B.data(), 1), tessera::Error);
+        }
     });
 }
 
