@@ -11,7 +11,7 @@
 #   scripts/gpu-validate.sh bus      the bus calibration of the GPU's links (tessera-bus)
 #   scripts/gpu-validate.sh gemm     tiled DGEMM vs one cublasDgemm, n = 16384 and 32768
 #   scripts/gpu-validate.sh potrf    dpotrf at n = 40000 vs cusolverDnDpotrf (and LAPACKE)
-#   scripts/gpu-validate.sh posv     dposv at n = 20000, with dpotrs and dpotri
+#   scripts/gpu-validate.sh posv     dposv at n = 20000, with dpotrs, dpotri and dpotrf('U')
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
 #   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
 #                                    page-locked (the default from 16 MB) and left pageable
@@ -164,6 +164,7 @@ step_posv()
     bench posv posv --n 20000
     bench potrs potrs --n 20000
     bench potri potri --n 20000
+    bench potrf-upper potrf --n 20000 --uplo U
 }
 step_nb()
 {
