@@ -34,6 +34,7 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
     auto v = [](auto x) { return rt::value(x); };
     const int64_t nt = A.nt();
     const T one = T(R(1)), minus_one = T(R(-1));
+    const uint64_t call = s.finding_call();
     for (int64_t k = 0; k < nt; ++k) {
         if (uplo == Uplo::lower) {
             for (int64_t m = k + 1; m < nt; ++m)  // A(m,k) = -A(m,k) A(k,k)^{-1}
@@ -60,8 +61,9 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
         }
         // A(k,k) = A(k,k)^{-1}, last: the solves above read the triangle itself. The diagonal
         // tiles do not wait for each other: each runs even after another's failure, so that
-        // the first zero on the diagonal is the one reported.
-        s.submit_finding_info(cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()), v(s.info_slot()));
+        // the first zero on the diagonal is the one reported (but not after an earlier call's).
+        s.submit_finding_info(cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()), v(s.info_slot()),
+                              v(call));
     }
 }
 

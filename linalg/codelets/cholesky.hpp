@@ -36,27 +36,34 @@ inline const rt::Codelet<Uplo, Tile<T>, int64_t, detail::InfoSlot*> potrf{
     },
 };
 
+// trtri's diagonal tiles are the tasks of a call that look for the smallest info
+// (Sequence::submit_finding_info): they run after another one of the same call failed, but not
+// after the sequence failed otherwise, as a task of `call` would then have been cancelled.
 template <Scalar T>
-void trtri_tile(Uplo uplo, Diag diag, Tile<T> a, int64_t offset, detail::InfoSlot* info)
+void trtri_tile(Uplo uplo, Diag diag, Tile<T> a, int64_t offset, detail::InfoSlot* info, uint64_t call)
 {
+    if (info->failed_elsewhere(call)) return;
     const int64_t i = kernels::cpu::trtri(uplo, diag, a.n, a.ptr, a.ld);
-    if (i > 0) info->record(offset + i);
+    if (i > 0) info->record(offset + i, call);
 }
 template <Scalar T>
 void trtri_tile_cuda(rt::CudaContext const& cuda, Uplo uplo, Diag diag, Tile<T> a, int64_t offset,
-                     detail::InfoSlot* info)
+                     detail::InfoSlot* info, uint64_t call)
 {
-    kernels::cuda::trtri(cuda, uplo, diag, a.n, a.ptr, a.ld, [info, offset](int64_t i) { info->record(offset + i); });
+    if (info->failed_elsewhere(call)) return;
+    kernels::cuda::trtri(cuda, uplo, diag, a.n, a.ptr, a.ld,
+                         [info, offset, call](int64_t i) { info->record(offset + i, call); });
 }
 template <Scalar T>
 inline constexpr rt::PerfModel trtri_model{by_precision<T>("tile_strtri", "tile_dtrtri", "tile_ctrtri", "tile_ztrtri")};
 template <Scalar T>
-inline const rt::Codelet<Uplo, Diag, Tile<T>, int64_t, detail::InfoSlot*> trtri{
+inline const rt::Codelet<Uplo, Diag, Tile<T>, int64_t, detail::InfoSlot*, uint64_t> trtri{
     .name = by_precision<T>("strtri", "dtrtri", "ctrtri", "ztrtri"),
     .cpu = &trtri_tile<T>,
     .cuda = TESSERA_IF_CUDA(&trtri_tile_cuda<T>),
     .model = &trtri_model<T>,
-    .flops = [](Uplo const&, Diag const&, Tile<T> const& a, int64_t const&, detail::InfoSlot* const&) {
+    .flops = [](Uplo const&, Diag const&, Tile<T> const& a, int64_t const&, detail::InfoSlot* const&,
+                uint64_t const&) {
         const double n = double(a.n);
         return fma_flops<T> / 2.0 * n * n * n / 3.0;
     },

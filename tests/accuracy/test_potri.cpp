@@ -12,6 +12,9 @@
 // arguments throw naming them.
 #include "accuracy/lapacke_oracle.hpp"
 
+#include <chrono>
+#include <thread>
+
 namespace tessera::test {
 namespace {
 
@@ -197,6 +200,39 @@ TEST_P(PotriAccuracy, ZeroOnTheDiagonalGivesLapackInfo)
                 tessera::trtri_async(uplo, Diag::unit, U, s);
                 EXPECT_EQ(s.wait(), 0) << "unit trtri, bad=" << bad;
             }
+    });
+}
+
+// trtri's diagonal tiles run after another diagonal tile of the same call failed (so that the
+// smallest info is found), but not after an earlier call of the sequence failed: C's tile
+// (2,2), with a zero on its diagonal, is held by the application until potrf of A has failed,
+// and then stays as it was, and the sequence reports potrf's info, not the smaller one trtri
+// would have found.
+TEST_P(PotriAccuracy, TrtriChainedAfterAFailedCallLeavesItsMatrixAlone)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t n = 48, nb = 8;
+        Dense<T> A0 = hpd_dense<T>(n, 5), C0 = cholesky_factor<T>(n, Uplo::lower, 9);
+        A0(40, 40) = T(-1);  // potrf fails: info 41
+        C0(17, 17) = T(0);   // trtri would fail in tile (2,2): info 18
+        auto A = tiles_of(*rt, A0, nb);
+        auto C = tiles_of(*rt, C0, nb);
+        tessera::Sequence s{*rt};
+        {
+            auto held = C(2, 2).template acquire<rt::Mode::RW>();
+            tessera::potrf_async(Uplo::lower, A, s);
+            tessera::trtri_async(Uplo::lower, Diag::nonunit, C, s);
+            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+            while (!s.failed() && std::chrono::steady_clock::now() < give_up)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            ASSERT_TRUE(s.failed());
+        }
+        EXPECT_EQ(s.wait(), 41) << "a task of trtri ran after potrf had failed";
+        const Dense<T> C1 = to_dense(C);
+        for (int64_t j = 2 * nb; j < 3 * nb; ++j)
+            for (int64_t i = 2 * nb; i < 3 * nb; ++i)
+                ASSERT_EQ(C1(i, j), C0(i, j)) << "C(" << i << ", " << j << ") changed";
     });
 }
 

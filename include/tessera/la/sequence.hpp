@@ -9,8 +9,9 @@
 ///
 /// A failure poisons the sequence (as in PLASMA): once a factorization finds info > 0 or a
 /// task throws, the sequence's tasks that have not started do not run (CancelToken; save
-/// those that look for the smallest info, submit_finding_info), later calls on it submit
-/// nothing, and wait() reports the failure (the smallest info when several calls failed). What a failed call leaves in its matrices is unspecified, as in LAPACK (the
+/// those that look for the smallest info of the call that failed, submit_finding_info), later
+/// calls on it submit nothing, and wait() reports the failure (the smallest info when several
+/// calls failed). What a failed call leaves in its matrices is unspecified, as in LAPACK (the
 /// factorization stops part-way); the calls chained after it leave theirs untouched, save for
 /// tasks already running when the failure came.
 #pragma once
@@ -34,14 +35,31 @@ namespace detail {
 /// the first failing minor is the one LAPACK reports. Recording a failure cancels the
 /// sequence's tasks that have not started.
 struct InfoSlot {
+    /// `call` of the tasks that are not a call's tasks looking for the smallest info.
+    static constexpr uint64_t no_call = 0;
+    static constexpr uint64_t none_yet = UINT64_MAX;
+
     std::atomic<int64_t> value{0};
-    rt::CancelToken failed;  // the sequence's tasks are tied to it
-    void record(int64_t info) noexcept
+    rt::CancelToken failed;  // the sequence's tasks are tied to it (a task's exception cancels it too)
+    /// The call (Sequence::finding_call) whose tasks recorded every failure so far: none_yet
+    /// before the first one, no_call once other tasks, or several calls, recorded one.
+    std::atomic<uint64_t> failing_call{none_yet};
+
+    void record(int64_t info, uint64_t call = no_call) noexcept
     {
         int64_t cur = value.load(std::memory_order_relaxed);
         while ((cur == 0 || info < cur) && !value.compare_exchange_weak(cur, info, std::memory_order_relaxed)) {
         }
-        failed.cancel();
+        uint64_t seen = none_yet;
+        if (!failing_call.compare_exchange_strong(seen, call, std::memory_order_relaxed) && seen != call)
+            failing_call.store(no_call, std::memory_order_relaxed);
+        failed.cancel();  // publishes failing_call with it
+    }
+    /// Has the sequence failed by anything else than the tasks of `call` looking for the
+    /// smallest info (an earlier call, a task's exception)? Then those tasks do no more.
+    bool failed_elsewhere(uint64_t call) const noexcept
+    {
+        return failed.cancelled() && failing_call.load(std::memory_order_relaxed) != call;
     }
 };
 }  // namespace detail
@@ -67,14 +85,18 @@ public:
         return kept(state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed)));
     }
     /// Submits a task that records LAPACK's info and may run before one that records a
-    /// smaller info (trtri's diagonal tiles, independent of each other), not tied to the
-    /// sequence's failure: the earlier one still runs, and the smallest info is found.
+    /// smaller info (trtri's diagonal tiles, independent of each other). It is not tied to
+    /// the failure of its own call (numbered by finding_call()), so that the other tasks
+    /// still run and the smallest info is found; it does nothing once the sequence has failed
+    /// otherwise (its codelet asks InfoSlot::failed_elsewhere).
     template <class... Params, class... Args>
     rt::TaskRef submit_finding_info(rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
         return kept(state_->rt->submit(cl, std::forward<Args>(args)...));
     }
+    /// A number for a call whose tasks look for the smallest info, unique in this sequence.
+    uint64_t finding_call() noexcept { return ++state_->finding_calls; }
 
     /// Waits for every task submitted through the sequence. Returns LAPACK's info of its
     /// numerical failure (0: success); when several calls failed, the smallest info. Rethrows the first exception a task raised (a bad
@@ -105,6 +127,7 @@ private:
         std::vector<rt::TaskRef> tasks;
         std::vector<std::shared_ptr<void const>> kept;
         std::shared_ptr<void> one_blas_thread;  // OpenBLAS single-threaded while this lives
+        uint64_t finding_calls = detail::InfoSlot::no_call;
     };
     std::unique_ptr<State> state_;
 };
