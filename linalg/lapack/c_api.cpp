@@ -50,28 +50,36 @@ int guarded(F&& call) noexcept
     return TESSERA_ERROR;
 }
 
-/// An option letter parsed by `parse`, or InvalidLapackArgument at `position`.
+/// An option letter parsed by `parse`, or InvalidLapackArgument at `position`, worded as the
+/// C++ forms word theirs: "<routine>: argument <position> (<name>): '<c>' is not one of ...".
 template <class E>
-E option(char c, int position, E (*parse)(char, char const*), char const* name)
+E option(char const* routine, char c, int position, E (*parse)(char, char const*), char const* name)
 {
     try {
-        return parse(c, name);
+        return parse(c, "");
     } catch (InvalidArgument const& e) {
-        throw InvalidLapackArgument(e.what(), position);
+        std::string why = e.what();  // ": 'c' is not one of ...", after the empty name
+        if (why.rfind(": ", 0) == 0) why.erase(0, 2);
+        throw InvalidLapackArgument(std::string(routine) + ": argument " + std::to_string(position) + " (" + name +
+                                        "): " + why,
+                                    position);
     }
 }
-Op op(char c, int position, char const* name) { return option(c, position, &op_from_char, name); }
-Uplo uplo(char c, int position) { return option(c, position, &uplo_from_char, "uplo"); }
-Side side(char c, int position) { return option(c, position, &side_from_char, "side"); }
-Diag diag(char c, int position) { return option(c, position, &diag_from_char, "diag"); }
+Op op(char const* routine, char c, int position, char const* name)
+{
+    return option(routine, c, position, &op_from_char, name);
+}
+Uplo uplo(char const* routine, char c, int position) { return option(routine, c, position, &uplo_from_char, "uplo"); }
+Side side(char const* routine, char c, int position) { return option(routine, c, position, &side_from_char, "side"); }
+Diag diag(char const* routine, char c, int position) { return option(routine, c, position, &diag_from_char, "diag"); }
 
 template <class T>
 int gemm_c(char ta, char tb, int m, int n, int k, T alpha, T const* A, int lda, T const* B, int ldb, T beta, T* C,
            int ldc)
 {
     return guarded([&] {
-        const Op a = op(ta, 1, "transa");  // parsed in order: the first bad argument is reported
-        const Op b = op(tb, 2, "transb");
+        const Op a = op("gemm", ta, 1, "transa");  // parsed in order: the first bad argument is reported
+        const Op b = op("gemm", tb, 2, "transb");
         la::gemm<T>(a, b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     });
 }
@@ -80,8 +88,9 @@ int symm_c(bool hermitian, char sd, char ul, int m, int n, T alpha, T const* A, 
            T* C, int ldc)
 {
     return guarded([&] {
-        const Side s = side(sd, 1);
-        const Uplo u = uplo(ul, 2);
+        char const* routine = hermitian ? "hemm" : "symm";
+        const Side s = side(routine, sd, 1);
+        const Uplo u = uplo(routine, ul, 2);
         if (hermitian) la::hemm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
         else la::symm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
     });
@@ -90,26 +99,27 @@ template <class T>
 int syrk_c(char ul, char tr, int n, int k, T alpha, T const* A, int lda, T beta, T* C, int ldc)
 {
     return guarded([&] {
-        const Uplo u = uplo(ul, 1);
-        la::syrk<T>(u, op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc);
+        const Uplo u = uplo("syrk", ul, 1);
+        la::syrk<T>(u, op("syrk", tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc);
     });
 }
 template <class T>
 int herk_c(char ul, char tr, int n, int k, real_t<T> alpha, T const* A, int lda, real_t<T> beta, T* C, int ldc)
 {
     return guarded([&] {
-        const Uplo u = uplo(ul, 1);
-        la::herk<T>(u, op(tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc);
+        const Uplo u = uplo("herk", ul, 1);
+        la::herk<T>(u, op("herk", tr, 2, "trans"), n, k, alpha, A, lda, beta, C, ldc);
     });
 }
 template <class T>
 int trsm_c(bool solve, char sd, char ul, char ta, char dg, int m, int n, T alpha, T const* A, int lda, T* B, int ldb)
 {
     return guarded([&] {
-        const Side s = side(sd, 1);
-        const Uplo u = uplo(ul, 2);
-        const Op o = op(ta, 3, "transa");
-        const Diag d = diag(dg, 4);
+        char const* routine = solve ? "trsm" : "trmm";
+        const Side s = side(routine, sd, 1);
+        const Uplo u = uplo(routine, ul, 2);
+        const Op o = op(routine, ta, 3, "transa");
+        const Diag d = diag(routine, dg, 4);
         if (solve) la::trsm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
         else la::trmm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
     });
@@ -117,22 +127,22 @@ int trsm_c(bool solve, char sd, char ul, char ta, char dg, int m, int n, T alpha
 template <class T>
 int potrf_c(char ul, int n, T* A, int lda)
 {
-    return guarded([&] { return la::potrf<T>(uplo(ul, 1), n, A, lda); });
+    return guarded([&] { return la::potrf<T>(uplo("potrf", ul, 1), n, A, lda); });
 }
 template <class T>
 int potrs_c(char ul, int n, int nrhs, T const* A, int lda, T* B, int ldb)
 {
-    return guarded([&] { return la::potrs<T>(uplo(ul, 1), n, nrhs, A, lda, B, ldb); });
+    return guarded([&] { return la::potrs<T>(uplo("potrs", ul, 1), n, nrhs, A, lda, B, ldb); });
 }
 template <class T>
 int posv_c(char ul, int n, int nrhs, T* A, int lda, T* B, int ldb)
 {
-    return guarded([&] { return la::posv<T>(uplo(ul, 1), n, nrhs, A, lda, B, ldb); });
+    return guarded([&] { return la::posv<T>(uplo("posv", ul, 1), n, nrhs, A, lda, B, ldb); });
 }
 template <class T>
 int potri_c(char ul, int n, T* A, int lda)
 {
-    return guarded([&] { return la::potri<T>(uplo(ul, 1), n, A, lda); });
+    return guarded([&] { return la::potri<T>(uplo("potri", ul, 1), n, A, lda); });
 }
 
 using cf = tessera_complex_float;
@@ -149,7 +159,11 @@ int tessera_init(void)
 void tessera_finalize(void) { la::finalize(); }
 int tessera_set_tile_size(int nb)
 {
-    if (nb < 0) return -1;
+    if (nb < 0) {
+        remember(("tessera_set_tile_size: nb = " + std::to_string(nb) + " must be >= 0").c_str());
+        return -1;
+    }
+    last_error.clear();
     la::set_tile_size(nb);
     return 0;
 }

@@ -160,7 +160,27 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
         EXPECT_EQ(C::potrs('L', 4, -1, a.data(), 4, b.data(), 4), -3);
         EXPECT_EQ(C::posv('L', 4, 1, a.data(), 4, b.data(), 2), -7);
         EXPECT_EQ(C::potri('?', 4, a.data(), 4), -1);
+        // the message names the routine, the argument and its position, as the C++ forms do
+        EXPECT_STREQ(tessera_last_error(), "potri: argument 1 (uplo): '?' is not one of 'L', 'U'");
+        EXPECT_EQ(C::trsm('L', 'L', 'N', 'Z', 2, 2, one, a.data(), 2, b.data(), 2), -4);
+        EXPECT_STREQ(tessera_last_error(), "trsm: argument 4 (diag): 'Z' is not one of 'N', 'U'");
+        EXPECT_EQ(C::gemm('N', 'q', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -2);
+        EXPECT_STREQ(tessera_last_error(), "gemm: argument 2 (transb): 'q' is not one of 'N', 'T', 'C'");
+        EXPECT_EQ(C::potrs('L', 4, -1, a.data(), 4, b.data(), 4), -3);
+        EXPECT_EQ(std::string(tessera_last_error()).rfind("potrs: argument 3 (nrhs = -1)", 0), 0u)
+            << tessera_last_error();
     });
+}
+
+// tessera_set_tile_size refuses a negative size with its own message, and a call that
+// succeeds leaves no message from an earlier one.
+TEST(CApi, SetTileSizeKeepsTheLastErrorTrue)
+{
+    EXPECT_EQ(tessera_dpotrf('Q', 1, nullptr, 1), -1);
+    EXPECT_EQ(tessera_set_tile_size(-1), -1);
+    EXPECT_STREQ(tessera_last_error(), "tessera_set_tile_size: nb = -1 must be >= 0");
+    EXPECT_EQ(tessera_set_tile_size(0), 0);
+    EXPECT_STREQ(tessera_last_error(), "");
 }
 
 TESSERA_INSTANTIATE_PRECISIONS(CApiSweep);
