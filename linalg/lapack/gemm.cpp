@@ -4,8 +4,9 @@
 // rather than the k-loop of tile products of the tile algorithm (algorithms/gemm.cpp): C is
 // read and written once, and OpenBLAS gets the whole k to block as it likes, which is worth
 // 5-10% on one core. The panels are registered in place (rows of A and columns of B, or
-// their transposes); they are only read. Where a device's memory is bounded, k is cut into
-// chunks so that a task's panels take at most an eighth of it.
+// their transposes); they are only read. Where a device's memory is bounded, the blocks are
+// halved until one takes at most an eighth of it, and k is cut into chunks so that a task's
+// panels take at most another eighth.
 //
 // The blocks: on cores alone, one strip of C per worker (strips.hpp). Strips of whole columns
 // keep every call tall, and OpenBLAS runs a tall call fastest, packing op(B) once and
@@ -70,13 +71,16 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
         return;
     }
     const Blocks blocks = gemm_blocks(rt, m, n, precision_letter<T>());
-    const int64_t mb = blocks.rows, nb = blocks.cols, mt = (m + mb - 1) / mb, nt = (n + nb - 1) / nb;
+    int64_t mb = blocks.rows, nb = blocks.cols;
     // The k chunk: all of k, unless a bounded device could not hold a task's panels.
     int64_t kb = k;
     for (rt::MemoryNodeInfo const& node : rt.memory_nodes())
-        if (node.capacity > 0)
+        if (node.capacity > 0) {
+            while (std::size_t(mb) * std::size_t(nb) * sizeof(T) > node.capacity / 8 && (mb > 1 || nb > 1))
+                (mb >= nb ? mb : nb) = (std::max(mb, nb) + 1) / 2;
             kb = std::min<int64_t>(kb, std::max<int64_t>(1, int64_t(node.capacity / 8 / (std::size_t(mb + nb) * sizeof(T)))));
-    const int64_t kt = (k + kb - 1) / kb;
+        }
+    const int64_t mt = (m + mb - 1) / mb, nt = (n + nb - 1) / nb, kt = (k + kb - 1) / kb;
     // Block (i, j) of C: rows [i mb, i mb + mi), columns [j nb, j nb + nj). Panel (i, q) of
     // op(A): its rows [i mb, i mb + mi), columns [q kb, q kb + kq); panel (q, j) of op(B)
     // likewise. A and B are only read: casting const away for the registration is safe.

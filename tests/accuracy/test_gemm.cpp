@@ -133,6 +133,23 @@ TEST_P(GemmAccuracy, LapackFormResidual)
     });
 }
 
+// A device with little memory (64 KB here) still computes its share of the LAPACK-style
+// gemm: C's blocks, not only the panels of A and B, are cut to fit it (a 300 x 300 block of
+// complex double, 1.4 MB, can never fit, and its tasks used to fail).
+TEST_P(GemmAccuracy, LapackFormOnADeviceOfLittleMemory)
+{
+    with_precision([&]<class T>() {
+        tessera::finalize();
+        tessera::init(rt::RuntimeConfig{.ncpus = 1, .scheduler = GetParam().scheduler, .nemu = 1, .emu_memory = "64KB"});
+        GemmCase<T> c(Op::notrans, Op::notrans, {300, 300, 300}, 31, 0);
+        Dense<T> C = c.C0;
+        EXPECT_NO_THROW(tessera::gemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.A.data(), c.A.ld, c.B.data(), c.B.ld,
+                                      c.beta, C.data(), C.ld));
+        EXPECT_LT(c.error(C), tol) << c.what();
+        tessera::finalize();
+    });
+}
+
 TEST_P(GemmAccuracy, AlphaZeroKZeroAndBetaZero)
 {
     with_precision([&]<class T>() {
