@@ -3,6 +3,7 @@
 // parallel. k is the outer loop so that every chain can start at once.
 #include <tessera/la/blas.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
@@ -11,9 +12,9 @@
 
 namespace tessera::inline la {
 
+namespace {
 template <Scalar T>
-void gemm_async(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
-                scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s)
+void check_gemm(Op transa, Op transb, TileMatrix<T> const& A, TileMatrix<T> const& B, TileMatrix<T> const& C)
 {
     const bool ta = transa != Op::notrans, tb = transb != Op::notrans;
     const int64_t am = ta ? A.n() : A.m(), ak = ta ? A.m() : A.n();
@@ -24,6 +25,16 @@ void gemm_async(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& 
                 ": the sizes do not match");
     require((A.nb() == C.nb() || ak == 0 || C.m() == 0) && (B.nb() == C.nb() || ak == 0 || C.n() == 0),
             "gemm: A, B and C must have the same tile size");
+}
+}  // namespace
+
+template <Scalar T>
+void gemm_async(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
+                scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s)
+{
+    check_gemm(transa, transb, A, B, C);
+    detail::require_on_runtime_of<T>(s, "gemm", {{"A", A}, {"B", B}, {"C", C}});
+    const bool ta = transa != Op::notrans, tb = transb != Op::notrans;
     const int64_t kt = ta ? A.mt() : A.nt();
     if (C.m() == 0 || C.n() == 0) return;
     if (kt == 0 || alpha == T(0)) {  // C = beta C; A and B are not referenced (BLAS)
@@ -44,6 +55,7 @@ template <Scalar T>
 void gemm(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
           scalar_arg<T> beta, TileMatrix<T>& C)
 {
+    check_gemm(transa, transb, A, B, C);  // also when C is empty
     if (!C) return;
     synchronously(C.runtime(), [&](Sequence& s) { gemm_async(transa, transb, alpha, A, B, beta, C, s); });
 }

@@ -14,6 +14,7 @@
 //     A(k,k) = A(k,k) A(k,k)^H                              lauum
 #include <tessera/la/cholesky.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/cholesky.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -27,6 +28,7 @@ void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     require(uplo == Uplo::lower || uplo == Uplo::upper, "lauum: uplo must be Uplo::lower or Uplo::upper");
     require(A.m() == A.n(),
             "lauum: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    detail::require_on_runtime_of<T>(s, "lauum", {{"A", A}});
     using R = real_t<T>;
     auto v = [](auto x) { return rt::value(x); };
     const int64_t nt = A.nt();

@@ -15,6 +15,7 @@
 // two (dpotrf at n = 8000: 131-134 GFlop/s with single tiles, 139-141 with pairs, on 2 cores).
 #include <tessera/la/cholesky.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/cholesky.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -28,6 +29,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     require(uplo == Uplo::lower || uplo == Uplo::upper, "potrf: uplo must be Uplo::lower or Uplo::upper");
     require(A.m() == A.n(),
             "potrf: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    detail::require_on_runtime_of<T>(s, "potrf", {{"A", A}});
     using R = real_t<T>;
     const int64_t nt = A.nt();
     const bool lower = uplo == Uplo::lower;

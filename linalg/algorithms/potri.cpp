@@ -5,6 +5,7 @@
 // tasks on a tile wait for trtri's last write to it, not for all of trtri.
 #include <tessera/la/cholesky.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/instantiate.hpp"
 
 #include <string>
@@ -17,6 +18,7 @@ void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     require(uplo == Uplo::lower || uplo == Uplo::upper, "potri: uplo must be Uplo::lower or Uplo::upper");
     require(A.m() == A.n(),
             "potri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    detail::require_on_runtime_of<T>(s, "potri", {{"A", A}});
     trtri_async(uplo, Diag::nonunit, A, s);  // A = L^{-1} (U^{-1})
     lauum_async(uplo, A, s);                 // A = L^{-H} L^{-1} (U^{-1} U^{-H})
 }

@@ -1,6 +1,7 @@
 // A = alpha A, one task per tile.
 #include <tessera/la/blas.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -9,6 +10,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void scale_async(scalar_arg<T> alpha, TileMatrix<T>& A, Sequence& s)
 {
+    detail::require_on_runtime_of<T>(s, "scale", {{"A", A}});
     for (int64_t n = 0; n < A.nt(); ++n)
         for (int64_t m = 0; m < A.mt(); ++m) s.submit(cl::scale<T>, rt::value(T(alpha)), readwrite(A(m, n)));
 }

@@ -9,6 +9,7 @@
 // one task per (m, n, k) with k the outer loop as in gemm.cpp (beta at k = 0, 1 after).
 #include <tessera/la/blas.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -19,10 +20,9 @@ namespace tessera::inline la {
 namespace {
 
 template <Scalar T>
-void symm_or_hemm_async(char const* fn, bool hermitian, Side side, Uplo uplo, T alpha, TileMatrix<T> const& A,
-                        TileMatrix<T> const& B, T beta, TileMatrix<T>& C, Sequence& s)
+void check_symm_or_hemm(std::string const& name, Side side, Uplo uplo, TileMatrix<T> const& A, TileMatrix<T> const& B,
+                        TileMatrix<T> const& C)
 {
-    const std::string name(fn);
     require(side == Side::left || side == Side::right, name + ": side must be Side::left or Side::right");
     require(uplo == Uplo::lower || uplo == Uplo::upper, name + ": uplo must be Uplo::lower or Uplo::upper");
     const int64_t na = side == Side::left ? C.m() : C.n();
@@ -33,6 +33,14 @@ void symm_or_hemm_async(char const* fn, bool hermitian, Side side, Uplo uplo, T 
                 (side == Side::left ? "rows" : "columns") + " of C) and B the size of C");
     require(C.m() == 0 || C.n() == 0 || (A.nb() == C.nb() && B.nb() == C.nb()),
             name + ": A, B and C must have the same tile size");
+}
+
+template <Scalar T>
+void symm_or_hemm_async(char const* fn, bool hermitian, Side side, Uplo uplo, T alpha, TileMatrix<T> const& A,
+                        TileMatrix<T> const& B, T beta, TileMatrix<T>& C, Sequence& s)
+{
+    check_symm_or_hemm(fn, side, uplo, A, B, C);
+    detail::require_on_runtime_of<T>(s, fn, {{"A", A}, {"B", B}, {"C", C}});
     if (C.m() == 0 || C.n() == 0) return;
     if (alpha == T(0)) {  // C = beta C; A and B are not referenced (BLAS)
         if (beta != T(1)) scale_async(beta, C, s);
@@ -82,6 +90,7 @@ template <Scalar T>
 void symm(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
           scalar_arg<T> beta, TileMatrix<T>& C)
 {
+    check_symm_or_hemm("symm", side, uplo, A, B, C);  // also when C is empty
     if (!C) return;
     synchronously(C.runtime(), [&](Sequence& s) { symm_async(side, uplo, alpha, A, B, beta, C, s); });
 }
@@ -97,6 +106,7 @@ template <Scalar T>
 void hemm(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
           scalar_arg<T> beta, TileMatrix<T>& C)
 {
+    check_symm_or_hemm("hemm", side, uplo, A, B, C);  // also when C is empty
     if (!C) return;
     synchronously(C.runtime(), [&](Sequence& s) { hemm_async(side, uplo, alpha, A, B, beta, C, s); });
 }

@@ -11,6 +11,7 @@
 // kernel with alpha = 0 (which does not reference its A, so C(m, m) itself is passed).
 #include <tessera/la/blas.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
@@ -22,10 +23,9 @@ namespace tessera::inline la {
 namespace {
 
 template <Scalar T>
-void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T alpha, TileMatrix<T> const& A,
-                        T beta, TileMatrix<T>& C, Sequence& s)
+void check_syrk_or_herk(std::string const& name, bool hermitian, Uplo uplo, Op trans, TileMatrix<T> const& A,
+                        TileMatrix<T> const& C)
 {
-    const std::string name(fn);
     require(uplo == Uplo::lower || uplo == Uplo::upper, name + ": uplo must be Uplo::lower or Uplo::upper");
     // BLAS's meanings: syrk is op(A) op(A)^T, herk op(A) op(A)^H; for real T both are the same
     // and every trans is accepted (Op::conjtrans = Op::trans).
@@ -38,13 +38,23 @@ void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T a
         require(trans == Op::notrans || trans == Op::trans || trans == Op::conjtrans,
                 name + ": trans must be Op::notrans, Op::trans or Op::conjtrans");
     const bool notrans = trans == Op::notrans;
-    const Op op = notrans ? Op::notrans : t;  // the kernels' trans
     const int64_t an = notrans ? A.m() : A.n(), ak = notrans ? A.n() : A.m();
     require(C.m() == C.n() && an == C.n(),
             name + ": op(A) is " + std::to_string(an) + " x " + std::to_string(ak) + ", C " + std::to_string(C.m()) +
                 " x " + std::to_string(C.n()) + ": C must be square of order the rows of op(A)");
     require(C.n() == 0 || ak == 0 || A.nb() == C.nb(), name + ": A and C must have the same tile size");
+}
+
+template <Scalar T>
+void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T alpha, TileMatrix<T> const& A,
+                        T beta, TileMatrix<T>& C, Sequence& s)
+{
+    check_syrk_or_herk(fn, hermitian, uplo, trans, A, C);
+    detail::require_on_runtime_of<T>(s, fn, {{"A", A}, {"C", C}});
     if (C.n() == 0) return;
+    const Op t = hermitian && is_complex_v<T> ? Op::conjtrans : Op::trans;
+    const bool notrans = trans == Op::notrans;
+    const Op op = notrans ? Op::notrans : t;  // the kernels' trans
     const bool lower = uplo == Uplo::lower;
     auto v = [](auto x) { return rt::value(x); };
     const int64_t nt = C.nt(), kt = notrans ? A.nt() : A.mt();
@@ -88,6 +98,7 @@ void syrk_async(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A
 template <Scalar T>
 void syrk(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta, TileMatrix<T>& C)
 {
+    check_syrk_or_herk("syrk", false, uplo, trans, A, C);  // also when C is empty
     if (!C) return;
     synchronously(C.runtime(), [&](Sequence& s) { syrk_async(uplo, trans, alpha, A, beta, C, s); });
 }
@@ -102,6 +113,7 @@ void herk_async(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, re
 template <Scalar T>
 void herk(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta, TileMatrix<T>& C)
 {
+    check_syrk_or_herk("herk", true, uplo, trans, A, C);  // also when C is empty
     if (!C) return;
     synchronously(C.runtime(), [&](Sequence& s) { herk_async(uplo, trans, alpha, A, beta, C, s); });
 }

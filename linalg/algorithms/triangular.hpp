@@ -3,6 +3,8 @@
 // BLAS). Internal.
 #pragma once
 
+#include "linalg/algorithms/operands.hpp"
+
 #include <tessera/la/blas.hpp>
 #include <tessera/la/sequence.hpp>
 #include <tessera/la/tile_matrix.hpp>
@@ -11,14 +13,17 @@
 
 namespace tessera::inline la::detail {
 
-/// Checks A and B of `routine` (A square of the order of B's rows or columns, one tile size);
-/// true when nothing is left to do.
+/// Checks the options, A and B of `routine` (A square of the order of B's rows or columns, one
+/// tile size).
 template <Scalar T>
-bool triangular_done_early(std::string const& routine, Side side, Uplo uplo, T alpha, TileMatrix<T> const& A,
-                           TileMatrix<T>& B, Sequence& s)
+void check_triangular(std::string const& routine, Side side, Uplo uplo, Op trans, Diag diag, TileMatrix<T> const& A,
+                      TileMatrix<T> const& B)
 {
     require(side == Side::left || side == Side::right, routine + ": side must be Side::left or Side::right");
     require(uplo == Uplo::lower || uplo == Uplo::upper, routine + ": uplo must be Uplo::lower or Uplo::upper");
+    require(trans == Op::notrans || trans == Op::trans || trans == Op::conjtrans,
+            routine + ": trans must be Op::notrans, Op::trans or Op::conjtrans");
+    require(diag == Diag::nonunit || diag == Diag::unit, routine + ": diag must be Diag::nonunit or Diag::unit");
     const int64_t na = side == Side::left ? B.m() : B.n();
     require(A.m() == A.n() && A.m() == na, routine + ": A is " + std::to_string(A.m()) + " x " +
                                                std::to_string(A.n()) + ", it must be square of order " +
@@ -26,6 +31,15 @@ bool triangular_done_early(std::string const& routine, Side side, Uplo uplo, T a
                                                (side == Side::left ? "rows" : "columns") + " of B)");
     require(na == 0 || B.m() == 0 || B.n() == 0 || A.nb() == B.nb(),
             routine + ": A and B must have the same tile size");
+}
+
+/// check_triangular, and A and B on the sequence's runtime; true when nothing is left to do.
+template <Scalar T>
+bool triangular_done_early(std::string const& routine, Side side, Uplo uplo, Op trans, Diag diag, T alpha,
+                           TileMatrix<T> const& A, TileMatrix<T>& B, Sequence& s)
+{
+    check_triangular(routine, side, uplo, trans, diag, A, B);
+    require_on_runtime_of<T>(s, routine, {{"A", A}, {"B", B}});
     if (B.m() == 0 || B.n() == 0) return true;
     if (alpha == T(0)) {
         scale_async(T(0), B, s);

@@ -23,7 +23,7 @@ template <Scalar T>
 void trmm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
                 TileMatrix<T>& B, Sequence& s)
 {
-    if (detail::triangular_done_early<T>("trmm", side, uplo, alpha, A, B, s)) return;
+    if (detail::triangular_done_early<T>("trmm", side, uplo, trans, diag, alpha, A, B, s)) return;
     const bool t = trans != Op::notrans;
     auto opA = [&](int64_t i, int64_t j) -> auto const& { return t ? A(j, i) : A(i, j); };
     auto v = [](auto x) { return rt::value(x); };
@@ -66,6 +66,7 @@ void trmm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, 
 template <Scalar T>
 void trmm(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T>& B)
 {
+    detail::check_triangular("trmm", side, uplo, trans, diag, A, B);  // also when B is empty
     if (!B) return;
     synchronously(B.runtime(), [&](Sequence& s) { trmm_async(side, uplo, trans, diag, alpha, A, B, s); });
 }

@@ -18,7 +18,7 @@ template <Scalar T>
 void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
                 TileMatrix<T>& B, Sequence& s)
 {
-    if (detail::triangular_done_early<T>("trsm", side, uplo, alpha, A, B, s)) return;
+    if (detail::triangular_done_early<T>("trsm", side, uplo, trans, diag, alpha, A, B, s)) return;
     const bool t = trans != Op::notrans;
     auto opA = [&](int64_t i, int64_t j) -> auto const& { return t ? A(j, i) : A(i, j); };
     auto v = [](auto x) { return rt::value(x); };
@@ -58,6 +58,7 @@ void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, 
 template <Scalar T>
 void trsm(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T>& B)
 {
+    detail::check_triangular("trsm", side, uplo, trans, diag, A, B);  // also when B is empty
     if (!B) return;
     synchronously(B.runtime(), [&](Sequence& s) { trsm_async(side, uplo, trans, diag, alpha, A, B, s); });
 }

@@ -16,6 +16,7 @@
 // smallest one wins, as LAPACK checks the diagonal in order); the inverse is then unspecified.
 #include <tessera/la/cholesky.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/cholesky.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -30,6 +31,7 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
     require(diag == Diag::nonunit || diag == Diag::unit, "trtri: diag must be Diag::nonunit or Diag::unit");
     require(A.m() == A.n(),
             "trtri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    detail::require_on_runtime_of<T>(s, "trtri", {{"A", A}});
     using R = real_t<T>;
     auto v = [](auto x) { return rt::value(x); };
     const int64_t nt = A.nt();

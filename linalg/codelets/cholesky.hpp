@@ -6,14 +6,25 @@
 
 #include "linalg/codelets/blas3.hpp"
 
+#include <tessera/error.hpp>
 #include <tessera/la/sequence.hpp>
 
+#include <string>
+
 namespace tessera::la::cl {
+
+/// A LAPACK kernel's info < 0 means it refused an argument we passed: an error of ours (the
+/// task fails), never a result to ignore.
+inline void throw_if_refused(char const* kernel, int64_t info)
+{
+    if (info < 0) throw Error(std::string(kernel) + ": LAPACK refused argument " + std::to_string(-info));
+}
 
 template <Scalar T>
 void potrf_tile(Uplo uplo, Tile<T> a, int64_t offset, detail::InfoSlot* info)
 {
     const int64_t i = kernels::cpu::potrf(uplo, a.n, a.ptr, a.ld);
+    throw_if_refused("potrf", i);
     if (i > 0) info->record(offset + i);
 }
 /// The info comes back asynchronously: recorded by the worker once the stream work is done.
@@ -44,6 +55,7 @@ void trtri_tile(Uplo uplo, Diag diag, Tile<T> a, int64_t offset, detail::InfoSlo
 {
     if (info->failed_elsewhere(call)) return;
     const int64_t i = kernels::cpu::trtri(uplo, diag, a.n, a.ptr, a.ld);
+    throw_if_refused("trtri", i);
     if (i > 0) info->record(offset + i, call);
 }
 template <Scalar T>

@@ -1,6 +1,7 @@
 // Generators: one task per tile, each entry a function of the seed and its global position.
 #include <tessera/la/generate.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -11,6 +12,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s)
 {
+    detail::require_on_runtime_of<T>(s, "generate_random", {{"A", A}});
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i)
             s.submit(cl::random<T>, write(A(i, j)), rt::value(cl::TilePlace{i * A.nb(), j * A.nb(), A.m(), seed}));
@@ -22,6 +24,9 @@ void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence&
     require(A.m() == A.n(), "generate_hpd: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
                                 ", not square");
     require(kappa >= 1, "generate_hpd: kappa = " + std::to_string(kappa) + " must be >= 1");
+    require(A.n() != 1 || kappa == 1, "generate_hpd: kappa = " + std::to_string(kappa) +
+                                          ": a 1 x 1 matrix has condition number 1");
+    detail::require_on_runtime_of<T>(s, "generate_hpd", {{"A", A}});
     // The two sums every entry needs, s = v^H v and t = v^H D v: O(n) here, once.
     cl::HpdShape h{A.n(), kappa, 0, 0, seed};
     for (int64_t k = 0; k < A.n(); ++k) {

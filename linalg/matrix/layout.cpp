@@ -1,8 +1,11 @@
 // LAPACK layout <-> tile storage: the column-major array is registered in place, tile by tile
 // (TileMatrix::wrap), and each tile is copied by a task. The registration lives in the
-// sequence until its tasks are done; unregistering it then leaves the array valid.
+// sequence until its tasks are done; unregistering it then leaves the array valid. Conversions
+// on the same array in one sequence share its registration, so that the runtime orders them
+// (tiles_to_lapack_async into a, then lapack_to_tiles_async from it, reads what was written).
 #include <tessera/la/layout.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -11,40 +14,57 @@
 namespace tessera::inline la {
 
 namespace {
+/// The checks of the array (as LAPACK's: lda >= max(1, m) even when there is nothing to copy).
 template <Scalar T>
-std::shared_ptr<TileMatrix<T>> wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, char const* fn)
+void check_lapack_array(TileMatrix<T> const& A, T const* a, int64_t lda, char const* fn)
 {
     require(lda >= std::max<int64_t>(1, A.m()), std::string(fn) + ": lda = " + std::to_string(lda) +
                                                     " must be >= max(1, m = " + std::to_string(A.m()) + ")");
     require(a != nullptr || A.m() == 0 || A.n() == 0, std::string(fn) + ": the array is null");
-    return std::make_shared<TileMatrix<T>>(TileMatrix<T>::wrap(A.runtime(), a, A.m(), A.n(), lda, A.nb()));
+}
+/// `a` registered in place with A's shape and tile size, for sequence s: the registration
+/// an earlier conversion of the sequence made of it, or a new one, kept until s is done.
+template <Scalar T>
+TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& s, char const* fn)
+{
+    detail::require_on_runtime_of<T>(s, fn, {{"A", A}});
+    T const* end = a + (A.n() - 1) * lda + A.m();
+    const std::string shape = std::string(1, precision_letter<T>()) + " " + std::to_string(A.m()) + " x " +
+                              std::to_string(A.n()) + ", lda " + std::to_string(lda) + ", nb " + std::to_string(A.nb());
+    auto W = std::static_pointer_cast<TileMatrix<T>>(s.registration_of(a, end, shape, std::string(fn) + ": the array"));
+    if (!W) {
+        W = std::make_shared<TileMatrix<T>>(TileMatrix<T>::wrap(A.runtime(), a, A.m(), A.n(), lda, A.nb()));
+        s.keep_registration(a, end, shape, W);
+    }
+    return *W;
 }
 }  // namespace
 
 template <Scalar T>
 void lapack_to_tiles_async(T const* a, int64_t lda, TileMatrix<T>& A, Sequence& s)
 {
+    check_lapack_array(A, a, lda, "lapack_to_tiles");
     if (A.m() == 0 || A.n() == 0) return;
     // Only read through the registration: casting the const away is safe.
-    auto W = wrap_lapack(A, const_cast<T*>(a), lda, "lapack_to_tiles");
+    TileMatrix<T>& W = wrap_lapack(A, const_cast<T*>(a), lda, s, "lapack_to_tiles");
     for (int64_t j = 0; j < A.nt(); ++j)
-        for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read((*W)(i, j)), write(A(i, j)));
-    s.keep_alive(std::move(W));
+        for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(W(i, j)), write(A(i, j)));
 }
 
 template <Scalar T>
 void tiles_to_lapack_async(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& s)
 {
+    check_lapack_array(A, a, lda, "tiles_to_lapack");
     if (A.m() == 0 || A.n() == 0) return;
-    auto W = wrap_lapack(A, a, lda, "tiles_to_lapack");
+    TileMatrix<T>& W = wrap_lapack(A, a, lda, s, "tiles_to_lapack");
     for (int64_t j = 0; j < A.nt(); ++j)
-        for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(A(i, j)), write((*W)(i, j)));
-    s.keep_alive(std::move(W));
+        for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(A(i, j)), write(W(i, j)));
 }
 
 template <Scalar T>
 void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A)
 {
+    check_lapack_array(A, a, lda, "lapack_to_tiles");
     if (!A) return;
     synchronously(A.runtime(), [&](Sequence& s) { lapack_to_tiles_async(a, lda, A, s); });
 }
@@ -52,6 +72,7 @@ void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A)
 template <Scalar T>
 void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda)
 {
+    check_lapack_array(A, a, lda, "tiles_to_lapack");
     if (!A) return;
     synchronously(A.runtime(), [&](Sequence& s) { tiles_to_lapack_async(A, a, lda, s); });
 }

@@ -3,6 +3,10 @@
 
 #include "linalg/kernels/cpu/blas_lapack.hpp"
 
+#include <tessera/error.hpp>
+
+#include <cstdint>
+
 namespace tessera::inline la {
 
 Sequence::Sequence(rt::Runtime& rt) : state_(std::make_unique<State>())
@@ -34,9 +38,29 @@ int64_t Sequence::wait()
     }
     state_->tasks.clear();
     state_->kept.clear();
+    state_->registrations.clear();
     if (first && !state_->error) state_->error = first;
     if (state_->error) std::rethrow_exception(state_->error);
     return info();
+}
+
+std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* end, std::string const& shape,
+                                                std::string const& what) const
+{
+    const auto b = reinterpret_cast<std::uintptr_t>(begin), e = reinterpret_cast<std::uintptr_t>(end);
+    for (Registration const& r : state_->registrations) {
+        if (r.begin == b && r.end == e && r.shape == shape) return r.object;
+        require(e <= r.begin || r.end <= b, what + " overlaps an array converted earlier in the sequence as " +
+                                                r.shape + ", not " + shape + ": wait for the sequence first");
+    }
+    return nullptr;
+}
+
+void Sequence::keep_registration(void const* begin, void const* end, std::string shape,
+                                 std::shared_ptr<void> registration)
+{
+    state_->registrations.push_back({reinterpret_cast<std::uintptr_t>(begin), reinterpret_cast<std::uintptr_t>(end),
+                                     std::move(shape), std::move(registration)});
 }
 
 }  // namespace tessera::la

@@ -7,6 +7,7 @@
 #include <tessera/error.hpp>
 #include <tessera/rt/memory.hpp>
 
+#include <limits>
 #include <string>
 
 namespace tessera::inline la {
@@ -58,6 +59,10 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
     require(n >= 0, "TileMatrix::wrap: n = " + std::to_string(n) + " must be >= 0");
     require(lda >= std::max<int64_t>(1, m),
             "TileMatrix::wrap: lda = " + std::to_string(lda) + " must be >= max(1, m = " + std::to_string(m) + ")");
+    // a tile's leading dimension is lda, and the BLAS and LAPACK the kernels call take int
+    require(lda <= std::numeric_limits<int>::max(),
+            "TileMatrix::wrap: lda = " + std::to_string(lda) + " exceeds the BLAS's int (" +
+                std::to_string(std::numeric_limits<int>::max()) + ")");
     require(nb >= 1, "TileMatrix::wrap: nb = " + std::to_string(nb) + " must be >= 1");
     require(a != nullptr || m == 0 || n == 0, "TileMatrix::wrap: a is null");
     TileMatrix A;

@@ -46,13 +46,17 @@ public:
         cv_.wait(lock, [&] { return open_; });
         std::free(p);
     }
-    void start_copy(detail::TransferRequest const&, detail::CopyPath, unsigned, std::function<void()>) override
+    void start_copy(detail::TransferRequest const&, detail::CopyPath, unsigned,
+                    std::function<void()>) override
     {
         throw tessera::DeviceError("GatedFrees copies nothing");
     }
     void finish_copy(detail::CopyPath, unsigned) override {}
     bool copy_has_ended(detail::CopyPath, unsigned) noexcept override { return true; }
-    void copy_now(detail::TransferRequest const&) override { throw tessera::DeviceError("GatedFrees copies nothing"); }
+    void copy_now(detail::TransferRequest const&) override
+    {
+        throw tessera::DeviceError("GatedFrees copies nothing");
+    }
     bool reaches(DeviceBackend const&) const noexcept override { return false; }
 
     /// Blocks until a free is waiting at the gate.
@@ -146,7 +150,8 @@ protected:
 TEST_F(FullNodeWhileAFreeWaits, AnAllocationThatMayWaitWaitsForItRatherThanEvict)
 {
     std::thread allocator = allocate_in_the_background(Wait::yes);
-    EXPECT_FALSE(allocated_within(std::chrono::milliseconds(300))) << "it did not wait for the memory being freed";
+    EXPECT_FALSE(allocated_within(std::chrono::milliseconds(300)))
+        << "it did not wait for the memory being freed";
     EXPECT_EQ(node_.info().evictions, 0u) << "it evicted a replica while memory was being freed";
     EXPECT_EQ(handle_->replicas[id].ptr, replica_);
     device_.open_gate();

@@ -1,7 +1,8 @@
 /// @file generate.hpp
 /// Test matrices generated in place, one task per tile. Entries depend only on the seed and
-/// their global position, never on the tile size or the schedule, so a matrix can be
-/// regenerated exactly (for a residual) in any layout.
+/// their position in the matrix given (a view's own position, not its parent's), never on the
+/// tile size or the schedule, so a matrix can be regenerated exactly (for a residual) in any
+/// layout.
 #pragma once
 
 #include <tessera/la/sequence.hpp>
@@ -16,7 +17,8 @@ template <Scalar T>
 void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s);
 /// Fills the square A with a Hermitian (symmetric for real T) positive definite matrix of
 /// 2-norm condition number exactly `kappa` >= 1 and norm 1: A = H D H^H, H a random
-/// Householder reflector, D = diag(kappa^(-k/(n-1))). Both triangles are written.
+/// Householder reflector, D = diag(kappa^(-k/(n-1))). Both triangles are written. A 1 x 1
+/// matrix has condition number 1: kappa must then be 1.
 template <Scalar T>
 void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s);
 

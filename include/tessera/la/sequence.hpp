@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -99,8 +100,9 @@ public:
     uint64_t finding_call() noexcept { return ++state_->finding_calls; }
 
     /// Waits for every task submitted through the sequence. Returns LAPACK's info of its
-    /// numerical failure (0: success); when several calls failed, the smallest info. Rethrows the first exception a task raised (a bad
-    /// device, a kernel error), after all tasks are done.
+    /// numerical failure (0: success); when several calls failed, the smallest info. Rethrows
+    /// the first exception a task raised (a bad device, a kernel error), after all tasks are
+    /// done.
     int64_t wait();
     /// The info recorded so far (tasks may still be running).
     int64_t info() const noexcept { return state_->info.value.load(std::memory_order_relaxed); }
@@ -113,6 +115,17 @@ public:
     /// Keeps `p` alive until the sequence's tasks are done (e.g. registrations of user memory).
     void keep_alive(std::shared_ptr<void const> p) { state_->kept.push_back(std::move(p)); }
 
+    /// User memory registered in place for the sequence's tasks (the layout conversions), kept
+    /// until they are done. A second registration of the same memory would be another handle,
+    /// which the runtime would not order with the first: calls on the same bytes share one.
+    /// The registration of bytes [begin, end) as `shape` (the element type and the sizes) made
+    /// earlier in the sequence, or nullptr; throws InvalidArgument naming `what` when the
+    /// bytes overlap memory registered as another shape (wait for the sequence first).
+    std::shared_ptr<void> registration_of(void const* begin, void const* end, std::string const& shape,
+                                          std::string const& what) const;
+    /// Keeps `registration` of bytes [begin, end) as `shape` until the sequence's tasks are done.
+    void keep_registration(void const* begin, void const* end, std::string shape, std::shared_ptr<void> registration);
+
 private:
     rt::TaskRef kept(rt::TaskRef t)
     {
@@ -120,12 +133,18 @@ private:
         return t;
     }
 
+    struct Registration {
+        std::uintptr_t begin, end;
+        std::string shape;
+        std::shared_ptr<void> object;
+    };
     struct State {
         rt::Runtime* rt;
         detail::InfoSlot info;
         std::exception_ptr error;
         std::vector<rt::TaskRef> tasks;
         std::vector<std::shared_ptr<void const>> kept;
+        std::vector<Registration> registrations;
         std::shared_ptr<void> one_blas_thread;  // OpenBLAS single-threaded while this lives
         uint64_t finding_calls = detail::InfoSlot::no_call;
     };

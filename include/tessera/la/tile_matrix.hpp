@@ -46,7 +46,9 @@ public:
     TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb);
     /// Registers the tiles of column-major memory `a` (m x n, leading dimension lda) in place,
     /// without copying: tasks then read and write `a` itself. `a` must outlive the matrix; it
-    /// holds valid data again once the matrix (all its views) is destroyed.
+    /// holds valid data again once the matrix (all its views) is destroyed. Throws
+    /// InvalidArgument when m < 0, n < 0, nb < 1, lda < max(1, m), lda > INT_MAX (the kernels'
+    /// BLAS take int) or `a` is null with m, n > 0.
     static TileMatrix wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
 
     int64_t m() const noexcept { return m_; }    ///< rows

@@ -1,0 +1,33 @@
+// The check every asynchronous tile call makes of its matrices before it submits anything: a
+// sequence's tasks run on the sequence's runtime, so each matrix of the call must live there
+// (a handle of another runtime would only fail inside the runtime, naming a codelet's
+// argument, after part of the call was submitted). Internal.
+#pragma once
+
+#include <tessera/error.hpp>
+#include <tessera/la/sequence.hpp>
+#include <tessera/la/tile_matrix.hpp>
+
+#include <initializer_list>
+#include <string>
+
+namespace tessera::inline la::detail {
+
+/// A matrix of a tile call, with its name in the call's documentation.
+template <Scalar T> struct Operand {
+    char const* name;
+    TileMatrix<T> const& matrix;
+};
+
+/// Throws InvalidArgument naming the first matrix (not empty) that lives on another runtime
+/// than sequence `s`.
+template <Scalar T>
+void require_on_runtime_of(Sequence const& s, std::string const& routine,
+                           std::initializer_list<Operand<T>> matrices)
+{
+    for (Operand<T> const& o : matrices)
+        require(!o.matrix || &o.matrix.runtime() == &s.runtime(),
+                routine + ": " + o.name + " lives on another runtime than the sequence");
+}
+
+}  // namespace tessera::inline la::detail

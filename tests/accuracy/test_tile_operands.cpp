@@ -1,0 +1,191 @@
+// Checks that every tile call checks its matrices before it submits anything, in the four
+// precisions: a matrix of another runtime than the sequence's throws InvalidArgument naming
+// it, and the call changes nothing (posv does not factor A for a B it cannot solve); the
+// blocking forms check their inputs even when the output is empty; a wrapped array's lda must
+// fit the BLAS's int; a 1 x 1 positive definite matrix cannot have a condition number other
+// than 1; the conversions check lda even when there is nothing to copy.
+#include "accuracy/accuracy.hpp"
+
+#include <functional>
+#include <limits>
+#include <string>
+
+namespace tessera::test {
+namespace {
+
+/// The message of the InvalidArgument that call() throws; "" when it throws nothing.
+std::string invalid_argument_of(std::function<void()> const& call)
+{
+    try {
+        call();
+    } catch (tessera::InvalidArgument const& e) {
+        return e.what();
+    }
+    return "";
+}
+
+class TileOperands : public PrecisionSweep {};
+
+TEST_P(TileOperands, AMatrixOfAnotherRuntimeIsNamedAndNothingChanges)
+{
+    with_precision([&]<class T>() {
+        rt::Runtime mine{rt::RuntimeConfig{.ncpus = 1}}, other{rt::RuntimeConfig{.ncpus = 1}};
+        const Dense<T> A0 = hpd_dense<T>(4, 3), B0 = random_dense<T>(4, 2, 4);
+        auto A = tiles_of(mine, A0, 2);
+        auto B = tiles_of(other, B0, 2);
+        auto C = tiles_of(mine, B0, 2);
+        const T one(1);
+        tessera::Sequence s{mine};
+        auto names = [](std::string const& message, std::string const& routine,
+                        std::string const& name) {
+            return message.rfind(routine + ": " + name + " lives on another runtime", 0) == 0;
+        };
+        using tessera::Op, tessera::Side;
+        EXPECT_PRED3(names, invalid_argument_of([&] { tessera::posv_async(Uplo::lower, A, B, s); }),
+                     "posv", "B");
+        EXPECT_PRED3(names, invalid_argument_of([&] { (void)tessera::posv(Uplo::lower, A, B); }),
+                     "posv", "B");
+        EXPECT_PRED3(names,
+                     invalid_argument_of([&] { tessera::potrs_async(Uplo::lower, A, B, s); }),
+                     "potrs", "B");
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::gemm_async(Op::notrans, Op::notrans, one, A, B, one, C, s);
+                     }),
+                     "gemm", "B");
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::symm_async(Side::left, Uplo::lower, one, A, B, one, C, s);
+                     }),
+                     "symm", "B");
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::syrk_async(Uplo::lower, Op::notrans, one, B, one, A, s);
+                     }),
+                     "syrk", "A");
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::trsm_async(Side::left, Uplo::lower, Op::notrans, Diag::nonunit,
+                                             one, A, B, s);
+                     }),
+                     "trsm", "B");
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::trmm_async(Side::left, Uplo::lower, Op::notrans, Diag::nonunit,
+                                             one, A, B, s);
+                     }),
+                     "trmm", "B");
+        tessera::Sequence elsewhere{other};
+        EXPECT_PRED3(names,
+                     invalid_argument_of([&] { tessera::potrf_async(Uplo::lower, A, elsewhere); }),
+                     "potrf", "A");
+        EXPECT_PRED3(names,
+                     invalid_argument_of([&] { tessera::potri_async(Uplo::lower, A, elsewhere); }),
+                     "potri", "A");
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::trtri_async(Uplo::lower, Diag::nonunit, A, elsewhere);
+                     }),
+                     "trtri", "A");
+        EXPECT_PRED3(names,
+                     invalid_argument_of([&] { tessera::lauum_async(Uplo::lower, A, elsewhere); }),
+                     "lauum", "A");
+        EXPECT_PRED3(names, invalid_argument_of([&] { tessera::scale_async(one, A, elsewhere); }),
+                     "scale", "A");
+        EXPECT_PRED3(names,
+                     invalid_argument_of([&] { tessera::generate_random_async(A, 1, elsewhere); }),
+                     "generate_random", "A");
+        EXPECT_PRED3(
+            names, invalid_argument_of([&] { tessera::generate_hpd_async(A, 2.0, 1, elsewhere); }),
+            "generate_hpd", "A");
+        std::vector<T> a(16);
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::tiles_to_lapack_async(A, a.data(), 4, elsewhere);
+                     }),
+                     "tiles_to_lapack", "A");
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::lapack_to_tiles_async(a.data(), 4, A, elsewhere);
+                     }),
+                     "lapack_to_tiles", "A");
+        real_t<T> value = 0;
+        EXPECT_PRED3(names, invalid_argument_of([&] {
+                         tessera::norm_async(tessera::Norm::one, A, &value, elsewhere);
+                     }),
+                     "norm", "A");
+        EXPECT_EQ(s.wait(), 0);
+        EXPECT_EQ(elsewhere.wait(), 0);
+        EXPECT_EQ(norm1_diff(to_dense(A), A0), 0.0) << "A changed";
+        EXPECT_EQ(norm1_diff(to_dense(B), B0), 0.0) << "B changed";
+        EXPECT_EQ(norm1_diff(to_dense(C), B0), 0.0) << "C changed";
+    });
+}
+
+TEST_P(TileOperands, TheBlockingFormsCheckTheirInputsWhenTheOutputIsEmpty)
+{
+    with_precision([&]<class T>() {
+        rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
+        tessera::TileMatrix<T> A{r, 4, 4, 2}, B{r, 5, 3, 2}, empty;
+        const T one(1);
+        using tessera::Op, tessera::Side;
+        auto throws = [](std::function<void()> const& call) {
+            return !invalid_argument_of(call).empty();
+        };
+        // op(A) 4 x 4 and op(B) 5 x 3 do not multiply, whatever C
+        EXPECT_TRUE(
+            throws([&] { tessera::gemm(Op::notrans, Op::notrans, one, A, B, one, empty); }));
+        // A of order 4 for C's 0 rows
+        EXPECT_TRUE(throws([&] { tessera::symm(Side::left, Uplo::lower, one, A, B, one, empty); }));
+        EXPECT_TRUE(throws([&] { tessera::hemm(Side::left, Uplo::lower, one, A, B, one, empty); }));
+        // op(A) has 4 rows, C has order 0
+        EXPECT_TRUE(throws([&] { tessera::syrk(Uplo::lower, Op::notrans, one, A, one, empty); }));
+        EXPECT_TRUE(throws([&] {
+            tessera::herk(Uplo::lower, Op::notrans, real_t<T>(1), A, real_t<T>(1), empty);
+        }));
+        // A of order 4 for B's 0 rows
+        EXPECT_TRUE(throws([&] {
+            tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::nonunit, one, A, empty);
+        }));
+        EXPECT_TRUE(throws([&] {
+            tessera::trmm(Side::left, Uplo::lower, Op::notrans, Diag::nonunit, one, A, empty);
+        }));
+        // bad options with nothing to compute
+        tessera::TileMatrix<T> none;
+        EXPECT_TRUE(throws([&] {
+            tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag('X'), one, none, none);
+        }));
+        EXPECT_TRUE(throws(
+            [&] { tessera::trmm(Side::left, Uplo::lower, Op('X'), Diag::unit, one, none, none); }));
+        EXPECT_FALSE(
+            throws([&] { tessera::gemm(Op::notrans, Op::notrans, one, none, none, one, none); }));
+    });
+}
+
+TEST_P(TileOperands, WrapConversionsAndGeneratorsCheckWhatTheyCannotServe)
+{
+    with_precision([&]<class T>() {
+        rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
+        std::vector<T> a(16);
+        using TM = tessera::TileMatrix<T>;
+        // an m x 1 array spans m elements whatever lda, but the kernels' BLAS take lda as int
+        const int64_t too_far = int64_t(std::numeric_limits<int>::max()) + 1;
+        EXPECT_NE(
+            invalid_argument_of([&] { (void)TM::wrap(r, a.data(), 4, 1, too_far, 2); }).find("lda"),
+            std::string::npos);
+        EXPECT_NO_THROW((void)TM::wrap(r, a.data(), 4, 1, std::numeric_limits<int>::max(), 2));
+        // a 1 x 1 matrix has condition number 1
+        TM one_by_one{r, 1, 1, 1};
+        EXPECT_NE(
+            invalid_argument_of([&] { tessera::generate_hpd(one_by_one, 10, 1); }).find("kappa"),
+            std::string::npos);
+        EXPECT_NO_THROW(tessera::generate_hpd(one_by_one, 1, 1));
+        // lda >= max(1, m), as LAPACK checks it, even with no column to copy
+        TM no_columns{r, 4, 0, 2};
+        EXPECT_NE(invalid_argument_of([&] {
+                      tessera::lapack_to_tiles(a.data(), 3, no_columns);
+                  }).find("lda"),
+                  std::string::npos);
+        EXPECT_NE(invalid_argument_of([&] {
+                      tessera::tiles_to_lapack(no_columns, a.data(), 3);
+                  }).find("lda"),
+                  std::string::npos);
+    });
+}
+
+TESSERA_INSTANTIATE_PRECISIONS(TileOperands);
+
+}  // namespace
+}  // namespace tessera::test
