@@ -292,7 +292,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     auto scheds = o.list("sched", {"dmdas"});
     const std::string svg = o.text("svg", "");
     const std::string uplo_text = o.text("uplo", "L");
-    const Uplo uplo = la::uplo_from_char(uplo_text.size() == 1 ? uplo_text[0] : '?', "--uplo");
+    require(uplo_text.size() == 1, "--uplo must be L or U, not '" + uplo_text + "'");
+    const Uplo uplo = la::uplo_from_char(uplo_text[0], "--uplo");
     require(reps >= 1 && nb_opt >= 0, "--reps must be >= 1 and --nb >= 0 (0: automatic)");
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     // LAPACKE's high-level calls scan their inputs for NaN first (O(n^2)), which Tessera's

@@ -74,6 +74,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 template <Scalar T>
 int64_t potrf(Uplo uplo, TileMatrix<T>& A)
 {
+    require(uplo == Uplo::lower || uplo == Uplo::upper, "potrf: uplo must be Uplo::lower or Uplo::upper");
     if (!A) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { potrf_async(uplo, A, s); });
 }

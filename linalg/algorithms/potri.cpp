@@ -26,6 +26,7 @@ void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 template <Scalar T>
 int64_t potri(Uplo uplo, TileMatrix<T>& A)
 {
+    require(uplo == Uplo::lower || uplo == Uplo::upper, "potri: uplo must be Uplo::lower or Uplo::upper");
     if (!A) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { potri_async(uplo, A, s); });
 }

@@ -64,8 +64,8 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
         // A(k,k) = A(k,k)^{-1}, last: the solves above read the triangle itself. The diagonal
         // tiles do not wait for each other: each runs even after another's failure, so that
         // the first zero on the diagonal is the one reported (but not after an earlier call's).
-        s.submit_finding_info(cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()), v(s.info_slot()),
-                              v(call));
+        s.submit_finding_info(call, cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()),
+                              v(s.info_slot()), v(call));
     }
 }
 

@@ -48,12 +48,11 @@ inline const rt::Codelet<Uplo, Tile<T>, int64_t, detail::InfoSlot*> potrf{
 };
 
 // trtri's diagonal tiles are the tasks of a call that look for the smallest info
-// (Sequence::submit_finding_info): they run after another one of the same call failed, but not
-// after the sequence failed otherwise, as a task of `call` would then have been cancelled.
+// (Sequence::submit_finding_info): their records name their call, after whose own failures
+// they still run.
 template <Scalar T>
 void trtri_tile(Uplo uplo, Diag diag, Tile<T> a, int64_t offset, detail::InfoSlot* info, uint64_t call)
 {
-    if (info->failed_elsewhere(call)) return;
     const int64_t i = kernels::cpu::trtri(uplo, diag, a.n, a.ptr, a.ld);
     throw_if_refused("trtri", i);
     if (i > 0) info->record(offset + i, call);
@@ -62,7 +61,6 @@ template <Scalar T>
 void trtri_tile_cuda(rt::CudaContext const& cuda, Uplo uplo, Diag diag, Tile<T> a, int64_t offset,
                      detail::InfoSlot* info, uint64_t call)
 {
-    if (info->failed_elsewhere(call)) return;
     kernels::cuda::trtri(cuda, uplo, diag, a.n, a.ptr, a.ld,
                          [info, offset, call](int64_t i) { info->record(offset + i, call); });
 }

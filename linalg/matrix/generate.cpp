@@ -49,6 +49,7 @@ void generate_random(TileMatrix<T>& A, uint64_t seed)
 template <Scalar T>
 void generate_hpd(TileMatrix<T>& A, double kappa, uint64_t seed)
 {
+    require(kappa >= 1, "generate_hpd: kappa = " + std::to_string(kappa) + " must be >= 1");
     if (!A) return;
     synchronously(A.runtime(), [&](Sequence& s) { generate_hpd_async(A, kappa, seed, s); });
 }

@@ -9,6 +9,7 @@
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
 
+#include <limits>
 #include <string>
 
 namespace tessera::inline la {
@@ -20,21 +21,24 @@ void check_lapack_array(TileMatrix<T> const& A, T const* a, int64_t lda, char co
 {
     require(lda >= std::max<int64_t>(1, A.m()), std::string(fn) + ": lda = " + std::to_string(lda) +
                                                     " must be >= max(1, m = " + std::to_string(A.m()) + ")");
+    require(lda <= std::numeric_limits<int>::max(),
+            std::string(fn) + ": lda = " + std::to_string(lda) + " exceeds the BLAS's int");
     require(a != nullptr || A.m() == 0 || A.n() == 0, std::string(fn) + ": the array is null");
 }
 /// `a` registered in place with A's shape and tile size, for sequence s: the registration
 /// an earlier conversion of the sequence made of it, or a new one, kept until s is done.
 template <Scalar T>
-TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& s, char const* fn)
+TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, bool writes, Sequence& s, char const* fn)
 {
     detail::require_on_runtime_of<T>(s, fn, {{"A", A}});
     T const* end = a + (A.n() - 1) * lda + A.m();
     const std::string shape = std::string(1, precision_letter<T>()) + " " + std::to_string(A.m()) + " x " +
                               std::to_string(A.n()) + ", lda " + std::to_string(lda) + ", nb " + std::to_string(A.nb());
-    auto W = std::static_pointer_cast<TileMatrix<T>>(s.registration_of(a, end, shape, std::string(fn) + ": the array"));
+    auto W = std::static_pointer_cast<TileMatrix<T>>(
+        s.registration_of(a, end, shape, writes, std::string(fn) + ": the array"));
     if (!W) {
         W = std::make_shared<TileMatrix<T>>(TileMatrix<T>::wrap(A.runtime(), a, A.m(), A.n(), lda, A.nb()));
-        s.keep_registration(a, end, shape, W);
+        s.keep_registration(a, end, shape, writes, W);
     }
     return *W;
 }
@@ -46,7 +50,7 @@ void lapack_to_tiles_async(T const* a, int64_t lda, TileMatrix<T>& A, Sequence& 
     check_lapack_array(A, a, lda, "lapack_to_tiles");
     if (A.m() == 0 || A.n() == 0) return;
     // Only read through the registration: casting the const away is safe.
-    TileMatrix<T>& W = wrap_lapack(A, const_cast<T*>(a), lda, s, "lapack_to_tiles");
+    TileMatrix<T>& W = wrap_lapack(A, const_cast<T*>(a), lda, false, s, "lapack_to_tiles");
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(W(i, j)), write(A(i, j)));
 }
@@ -56,7 +60,7 @@ void tiles_to_lapack_async(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& 
 {
     check_lapack_array(A, a, lda, "tiles_to_lapack");
     if (A.m() == 0 || A.n() == 0) return;
-    TileMatrix<T>& W = wrap_lapack(A, a, lda, s, "tiles_to_lapack");
+    TileMatrix<T>& W = wrap_lapack(A, a, lda, true, s, "tiles_to_lapack");
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(A(i, j)), write(W(i, j)));
 }

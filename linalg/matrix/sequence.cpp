@@ -45,22 +45,26 @@ int64_t Sequence::wait()
 }
 
 std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* end, std::string const& shape,
-                                                std::string const& what) const
+                                                bool writes, std::string const& what)
 {
     const auto b = reinterpret_cast<std::uintptr_t>(begin), e = reinterpret_cast<std::uintptr_t>(end);
-    for (Registration const& r : state_->registrations) {
-        if (r.begin == b && r.end == e && r.shape == shape) return r.object;
-        require(e <= r.begin || r.end <= b, what + " overlaps an array converted earlier in the sequence as " +
-                                                r.shape + ", not " + shape + ": wait for the sequence first");
+    for (Registration& r : state_->registrations) {
+        if (r.begin == b && r.end == e && r.shape == shape) {
+            r.writes = r.writes || writes;
+            return r.object;
+        }
+        require(e <= r.begin || r.end <= b || !(writes || r.writes),
+                what + " overlaps an array converted earlier in the sequence as " + r.shape + ", not " + shape +
+                    ", and one of the two writes it: wait for the sequence first");
     }
     return nullptr;
 }
 
-void Sequence::keep_registration(void const* begin, void const* end, std::string shape,
+void Sequence::keep_registration(void const* begin, void const* end, std::string shape, bool writes,
                                  std::shared_ptr<void> registration)
 {
     state_->registrations.push_back({reinterpret_cast<std::uintptr_t>(begin), reinterpret_cast<std::uintptr_t>(end),
-                                     std::move(shape), std::move(registration)});
+                                     std::move(shape), writes, std::move(registration)});
 }
 
 }  // namespace tessera::la

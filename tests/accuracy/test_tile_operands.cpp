@@ -151,6 +151,9 @@ TEST_P(TileOperands, TheBlockingFormsCheckTheirInputsWhenTheOutputIsEmpty)
             [&] { tessera::trmm(Side::left, Uplo::lower, Op('X'), Diag::unit, one, none, none); }));
         EXPECT_FALSE(
             throws([&] { tessera::gemm(Op::notrans, Op::notrans, one, none, none, one, none); }));
+        EXPECT_TRUE(throws([&] { (void)tessera::potrf(Uplo::general, none); }));
+        EXPECT_TRUE(throws([&] { (void)tessera::potri(Uplo::general, none); }));
+        EXPECT_TRUE(throws([&] { tessera::generate_hpd(none, 0.5, 1); }));
     });
 }
 

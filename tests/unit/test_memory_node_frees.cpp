@@ -119,7 +119,7 @@ protected:
         }
     }
 
-    /// Allocates `bytes` on a thread of its own; `allocated` tells when it returned.
+    /// Allocates 1 MB on a thread of its own, waiting or not; allocated_ tells when it returned.
     std::thread allocate_in_the_background(Wait wait)
     {
         return std::thread([this, wait] {

@@ -20,7 +20,9 @@ namespace tessera::inline la {
 /// into the tiles of A. `a` must stay untouched until the sequence is waited for. Conversions
 /// on the same array in one sequence run in the order of the calls (a tiles_to_lapack_async
 /// into `a` before this call is read by it); a call on memory that overlaps an array converted
-/// earlier in the sequence with another shape (sizes, lda, tile size) throws InvalidArgument.
+/// earlier in the sequence with another shape (position, sizes, lda, tile size) throws
+/// InvalidArgument when either call writes it (reads of one array into differently tiled
+/// matrices are fine).
 template <Scalar T>
 void lapack_to_tiles_async(T const* a, int64_t lda, TileMatrix<T>& A, Sequence& s);
 /// Copies the tiles of A into the column-major array `a` (leading dimension lda).

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <string>
@@ -51,8 +52,10 @@ struct InfoSlot {
         int64_t cur = value.load(std::memory_order_relaxed);
         while ((cur == 0 || info < cur) && !value.compare_exchange_weak(cur, info, std::memory_order_relaxed)) {
         }
+        // cancelled with no record yet: a task's exception came first
+        const uint64_t mine = failed.cancelled() ? no_call : call;
         uint64_t seen = none_yet;
-        if (!failing_call.compare_exchange_strong(seen, call, std::memory_order_relaxed) && seen != call)
+        if (!failing_call.compare_exchange_strong(seen, mine, std::memory_order_relaxed) && seen != call)
             failing_call.store(no_call, std::memory_order_relaxed);
         failed.cancel();  // publishes failing_call with it
     }
@@ -62,6 +65,26 @@ struct InfoSlot {
     {
         return failed.cancelled() && failing_call.load(std::memory_order_relaxed) != call;
     }
+};
+
+/// The token of one call's tasks that look for the smallest info (Sequence::finding_call):
+/// cancelled once the sequence has failed by anything else than their own records, so that
+/// they still run after another of them failed; one of them that throws fails the sequence.
+class FindingCallToken final : public rt::CancelToken {
+public:
+    FindingCallToken(InfoSlot& slot, uint64_t call) : slot_(slot), call_(call) {}
+    bool cancelled() const noexcept override { return CancelToken::cancelled() || slot_.failed_elsewhere(call_); }
+    void cancel() noexcept override
+    {
+        CancelToken::cancel();
+        slot_.failing_call.store(InfoSlot::no_call, std::memory_order_relaxed);
+        slot_.failed.cancel();
+    }
+    uint64_t call() const noexcept { return call_; }
+
+private:
+    InfoSlot& slot_;
+    uint64_t call_;
 };
 }  // namespace detail
 
@@ -85,19 +108,22 @@ public:
         if (failed()) return {};
         return kept(state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed)));
     }
-    /// Submits a task that records LAPACK's info and may run before one that records a
-    /// smaller info (trtri's diagonal tiles, independent of each other). It is not tied to
-    /// the failure of its own call (numbered by finding_call()), so that the other tasks
-    /// still run and the smallest info is found; it does nothing once the sequence has failed
-    /// otherwise (its codelet asks InfoSlot::failed_elsewhere).
+    /// Submits a task of call `call` (finding_call()) that records LAPACK's info and may run
+    /// before one that records a smaller info (trtri's diagonal tiles, independent of each
+    /// other). It still runs after a failure its own call recorded, so that the smallest info
+    /// is found, but not after the sequence failed otherwise (detail::FindingCallToken).
     template <class... Params, class... Args>
-    rt::TaskRef submit_finding_info(rt::Codelet<Params...> const& cl, Args&&... args)
+    rt::TaskRef submit_finding_info(uint64_t call, rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
-        return kept(state_->rt->submit(cl, std::forward<Args>(args)...));
+        return kept(state_->rt->submit(cl, std::forward<Args>(args)...,
+                                       rt::cancelled_by(state_->finding_tokens.at(std::size_t(call - 1)))));
     }
     /// A number for a call whose tasks look for the smallest info, unique in this sequence.
-    uint64_t finding_call() noexcept { return ++state_->finding_calls; }
+    uint64_t finding_call()
+    {
+        return state_->finding_tokens.emplace_back(state_->info, state_->finding_tokens.size() + 1).call();
+    }
 
     /// Waits for every task submitted through the sequence. Returns LAPACK's info of its
     /// numerical failure (0: success); when several calls failed, the smallest info. Rethrows
@@ -120,11 +146,13 @@ public:
     /// which the runtime would not order with the first: calls on the same bytes share one.
     /// The registration of bytes [begin, end) as `shape` (the element type and the sizes) made
     /// earlier in the sequence, or nullptr; throws InvalidArgument naming `what` when the
-    /// bytes overlap memory registered as another shape (wait for the sequence first).
-    std::shared_ptr<void> registration_of(void const* begin, void const* end, std::string const& shape,
-                                          std::string const& what) const;
+    /// bytes overlap memory registered as another shape and either call writes them (wait for
+    /// the sequence first).
+    std::shared_ptr<void> registration_of(void const* begin, void const* end, std::string const& shape, bool writes,
+                                          std::string const& what);
     /// Keeps `registration` of bytes [begin, end) as `shape` until the sequence's tasks are done.
-    void keep_registration(void const* begin, void const* end, std::string shape, std::shared_ptr<void> registration);
+    void keep_registration(void const* begin, void const* end, std::string shape, bool writes,
+                           std::shared_ptr<void> registration);
 
 private:
     rt::TaskRef kept(rt::TaskRef t)
@@ -136,6 +164,7 @@ private:
     struct Registration {
         std::uintptr_t begin, end;
         std::string shape;
+        bool writes;  // a call on it writes into the memory
         std::shared_ptr<void> object;
     };
     struct State {
@@ -146,7 +175,7 @@ private:
         std::vector<std::shared_ptr<void const>> kept;
         std::vector<Registration> registrations;
         std::shared_ptr<void> one_blas_thread;  // OpenBLAS single-threaded while this lives
-        uint64_t finding_calls = detail::InfoSlot::no_call;
+        std::deque<detail::FindingCallToken> finding_tokens;  // call c's is at c - 1
     };
     std::unique_ptr<State> state_;
 };

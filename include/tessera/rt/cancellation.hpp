@@ -10,7 +10,8 @@
 /// A task tied to a cancelled token completes without running: no kernel, no callback, no
 /// error; its successors are released as after any completion. A task of the group that fails
 /// cancels the token itself, so that one failure stops the whole group. The token must
-/// outlive the tasks tied to it.
+/// outlive the tasks tied to it. A derived token may add conditions to cancelled() (asked
+/// when a task starts) and effects to cancel() (called when a task of its group fails).
 #pragma once
 
 #include <atomic>
@@ -19,8 +20,12 @@ namespace tessera::rt {
 
 class CancelToken {
 public:
-    void cancel() noexcept { cancelled_.store(true, std::memory_order_release); }
-    bool cancelled() const noexcept { return cancelled_.load(std::memory_order_acquire); }
+    CancelToken() = default;
+    CancelToken(CancelToken const&) = delete;
+    CancelToken& operator=(CancelToken const&) = delete;
+    virtual ~CancelToken() = default;
+    virtual void cancel() noexcept { cancelled_.store(true, std::memory_order_release); }
+    virtual bool cancelled() const noexcept { return cancelled_.load(std::memory_order_acquire); }
 
 private:
     std::atomic<bool> cancelled_{false};
