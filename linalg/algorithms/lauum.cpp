@@ -25,7 +25,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "lauum: uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle("lauum", uplo);
     require(A.m() == A.n(),
             "lauum: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
     detail::require_on_runtime_of<T>(s, "lauum", {{"A", A}});

@@ -1,10 +1,11 @@
-// The check every asynchronous tile call makes of its matrices before it submits anything: a
-// sequence's tasks run on the sequence's runtime, so each matrix of the call must live there
-// (a handle of another runtime would only fail inside the runtime, naming a codelet's
-// argument, after part of the call was submitted). Internal.
+// Checks the tile calls share before they submit anything: the triangle they are given, and
+// the runtime of their matrices. A sequence's tasks run on the sequence's runtime, so each
+// matrix of the call must live there (a handle of another runtime would only fail inside the
+// runtime, naming a codelet's argument, after part of the call was submitted). Internal.
 #pragma once
 
 #include <tessera/error.hpp>
+#include <tessera/la/enums.hpp>
 #include <tessera/la/sequence.hpp>
 #include <tessera/la/tile_matrix.hpp>
 
@@ -12,6 +13,12 @@
 #include <string>
 
 namespace tessera::inline la::detail {
+
+/// Throws InvalidArgument unless `uplo` names a triangle (Uplo::lower or Uplo::upper).
+inline void require_triangle(std::string const& routine, Uplo uplo)
+{
+    require(uplo == Uplo::lower || uplo == Uplo::upper, routine + ": uplo must be Uplo::lower or Uplo::upper");
+}
 
 /// A matrix of a tile call, with its name in the call's documentation.
 template <Scalar T> struct Operand {

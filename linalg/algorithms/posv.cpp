@@ -16,7 +16,7 @@ namespace {
 template <Scalar T>
 void check_posv(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T> const& B)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "posv: uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle("posv", uplo);
     require(A.m() == A.n(), "posv: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
     require(B.m() == A.n(),
             "posv: B has " + std::to_string(B.m()) + " rows, A has order " + std::to_string(A.n()));

@@ -26,7 +26,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "potrf: uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle("potrf", uplo);
     require(A.m() == A.n(),
             "potrf: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
     detail::require_on_runtime_of<T>(s, "potrf", {{"A", A}});
@@ -74,7 +74,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 template <Scalar T>
 int64_t potrf(Uplo uplo, TileMatrix<T>& A)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "potrf: uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle("potrf", uplo);
     if (!A) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { potrf_async(uplo, A, s); });
 }

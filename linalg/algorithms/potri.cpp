@@ -15,7 +15,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "potri: uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle("potri", uplo);
     require(A.m() == A.n(),
             "potri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
     detail::require_on_runtime_of<T>(s, "potri", {{"A", A}});
@@ -26,7 +26,7 @@ void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 template <Scalar T>
 int64_t potri(Uplo uplo, TileMatrix<T>& A)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "potri: uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle("potri", uplo);
     if (!A) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { potri_async(uplo, A, s); });
 }

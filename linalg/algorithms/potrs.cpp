@@ -18,7 +18,7 @@ namespace {
 template <Scalar T>
 void check_potrs(char const* fn, Uplo uplo, TileMatrix<T> const& A, TileMatrix<T> const& B)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, std::string(fn) + ": uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle(std::string(fn), uplo);
     require(A.m() == A.n(),
             std::string(fn) + ": A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
     require(B.m() == A.n(), std::string(fn) + ": B has " + std::to_string(B.m()) + " rows, A has order " +

@@ -24,7 +24,7 @@ void check_symm_or_hemm(std::string const& name, Side side, Uplo uplo, TileMatri
                         TileMatrix<T> const& C)
 {
     require(side == Side::left || side == Side::right, name + ": side must be Side::left or Side::right");
-    require(uplo == Uplo::lower || uplo == Uplo::upper, name + ": uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle(name, uplo);
     const int64_t na = side == Side::left ? C.m() : C.n();
     require(A.m() == A.n() && A.m() == na && B.m() == C.m() && B.n() == C.n(),
             name + ": A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", B " +

@@ -26,7 +26,7 @@ template <Scalar T>
 void check_syrk_or_herk(std::string const& name, bool hermitian, Uplo uplo, Op trans, TileMatrix<T> const& A,
                         TileMatrix<T> const& C)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, name + ": uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle(name, uplo);
     // BLAS's meanings: syrk is op(A) op(A)^T, herk op(A) op(A)^H; for real T both are the same
     // and every trans is accepted (Op::conjtrans = Op::trans).
     const Op t = hermitian && is_complex_v<T> ? Op::conjtrans : Op::trans;

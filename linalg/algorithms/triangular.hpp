@@ -20,7 +20,7 @@ void check_triangular(std::string const& routine, Side side, Uplo uplo, Op trans
                       TileMatrix<T> const& B)
 {
     require(side == Side::left || side == Side::right, routine + ": side must be Side::left or Side::right");
-    require(uplo == Uplo::lower || uplo == Uplo::upper, routine + ": uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle(routine, uplo);
     require(trans == Op::notrans || trans == Op::trans || trans == Op::conjtrans,
             routine + ": trans must be Op::notrans, Op::trans or Op::conjtrans");
     require(diag == Diag::nonunit || diag == Diag::unit, routine + ": diag must be Diag::nonunit or Diag::unit");

@@ -27,7 +27,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, "trtri: uplo must be Uplo::lower or Uplo::upper");
+    detail::require_triangle("trtri", uplo);
     require(diag == Diag::nonunit || diag == Diag::unit, "trtri: diag must be Diag::nonunit or Diag::unit");
     require(A.m() == A.n(),
             "trtri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");

@@ -18,14 +18,22 @@ void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s)
             s.submit(cl::random<T>, write(A(i, j)), rt::value(cl::TilePlace{i * A.nb(), j * A.nb(), A.m(), seed}));
 }
 
+namespace {
 template <Scalar T>
-void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s)
+void check_hpd(TileMatrix<T> const& A, double kappa)
 {
     require(A.m() == A.n(), "generate_hpd: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
                                 ", not square");
     require(kappa >= 1, "generate_hpd: kappa = " + std::to_string(kappa) + " must be >= 1");
     require(A.n() != 1 || kappa == 1, "generate_hpd: kappa = " + std::to_string(kappa) +
                                           ": a 1 x 1 matrix has condition number 1");
+}
+}  // namespace
+
+template <Scalar T>
+void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s)
+{
+    check_hpd(A, kappa);
     detail::require_on_runtime_of<T>(s, "generate_hpd", {{"A", A}});
     // The two sums every entry needs, s = v^H v and t = v^H D v: O(n) here, once.
     cl::HpdShape h{A.n(), kappa, 0, 0, seed};
@@ -49,7 +57,7 @@ void generate_random(TileMatrix<T>& A, uint64_t seed)
 template <Scalar T>
 void generate_hpd(TileMatrix<T>& A, double kappa, uint64_t seed)
 {
-    require(kappa >= 1, "generate_hpd: kappa = " + std::to_string(kappa) + " must be >= 1");
+    check_hpd(A, kappa);  // also when A is empty
     if (!A) return;
     synchronously(A.runtime(), [&](Sequence& s) { generate_hpd_async(A, kappa, seed, s); });
 }
