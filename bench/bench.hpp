@@ -48,15 +48,21 @@ struct Result {
     std::vector<std::pair<std::string, std::string>> labels;  // e.g. {"sched", "ws"}
 };
 
-/// Prints results as they come: aligned table rows, or JSON lines.
+/// Prints results as they come: aligned table rows, or JSON lines. With a residual bound
+/// (`--max-residual`), it also counts the results whose residual is above it or not a number,
+/// so that a script or a test learns of a wrong result, or of none, from the exit status.
 class Report {
 public:
-    explicit Report(bool json) : json_(json) {}
+    explicit Report(bool json, double max_residual = nan) : json_(json), max_residual_(max_residual) {}
     void add(Result const& r);
+    /// Whether a residual bound was given and a result broke it, or no result came to check.
+    bool residual_bound_broken() const { return !std::isnan(max_residual_) && (results_ == 0 || residuals_above_bound_ > 0); }
 
 private:
     bool json_;
+    double max_residual_;
     bool header_done_ = false;
+    int results_ = 0, residuals_above_bound_ = 0;
 };
 
 /// Wall-clock seconds of f().
@@ -80,7 +86,7 @@ inline double median(std::vector<double> v)
 /// A subcommand of tessera-bench.
 struct Subcommand {
     std::string name, summary, usage;
-    std::vector<std::string> options;  // accepted option names (besides --json)
+    std::vector<std::string> options;  // accepted option names (besides --json and --max-residual)
     std::function<int(Options const&, Report&)> run;
 };
 /// Subcommands register themselves at static-initialization time.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -93,15 +94,30 @@ std::string cell(double x) { return std::isnan(x) ? "-" : number(x); }
 
 void Report::add(Result const& r)
 {
+    ++results_;
+    if (!std::isnan(max_residual_) && !(r.residual <= max_residual_)) {
+        ++residuals_above_bound_;
+        std::cerr << "tessera-bench " << r.bench << ": residual " << number(r.residual) << " above --max-residual "
+                  << number(max_residual_) << "\n";
+    }
     if (json_) {
-        std::string o = "{\"bench\":" + quoted(r.bench) + ",\"variant\":" + quoted(r.variant);
-        for (auto const& [k, v] : r.labels) o += "," + quoted(k) + ":" + quoted(v);
-        for (auto const& [k, v] : r.sizes) o += "," + quoted(k) + ":" + number(v);
-        o += ",\"seconds\":" + number(r.seconds) + ",\"gflops\":" + number(r.gflops);
-        o += ",\"peer\":" + quoted(r.peer) + ",\"peer_seconds\":" + number(r.peer_seconds);
-        o += ",\"peer_gflops\":" + number(r.peer_gflops) + ",\"ratio\":" + number(r.ratio);
-        o += ",\"residual\":" + number(r.residual);
-        for (auto const& [k, v] : r.extra) o += "," + quoted(k) + ":" + number(v);
+        std::string o = "{";
+        auto field = [&o](std::string const& key, std::string const& value) {
+            if (o.size() > 1) o += ',';
+            o.append(quoted(key)).append(":").append(value);
+        };
+        field("bench", quoted(r.bench));
+        field("variant", quoted(r.variant));
+        for (auto const& [k, v] : r.labels) field(k, quoted(v));
+        for (auto const& [k, v] : r.sizes) field(k, number(v));
+        field("seconds", number(r.seconds));
+        field("gflops", number(r.gflops));
+        field("peer", quoted(r.peer));
+        field("peer_seconds", number(r.peer_seconds));
+        field("peer_gflops", number(r.peer_gflops));
+        field("ratio", number(r.ratio));
+        field("residual", number(r.residual));
+        for (auto const& [k, v] : r.extra) field(k, number(v));
         std::cout << o << "}" << std::endl;
         return;
     }
@@ -140,7 +156,8 @@ int main(int argc, char** argv)
 {
     using namespace tessera::bench;
     auto usage = [] {
-        std::cerr << "usage: tessera-bench <subcommand> [options]   (--json: one JSON object per line)\n\n";
+        std::cerr << "usage: tessera-bench <subcommand> [options]   (--json: one JSON object per line;\n"
+                     "       --max-residual X: exit status 1 when a residual is above X or missing, or no result came)\n\n";
         for (auto const& s : subcommands()) std::cerr << "  " << s.name << "\t" << s.summary << "\n    " << s.usage << "\n";
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
@@ -161,13 +178,22 @@ int main(int argc, char** argv)
     try {
         Options opts(argc - 2, argv + 2);
         for (auto const& o : opts.names()) {
-            if (o != "json" && std::find(it->options.begin(), it->options.end(), o) == it->options.end()) {
+            if (o != "json" && o != "max-residual" && std::find(it->options.begin(), it->options.end(), o) == it->options.end()) {
                 std::cerr << "tessera-bench " << name << ": unknown option --" << o << "\n    " << it->usage << "\n";
                 return 2;
             }
         }
-        Report report(opts.has("json"));
-        return it->run(opts, report);
+        double max_residual = tessera::bench::nan;
+        if (opts.has("max-residual")) {
+            std::string const bound = opts.text("max-residual", "");
+            char* end = nullptr;
+            max_residual = std::strtod(bound.c_str(), &end);
+            tessera::require(!bound.empty() && *end == '\0' && max_residual >= 0,
+                    "--max-residual: '" + bound + "' is not a non-negative number");
+        }
+        Report report(opts.has("json"), max_residual);
+        int const status = it->run(opts, report);
+        return status != 0 ? status : report.residual_bound_broken() ? 1 : 0;
     } catch (std::exception const& e) {
         std::cerr << "tessera-bench " << name << ": " << e.what() << "\n";
         return 2;
