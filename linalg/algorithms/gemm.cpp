@@ -16,6 +16,8 @@ namespace {
 template <Scalar T>
 void check_gemm(Op transa, Op transb, TileMatrix<T> const& A, TileMatrix<T> const& B, TileMatrix<T> const& C)
 {
+    detail::require_op("gemm", "transa", transa);
+    detail::require_op("gemm", "transb", transb);
     const bool ta = transa != Op::notrans, tb = transb != Op::notrans;
     const int64_t am = ta ? A.n() : A.m(), ak = ta ? A.m() : A.n();
     const int64_t bk = tb ? B.n() : B.m(), bn = tb ? B.m() : B.n();

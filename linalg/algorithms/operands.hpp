@@ -1,7 +1,8 @@
-// Checks the tile calls share before they submit anything: the triangle they are given, and
-// the runtime of their matrices. A sequence's tasks run on the sequence's runtime, so each
-// matrix of the call must live there (a handle of another runtime would only fail inside the
-// runtime, naming a codelet's argument, after part of the call was submitted). Internal.
+// Checks the tile calls share before they submit anything: the triangle and the operations
+// they are given, and the runtime of their matrices. A sequence's tasks run on the sequence's
+// runtime, so each matrix of the call must live there (a handle of another runtime would only
+// fail inside the runtime, naming a codelet's argument, after part of the call was
+// submitted). Internal.
 #pragma once
 
 #include <tessera/error.hpp>
@@ -18,6 +19,14 @@ namespace tessera::inline la::detail {
 inline void require_triangle(std::string const& routine, Uplo uplo)
 {
     require(uplo == Uplo::lower || uplo == Uplo::upper, routine + ": uplo must be Uplo::lower or Uplo::upper");
+}
+
+/// Throws InvalidArgument unless `op` (the argument `name` of `routine`) is one of the three
+/// operations.
+inline void require_op(std::string const& routine, char const* name, Op op)
+{
+    require(op == Op::notrans || op == Op::trans || op == Op::conjtrans,
+            routine + ": " + name + " must be Op::notrans, Op::trans or Op::conjtrans");
 }
 
 /// A matrix of a tile call, with its name in the call's documentation.

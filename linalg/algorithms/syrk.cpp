@@ -35,8 +35,7 @@ void check_syrk_or_herk(std::string const& name, bool hermitian, Uplo uplo, Op t
                 name + ": trans must be Op::notrans or " + (hermitian ? "Op::conjtrans" : "Op::trans") +
                     " for a complex matrix");
     else
-        require(trans == Op::notrans || trans == Op::trans || trans == Op::conjtrans,
-                name + ": trans must be Op::notrans, Op::trans or Op::conjtrans");
+        detail::require_op(name, "trans", trans);
     const bool notrans = trans == Op::notrans;
     const int64_t an = notrans ? A.m() : A.n(), ak = notrans ? A.n() : A.m();
     require(C.m() == C.n() && an == C.n(),

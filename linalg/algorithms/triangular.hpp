@@ -21,8 +21,7 @@ void check_triangular(std::string const& routine, Side side, Uplo uplo, Op trans
 {
     require(side == Side::left || side == Side::right, routine + ": side must be Side::left or Side::right");
     detail::require_triangle(routine, uplo);
-    require(trans == Op::notrans || trans == Op::trans || trans == Op::conjtrans,
-            routine + ": trans must be Op::notrans, Op::trans or Op::conjtrans");
+    detail::require_op(routine, "trans", trans);
     require(diag == Diag::nonunit || diag == Diag::unit, routine + ": diag must be Diag::nonunit or Diag::unit");
     const int64_t na = side == Side::left ? B.m() : B.n();
     require(A.m() == A.n() && A.m() == na, routine + ": A is " + std::to_string(A.m()) + " x " +

@@ -1,9 +1,9 @@
 // Checks that every tile call checks its matrices before it submits anything, in the four
 // precisions: a matrix of another runtime than the sequence's throws InvalidArgument naming
 // it, and the call changes nothing (posv does not factor A for a B it cannot solve); the
-// blocking forms check their inputs even when the output is empty; a wrapped array's lda must
-// fit the BLAS's int; a 1 x 1 positive definite matrix cannot have a condition number other
-// than 1; the conversions check lda even when there is nothing to copy.
+// blocking forms check their inputs, options included, even when the output is empty; a
+// wrapped array's lda must fit the BLAS's int; a 1 x 1 positive definite matrix cannot have a
+// condition number other than 1; the conversions check lda even when there is nothing to copy.
 #include "accuracy/accuracy.hpp"
 
 #include <functional>
@@ -151,6 +151,12 @@ TEST_P(TileOperands, TheBlockingFormsCheckTheirInputsWhenTheOutputIsEmpty)
             [&] { tessera::trmm(Side::left, Uplo::lower, Op('X'), Diag::unit, one, none, none); }));
         EXPECT_FALSE(
             throws([&] { tessera::gemm(Op::notrans, Op::notrans, one, none, none, one, none); }));
+        EXPECT_NE(invalid_argument_of([&] { tessera::gemm(Op('X'), Op::notrans, one, none, none, one, none); })
+                      .find("transa"),
+                  std::string::npos);
+        EXPECT_NE(invalid_argument_of([&] { tessera::gemm(Op::trans, Op('X'), one, none, none, one, none); })
+                      .find("transb"),
+                  std::string::npos);
         EXPECT_TRUE(throws([&] { (void)tessera::potrf(Uplo::general, none); }));
         EXPECT_TRUE(throws([&] { (void)tessera::potri(Uplo::general, none); }));
         EXPECT_TRUE(throws([&] { tessera::generate_hpd(none, 0.5, 1); }));
