@@ -244,12 +244,20 @@ void gather_home(DataState* d)
 {
     Lock lock(d->cm);
     NodeId home = d->home;
-    try {
-        fetch(d, home, lock);
-    } catch (...) {
-        // The only valid copy sat on a device that failed (a GPU fault): it cannot be read any
-        // more. The home buffer keeps what it last held, and the next wait reports the loss.
-        d->rt->record_error(std::current_exception());
+    // The last chance to bring the data home: a copy that failed is tried again (a failed
+    // fetch leaves the valid replica as it was), as the replicas are freed below.
+    for (int attempt = 1;; ++attempt) {
+        try {
+            fetch(d, home, lock);
+            break;
+        } catch (...) {
+            if (attempt < gather_home_attempts) continue;
+            // The only valid copy sat on a device that failed (a GPU fault): it cannot be read
+            // any more. The home buffer keeps what it last held, and the next wait reports the
+            // loss.
+            d->rt->record_error(std::current_exception());
+            break;
+        }
     }
     for (NodeId k = 0; k < d->replicas.size(); ++k) {
         if (k == home) continue;

@@ -57,9 +57,11 @@ void release_replica(DataState* d, NodeId n, Mode m) noexcept;
 /// does nothing if it cannot (best effort).
 void prefetch_replica(DataState* d, NodeId n);
 /// Makes the home replica valid and the only one, freeing the others (unregister, partition).
-/// Never throws: if the valid copy cannot be fetched (a failed device), the home buffer keeps
-/// its last contents and the error goes to the runtime's next wait.
+/// Never throws: a copy that fails is tried again, up to gather_home_attempts in all; if the
+/// valid copy still cannot be fetched (a failed device), the home buffer keeps its last
+/// contents and the error goes to the runtime's next wait.
 void gather_home(DataState* d);
+inline constexpr int gather_home_attempts = 3;
 
 /// Called by a node, under its lock, to reclaim d's replica there: only if unused and d's
 /// coherency lock is free; a Modified replica is written back home first.

@@ -1,10 +1,12 @@
 // The CUDA driver on a GPU: workers and memory nodes, coherency between the host, an
 // emulated device and the GPU, transfers overlapping kernels, eviction on a GPU capped at a
-// few tiles, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, the
-// bus calibration and user arrays page-locked while GPUs copy them. They run on a real GPU, or
+// few tiles, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, write-backs
+// that fail (simulator only), the bus calibration and user arrays page-locked while GPUs copy
+// them. They run on a real GPU, or
 // on the CUDA simulator in a -DTESSERA_ENABLE_CUDA=SIM tree (tests/cudasim/sim.hpp). Without
 // either, every test is reported as skipped (ctest: "Skipped").
 #include "cuda/test_kernels.hpp"
+#include "runtime/data/coherency.hpp"            // gather_home_attempts
 #include "runtime/drivers/cuda/cuda_driver.hpp"  // cuda_tasks_in_flight
 #if TESSERA_CUDA_SIM
 #include "tests/cudasim/sim.hpp"
@@ -403,6 +405,36 @@ TEST(CudaDriver, CudaMallocRunningOutWhileTasksAreInFlight)
     expect_eight_tiles_served(r, gpu, 0.02);
     EXPECT_LT(std::chrono::duration<double>(clock_type::now() - start).count(), 9.0) << "a stall waited for room";
     tessera::cudasim::set_capacity(0, before);
+}
+
+// A write-back that fails while the node evicts to make room: the replica whose write-back
+// failed keeps the only valid copy, so nothing the user registered is lost. The task that
+// needed the room fails with the copy's DeviceError, and the data is written back once the
+// copies work again (here at unregistration).
+TEST(CudaDriver, AWriteBackThatFailsDuringEvictionLosesNothing)
+{
+    rt::Runtime r{config(0, "3MB")};
+    REQUIRE_GPU(r, gpu);
+    constexpr int64_t mb = (1 << 20) / sizeof(double);
+    std::vector<double> a(mb, 1.0), b(mb, 1.0), c(2 * mb, 1.0);
+    rt::Handle ha{r, rt::Vector<double>{a.data(), mb}}, hb{r, rt::Vector<double>{b.data(), mb}};
+    rt::Handle hc{r, rt::Vector<double>{c.data(), 2 * mb}};
+    for (auto* h : {&ha, &hb}) r.submit(add_cl, readwrite(*h), rt::value(1.0), rt::on_worker(gpu));
+    r.wait_all();  // a and b valid on the GPU alone (2.0), 2 MB of the 3
+    tessera::cudasim::refuse_copies_to_host(0, 1);
+    r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // 2 MB more: a evicted, written back first
+    std::string error;
+    try {
+        r.wait_all();
+    } catch (tessera::DeviceError const& e) {
+        error = e.what();
+    }
+    EXPECT_NE(error.find("cudaErrorUnknown"), std::string::npos) << "wait_all: '" << error << "'";
+    tessera::cudasim::refuse_copies_to_host(0, 0);
+    for (auto* h : {&ha, &hb, &hc}) h->unregister();
+    EXPECT_EQ(std::count(a.begin(), a.end(), 2.0), mb) << "a's modified replica was lost";
+    EXPECT_EQ(std::count(b.begin(), b.end(), 2.0), mb) << "b's modified replica was lost";
+    EXPECT_EQ(std::count(c.begin(), c.end(), 1.0), 2 * mb) << "the failed task changed c";
 }
 
 /// Three 1 MB tiles modified on the GPU by tasks that are done, on a simulated device left
@@ -965,6 +997,47 @@ TEST(CudaDriver, DataLostWithAFaultedGpuIsReportedNotWaitedFor)
     EXPECT_EQ(x[0], 1.0) << "the buffer keeps what it held";
     EXPECT_THROW(r.wait_all(), tessera::DeviceError);
 }
+
+#if TESSERA_CUDA_SIM
+// Unregistration is the last chance to bring a GPU's only valid copy home: a write-back that
+// fails is tried again, so that one or two refused copies lose nothing (and report nothing);
+// only when every attempt fails is the data lost, the buffer keeping what it held and the
+// next wait reporting the failure. Reading the data on the host (acquire) after a refused copy
+// throws, and leaves the GPU's copy valid for the next read.
+TEST(CudaDriver, AWriteBackThatFailsIsTriedAgainAtUnregistration)
+{
+    SKIP_IF_THE_GPU_FAULTED_BEFORE();
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    std::vector<std::vector<double>> x(4, std::vector<double>(64, 1.0));
+    std::vector<rt::Handle<rt::Vector<double>>> h;
+    for (auto& v : x) h.emplace_back(r, rt::Vector<double>{v.data(), 64});
+    for (auto& handle : h) r.submit(add_cl, readwrite(handle), rt::value(1.0), rt::on_worker(gpu));
+    r.wait_all();  // valid on the GPU alone (2.0)
+
+    tessera::cudasim::refuse_copies_to_host(0, 1);
+    EXPECT_THROW((void)h[0].acquire<rt::Mode::R>(), tessera::DeviceError);
+    double value = 0;
+    EXPECT_TRUE(read_first(h[0], value));
+    EXPECT_EQ(value, 2.0) << "the refused read lost the GPU's copy";
+
+    static_assert(rt::detail::gather_home_attempts == 3);
+    for (int refused : {1, 2}) {
+        tessera::cudasim::refuse_copies_to_host(0, refused);
+        h[std::size_t(refused)].unregister();
+        EXPECT_EQ(x[std::size_t(refused)][0], 2.0) << refused << " refused copies lost the data";
+    }
+    EXPECT_NO_THROW(r.wait_all()) << "a write-back that succeeded on a later attempt is no error";
+
+    tessera::cudasim::refuse_copies_to_host(0, rt::detail::gather_home_attempts);
+    h[3].unregister();
+    tessera::cudasim::refuse_copies_to_host(0, 0);
+    EXPECT_EQ(x[3][0], 1.0) << "the buffer keeps what it held";
+    EXPECT_THROW(r.wait_all(), tessera::DeviceError);
+    h[0].unregister();
+    EXPECT_EQ(x[0][0], 2.0);
+}
+#endif
 
 // Tasks of a group whose trap cancelled it, queued on the GPU when it retired, end cancelled
 // (no error of their own), as anywhere else; only the tasks in flight fail with the fault.

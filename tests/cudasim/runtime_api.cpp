@@ -134,6 +134,13 @@ std::size_t set_capacity(int ordinal, std::size_t bytes)
     return std::exchange(st.device(ordinal).capacity, bytes);
 }
 
+void refuse_copies_to_host(int ordinal, int count)
+{
+    State& st = State::get();
+    std::lock_guard lock(st.m);
+    st.device(ordinal).copies_to_host_to_refuse = count;
+}
+
 std::size_t leave_free(int ordinal, std::size_t bytes)
 {
     State& st = State::get();
@@ -242,6 +249,20 @@ bool pools_grant_access(void const* dst, void const* src)
     return (!d->pool || d->pool->access.contains(s->device)) && (!s->pool || s->pool->access.contains(d->device));
 }
 
+/// Whether a copy from device memory to host memory is one refuse_copies_to_host asked to
+/// fail (counting it down).
+bool refused_to_host(void const* dst, void const* src, std::size_t dst_bytes, std::size_t src_bytes)
+{
+    State& st = State::get();
+    Device* from = nullptr;
+    if (st.classify(src, src_bytes, &from) != Memory::device || st.classify(dst, dst_bytes) == Memory::device)
+        return false;
+    int left = from->copies_to_host_to_refuse.load();
+    while (left > 0 && !from->copies_to_host_to_refuse.compare_exchange_weak(left, left - 1)) {
+    }
+    return left > 0;
+}
+
 cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t spitch, std::size_t width,
                     std::size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
@@ -252,6 +273,7 @@ cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t 
     std::size_t dst_bytes = (height - 1) * dpitch + width, src_bytes = (height - 1) * spitch + width;
     if (cudaError_t e = check_sides(dst, src, dst_bytes, src_bytes, kind)) return record(e);
     if (!pools_grant_access(dst, src)) return record(cudaErrorInvalidValue);
+    if (refused_to_host(dst, src, dst_bytes, src_bytes)) return record(cudaErrorUnknown);
     submit(stream, [=] {
         for (std::size_t r = 0; r < height; ++r)
             std::memcpy(static_cast<std::byte*>(dst) + r * dpitch, static_cast<std::byte const*>(src) + r * spitch,
@@ -369,6 +391,7 @@ const char* cudaGetErrorName(cudaError_t error)
         case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
         case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
         case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+        case cudaErrorUnknown: return "cudaErrorUnknown";
         default: return "cudaError (simulated)";
     }
 }

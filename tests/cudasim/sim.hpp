@@ -21,7 +21,8 @@
 //   device allocations, extents included: a host pointer given to cuBLAS, or a tile that runs
 //   past its allocation, is reported on stderr and faults the device, as on a GPU.
 // - A fault is sticky: once a device has faulted, its operations are skipped and every call
-//   on it returns the error, as a CUDA context does after a kernel fault.
+//   on it returns the error, as a CUDA context does after a kernel fault. A test may also make
+//   copies to the host fail without a fault (refuse_copies_to_host).
 // Internal to the simulator.
 #pragma once
 
@@ -55,6 +56,7 @@ struct Device {
     std::set<int> peers;       // peer access enabled towards these devices
     std::set<Stream*> streams;
     std::atomic<cudaError_t> fault{cudaSuccess};  // sticky
+    std::atomic<int> copies_to_host_to_refuse{0};  // see refuse_copies_to_host
 };
 
 /// A created stream: a thread running its operations in the order they were queued.
@@ -137,6 +139,11 @@ std::size_t set_capacity(int ordinal, std::size_t bytes);
 /// Sets device `ordinal`'s capacity to what is allocated there now plus `bytes` (the
 /// runtime's own buffers, cuBLAS's workspace, stay); returns the previous capacity.
 std::size_t leave_free(int ordinal, std::size_t bytes);
+
+/// Makes the next `count` copies from device `ordinal`'s memory to host memory fail with
+/// cudaErrorUnknown, copying nothing and leaving the device usable (not sticky): a write-back
+/// that fails, for the tests of what the runtime then keeps.
+void refuse_copies_to_host(int ordinal, int count);
 
 /// Records a non-success status as the thread's last error (cudaGetLastError) and returns it.
 cudaError_t record(cudaError_t status);
