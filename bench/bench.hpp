@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,9 +28,12 @@ public:
     int64_t integer(std::string const& name, int64_t fallback) const;
     /// The option names given.
     std::vector<std::string> names() const;
+    /// Whether `name` was given as a flag, with no value (its value is then "1").
+    bool given_without_value(std::string const& name) const { return flags_.contains(name); }
 
 private:
     std::map<std::string, std::string> values_;
+    std::set<std::string> flags_;
 };
 
 inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();

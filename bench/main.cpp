@@ -23,6 +23,8 @@ Options::Options(int argc, char** argv)
             name = name.substr(0, eq);
         } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
             value = argv[++i];
+        } else {
+            flags_.insert(name);
         }
         values_[name] = value;
     }
@@ -97,8 +99,9 @@ void Report::add(Result const& r)
     ++results_;
     if (!std::isnan(max_residual_) && !(r.residual <= max_residual_)) {
         ++residuals_above_bound_;
-        std::cerr << "tessera-bench " << r.bench << ": residual " << number(r.residual) << " above --max-residual "
-                  << number(max_residual_) << "\n";
+        std::cerr << "tessera-bench " << r.bench << ": residual "
+                  << (std::isnan(r.residual) ? std::string("missing") : number(r.residual) + " above")
+                  << " --max-residual " << number(max_residual_) << "\n";
     }
     if (json_) {
         std::string o = "{";
@@ -188,8 +191,9 @@ int main(int argc, char** argv)
             std::string const bound = opts.text("max-residual", "");
             char* end = nullptr;
             max_residual = std::strtod(bound.c_str(), &end);
+            tessera::require(!opts.given_without_value("max-residual"), "--max-residual: expected a number");
             tessera::require(!bound.empty() && *end == '\0' && max_residual >= 0,
-                    "--max-residual: '" + bound + "' is not a non-negative number");
+                             "--max-residual: '" + bound + "' is not a non-negative number");
         }
         Report report(opts.has("json"), max_residual);
         int const status = it->run(opts, report);

@@ -151,7 +151,7 @@ TEST_P(GemmAccuracy, LapackFormOnADeviceOfLittleMemory)
         uint64_t on_device = 0;
         auto const executed = lib.executed_per_worker();
         for (unsigned w = 0; w < lib.worker_count(); ++w)
-            if (lib.worker(w).memory_node != 0) on_device += executed[w];
+            if (lib.worker(w).memory_node != rt::host_node) on_device += executed[w];
         EXPECT_GT(on_device, 0u) << "no gemm task ran on the emulated device";
         tessera::finalize();
     });

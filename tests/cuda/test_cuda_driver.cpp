@@ -421,6 +421,8 @@ TEST(CudaDriver, AWriteBackThatFailsDuringEvictionLosesNothing)
     rt::Handle hc{r, rt::Vector<double>{c.data(), 2 * mb}};
     for (auto* h : {&ha, &hb}) r.submit(add_cl, readwrite(*h), rt::value(1.0), rt::on_worker(gpu));
     r.wait_all();  // a and b valid on the GPU alone (2.0), 2 MB of the 3
+    auto evictions = [&] { return r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions; };
+    const auto evictions_before = evictions();
     tessera::cudasim::refuse_copies_to_host(0, 1);
     r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // 2 MB more: a evicted, written back first
     std::string error;
@@ -430,6 +432,7 @@ TEST(CudaDriver, AWriteBackThatFailsDuringEvictionLosesNothing)
         error = e.what();
     }
     EXPECT_NE(error.find("cudaErrorUnknown"), std::string::npos) << "wait_all: '" << error << "'";
+    EXPECT_EQ(evictions(), evictions_before) << "a replica whose write-back failed was evicted";
     tessera::cudasim::refuse_copies_to_host(0, 0);
     for (auto* h : {&ha, &hb, &hc}) h->unregister();
     EXPECT_EQ(std::count(a.begin(), a.end(), 2.0), mb) << "a's modified replica was lost";
