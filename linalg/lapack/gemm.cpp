@@ -59,15 +59,15 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     detail::check_leading(fn, 8, "lda", lda, arows);
     detail::check_array(fn, 9, "B", b, !uses_ab);
     detail::check_leading(fn, 10, "ldb", ldb, brows);
-    detail::check_array(fn, 12, "C", c, m == 0 || n == 0);
+    // BLAS's quick return, C not referenced: nothing to multiply and beta = 1
+    const bool quick = m == 0 || n == 0 || (!uses_ab && beta == T(1));
+    detail::check_array(fn, 12, "C", c, quick);
     detail::check_leading(fn, 13, "ldc", ldc, m);
-    if (m == 0 || n == 0) return;
+    if (quick) return;
     rt::Runtime& rt = runtime();
     if (!uses_ab) {  // C = beta C: A and B are not referenced
-        if (beta != T(1)) {
-            auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, tile_size(Routine::gemm, precision_letter<T>(), std::max(m, n)));
-            scale(beta, C);
-        }
+        auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, tile_size(Routine::gemm, precision_letter<T>(), std::max(m, n)));
+        scale(beta, C);
         return;
     }
     const Blocks blocks = gemm_blocks(rt, m, n, precision_letter<T>());

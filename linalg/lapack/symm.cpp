@@ -26,14 +26,16 @@ void symm_or_hemm(char const* fn, bool hermitian, Side side, Uplo uplo, int64_t 
     detail::check_leading(fn, 7, "lda", lda, ka);
     detail::check_array(fn, 8, "B", b, !uses_ab);
     detail::check_leading(fn, 9, "ldb", ldb, m);
-    detail::check_array(fn, 11, "C", c, m == 0 || n == 0);
+    // BLAS's quick return, C not referenced: nothing to multiply and beta = 1
+    const bool quick = m == 0 || n == 0 || (!uses_ab && beta == T(1));
+    detail::check_array(fn, 11, "C", c, quick);
     detail::check_leading(fn, 12, "ldc", ldc, m);
-    if (m == 0 || n == 0) return;
+    if (quick) return;
     rt::Runtime& rt = runtime();
     const int64_t nb = tile_size(Routine::symm, precision_letter<T>(), std::max(m, n));
     auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, nb);
     if (!uses_ab) {  // C = beta C: A and B are not referenced
-        if (beta != T(1)) scale(beta, C);
+        scale(beta, C);
         return;
     }
     // A and B are only read: casting const away for the registration is safe.

@@ -30,9 +30,12 @@ void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n
     const bool uses_a = k > 0 && alpha != T(0) && n > 0;
     detail::check_array(fn, 6, "A", a, !uses_a);
     detail::check_leading(fn, 7, "lda", lda, arows);
-    detail::check_array(fn, 9, "C", c, n == 0);
+    // BLAS's quick return, C not referenced (nor, for herk, its diagonal's imaginary parts
+    // zeroed): nothing to add and beta = 1
+    const bool quick = n == 0 || (!uses_a && beta == T(1));
+    detail::check_array(fn, 9, "C", c, quick);
     detail::check_leading(fn, 10, "ldc", ldc, n);
-    if (n == 0) return;
+    if (quick) return;
     rt::Runtime& rt = runtime();
     const int64_t nb = tile_size(Routine::syrk, precision_letter<T>(), std::max(n, k));
     auto C = TileMatrix<T>::wrap(rt, c, n, n, ldc, nb);

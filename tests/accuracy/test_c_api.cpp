@@ -152,6 +152,9 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
         EXPECT_EQ(C::gemm('N', 'N', -1, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -3);
         EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 3, b.data(), 2, one, c.data(), 4), -8);
         EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 4, b.data(), 4, one, c.data(), 3), -13);
+        // BLAS's quick return (alpha = 0, beta = 1) references none of A, B and C
+        EXPECT_EQ(C::gemm('N', 'N', 2, 2, 2, T(0), nullptr, 2, nullptr, 2, one, nullptr, 2), 0);
+        EXPECT_EQ(C::gemm('N', 'N', 2, 2, 2, T(0), nullptr, 2, nullptr, 2, T(2), nullptr, 2), -12);
         EXPECT_EQ(C::symm('M', 'L', 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -1);
         EXPECT_EQ(C::syrk('L', 'N', 2, -2, one, a.data(), 2, one, c.data(), 2), -4);
         EXPECT_EQ(C::trsm('L', 'L', 'N', 'Z', 2, 2, one, a.data(), 2, b.data(), 2), -4);

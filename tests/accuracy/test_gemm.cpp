@@ -243,6 +243,16 @@ TEST_P(GemmAccuracy, BadArgumentsThrowNamingThem)
         EXPECT_EQ(call(N, Tr, 4, 5, 2, a.data(), 4, b.data(), 4, c.data(), 4), 10);  // B is n x k: ldb >= n
         EXPECT_EQ(call(N, N, 4, 4, 4, a.data(), 4, b.data(), 4, nullptr, 4), 12);
         EXPECT_EQ(call(N, N, 4, 4, 4, a.data(), 4, b.data(), 4, c.data(), 3), 13);
+        // BLAS's quick return (alpha = 0 or k = 0, with beta = 1) references no C; beta != 1 does
+        auto quick = [&](int64_t k, T alpha, T beta, T* pc) {
+            return argument_position([&] { tessera::gemm<T>(N, N, 4, 4, k, alpha, nullptr, 4, nullptr, 4, beta, pc, 4); });
+        };
+        EXPECT_EQ(quick(4, T(0), one, nullptr), 0);
+        EXPECT_EQ(quick(0, one, one, nullptr), 0);
+        EXPECT_EQ(quick(4, T(0), T(2), nullptr), 12);
+        EXPECT_EQ(quick(4, T(0), one, c.data()), 0);
+        EXPECT_EQ(argument_position([&] { tessera::gemm<T>(N, N, 4, 4, 4, T(0), nullptr, 4, nullptr, 4, one, nullptr, 3); }),
+                  13) << "ldc is checked before the quick return";
 
         auto rt = make_runtime();
         tessera::TileMatrix<T> A{*rt, 4, 5, 2}, B{*rt, 4, 3, 2}, C{*rt, 4, 3, 2}, B3{*rt, 5, 3, 3};

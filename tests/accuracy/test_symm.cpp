@@ -226,6 +226,15 @@ TEST_P(SymmAccuracy, BadArgumentsThrowNamingThem)
             EXPECT_EQ(call(L, Lo, 4, 4, a.data(), 4, b.data(), 3, c.data(), 4), 9);
             EXPECT_EQ(call(L, Lo, 4, 4, a.data(), 4, b.data(), 4, nullptr, 4), 11);
             EXPECT_EQ(call(L, Lo, 4, 4, a.data(), 4, b.data(), 4, c.data(), 3), 12);
+            // BLAS's quick return (alpha = 0 with beta = 1) references no C; beta != 1 does
+            auto quick = [&](T beta) {
+                return argument_position([&] {
+                    if (hermitian) tessera::hemm<T>(L, Lo, 4, 4, T(0), nullptr, 4, nullptr, 4, beta, nullptr, 4);
+                    else tessera::symm<T>(L, Lo, 4, 4, T(0), nullptr, 4, nullptr, 4, beta, nullptr, 4);
+                });
+            };
+            EXPECT_EQ(quick(T(1)), 0);
+            EXPECT_EQ(quick(T(2)), 11);
         }
 
         auto rt = make_runtime();

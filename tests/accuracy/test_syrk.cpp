@@ -275,6 +275,16 @@ TEST_P(SyrkAccuracy, BadArgumentsThrowNamingThem)
             EXPECT_EQ(call(Lo, hermitian ? C : Tr, 4, 2, a.data(), 2, c.data(), 4), 0);
             EXPECT_EQ(call(Lo, N, 4, 4, a.data(), 4, nullptr, 4), 9);
             EXPECT_EQ(call(Lo, N, 4, 4, a.data(), 4, c.data(), 3), 10);
+            // BLAS's quick return (alpha = 0 or k = 0, with beta = 1) references no C; beta != 1 does
+            auto quick = [&](int64_t k, real_t<T> alpha, real_t<T> beta) {
+                return argument_position([&] {
+                    if (hermitian) tessera::herk<T>(Lo, N, 4, k, alpha, nullptr, 4, beta, nullptr, 4);
+                    else tessera::syrk<T>(Lo, N, 4, k, T(alpha), nullptr, 4, T(beta), nullptr, 4);
+                });
+            };
+            EXPECT_EQ(quick(4, 0, 1), 0);
+            EXPECT_EQ(quick(0, 1, 1), 0);
+            EXPECT_EQ(quick(4, 0, 2), 9);
         }
 
         auto rt = make_runtime();
