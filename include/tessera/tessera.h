@@ -11,8 +11,8 @@
  * (potrf, posv: the leading minor of order k is not positive definite; potri: the k-th
  * diagonal entry of the factor is zero), or TESSERA_ERROR for any other failure (a device
  * error, out of memory), whose message tessera_last_error() returns. i is the argument's
- * position in LAPACK's (and BLAS's) Fortran interface, as here: LAPACKE's -i is one lower,
- * since it counts the layout argument. As in Fortran LAPACK, the inputs are not checked for
+ * position in LAPACK's (and BLAS's) Fortran interface, as here (LAPACKE's i is one larger:
+ * it counts the layout argument). As in Fortran LAPACK, the inputs are not checked for
  * NaN (LAPACKE's optional check): a NaN in A stops potrf with info k > 0.
  *
  * The library's runtime starts on the first call, configured by the TESSERA_* environment
