@@ -244,8 +244,8 @@ void gather_home(DataState* d)
 {
     Lock lock(d->cm);
     NodeId home = d->home;
-    // The last chance to bring the data home: a copy that failed is tried again (a failed
-    // fetch leaves the valid replica as it was), as the replicas are freed below.
+    // The last chance to bring the data home, since the other replicas are freed below: a
+    // copy that failed is tried again (a failed fetch leaves the valid replica as it was).
     for (int attempt = 1;; ++attempt) {
         try {
             fetch(d, home, lock);
