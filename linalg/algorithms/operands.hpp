@@ -1,4 +1,4 @@
-// Checks the tile calls share before they submit anything: the triangle and the operations
+// Checks the tile calls share before they submit anything: the side, triangle and operations
 // they are given, and the runtime of their matrices. A sequence's tasks run on the sequence's
 // runtime, so each matrix of the call must live there (a handle of another runtime would only
 // fail inside the runtime, naming a codelet's argument, after part of the call was
@@ -19,6 +19,12 @@ namespace tessera::inline la::detail {
 inline void require_triangle(std::string const& routine, Uplo uplo)
 {
     require(uplo == Uplo::lower || uplo == Uplo::upper, routine + ": uplo must be Uplo::lower or Uplo::upper");
+}
+
+/// Throws InvalidArgument unless `side` is Side::left or Side::right.
+inline void require_side(std::string const& routine, Side side)
+{
+    require(side == Side::left || side == Side::right, routine + ": side must be Side::left or Side::right");
 }
 
 /// Throws InvalidArgument unless `op` (the argument `name` of `routine`) is one of the three

@@ -23,7 +23,7 @@ template <Scalar T>
 void check_symm_or_hemm(std::string const& name, Side side, Uplo uplo, TileMatrix<T> const& A, TileMatrix<T> const& B,
                         TileMatrix<T> const& C)
 {
-    require(side == Side::left || side == Side::right, name + ": side must be Side::left or Side::right");
+    detail::require_side(name, side);
     detail::require_triangle(name, uplo);
     const int64_t na = side == Side::left ? C.m() : C.n();
     require(A.m() == A.n() && A.m() == na && B.m() == C.m() && B.n() == C.n(),

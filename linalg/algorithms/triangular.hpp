@@ -19,7 +19,7 @@ template <Scalar T>
 void check_triangular(std::string const& routine, Side side, Uplo uplo, Op trans, Diag diag, TileMatrix<T> const& A,
                       TileMatrix<T> const& B)
 {
-    require(side == Side::left || side == Side::right, routine + ": side must be Side::left or Side::right");
+    detail::require_side(routine, side);
     detail::require_triangle(routine, uplo);
     detail::require_op(routine, "trans", trans);
     require(diag == Diag::nonunit || diag == Diag::unit, routine + ": diag must be Diag::nonunit or Diag::unit");
