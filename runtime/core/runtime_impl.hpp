@@ -47,7 +47,8 @@ public:
     std::vector<std::vector<WorkerId>> const& combined_workers() const noexcept override { return groups_; }
     void push_to_group(ReadyTask t, std::size_t g) override;
     std::string_view arch_name(WorkerId w) const override { return perf_arch_.at(w); }
-    std::ostream* decision_log() noexcept override { return sched_log_; }
+    bool logs_decisions() const noexcept override { return sched_log_ != nullptr; }
+    void log_decision(std::string_view line) override;
 
     // ---- performance models ----
     Prediction expected_length(Task* t, WorkerId w);

@@ -208,4 +208,12 @@ void RuntimeImpl::open_decision_log()
     sched_log_ = sched_log_file_.get();
 }
 
+void RuntimeImpl::log_decision(std::string_view line)
+{
+    if (!sched_log_) return;
+    std::lock_guard lock(sched_log_m_);
+    *sched_log_ << line;
+    if (line.empty() || line.back() != '\n') *sched_log_ << '\n';
+}
+
 }  // namespace tessera::rt::detail

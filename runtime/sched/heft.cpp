@@ -2,18 +2,27 @@
 // finish first, from the performance models.
 //
 //   push(t):  for each able worker w:
-//                end(w) = max(now, running_end(w)) + queued(w)        when w is free
+//                end(w) = max(now, busy_until(w)) + queued(w)         when w is free
 //                       + transfer(t, w)                             dmda, dmdas: bus model
 //                       + length(t, arch(w))                         perf model
-//             w* = argmin end(w) (the first on ties); queued(w*) += length; queue t on w*;
+//             w* = argmin end(w); on ties the one with the fewest tasks started or queued,
+//             then the first; queued(w*) += length; queue t on w*;
 //             dmdas: prefetch t's inputs to w*'s memory node now.
 //   pop(w):   dm, dmda: FIFO, priority > 0 first; dmdas: highest priority first.
-//             queued(w) -= length(t); running_end(w) = now + length(t)
-//   done:     running_end(w) = now (the expected end is corrected by what happened)
+//             queued(w) -= length(t)
+//   start:    started(w) += length(t); busy_until(w) = max(now, busy_until(w)) + length(t)
+//   done:     started(w) -= length(t); busy_until(w) = now + started(w)
+//
+// started(w) is the work w has begun and not finished: one task on a core, up to
+// cuda_tasks_in_flight on a GPU, whose worker starts the next tasks before the first ends.
+// Tasks bound to a worker (on_worker) never pass through the policy's queues, but they start
+// and end like the others and so count too (their length predicted when they start). At
+// each end the expected end is corrected by what happened.
 //
 // A parallel codelet's task may also go to a combined worker (parallel-heft, thesis §4.3):
 // a group of k cores, predicted with the model of architecture "cpu_x<k>", expected to start
-// when the busiest member is free; its members then hold that time.
+// when the busiest member is free; its members then hold that time, until the task ends
+// (earlier or later than predicted: the holds of the group's later tasks move with it).
 //
 // While a task's model is not calibrated on some able worker's architecture, the task goes
 // to the least loaded such worker, so that every architecture gets measured (calibration);
@@ -25,7 +34,9 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <ostream>
+#include <sstream>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tessera::rt::detail {
@@ -84,8 +95,8 @@ public:
             double transfer = variant_ == Variant::tm ? 0.0 : t.expected_transfer(w);
             WorkerState& s = workers_[w];
             std::lock_guard lock(s.m);
-            double free_at = std::max({now, s.running_end, s.reserved}) + s.queued;
-            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.ntasks});
+            double free_at = std::max({now, s.busy_until, s.reserved}) + s.queued;
+            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.ntasks + s.running});
             calibrating = calibrating || !p.known();
         }
         if (unsigned maxp = t.max_parallelism(); maxp > 1) {
@@ -99,8 +110,8 @@ public:
                     able = able && t.can_run_on(w);
                     WorkerState& s = workers_[w];
                     std::lock_guard lock(s.m);
-                    start = std::max({start, s.running_end, s.reserved});
-                    queued_tasks = std::max(queued_tasks, s.ntasks);
+                    start = std::max({start, s.busy_until, s.reserved});
+                    queued_tasks = std::max(queued_tasks, s.ntasks + s.running);
                 }
                 if (!able) continue;
                 Prediction pg = t.expected_length_on_cores(unsigned(groups[g].size()));
@@ -115,19 +126,24 @@ public:
                 if (c.length.known()) continue;
                 if (!best || c.queued_tasks < best->queued_tasks || (c.queued_tasks == best->queued_tasks && c.end < best->end))
                     best = &c;
-            } else if (!best || c.end < best->end) {
-                best = &c;
+            } else if (!best || c.end < best->end || (c.end == best->end && c.queued_tasks < best->queued_tasks)) {
+                best = &c;  // on a tie, the less busy: a task of unknown length may be running
             }
         }
-        if (std::ostream* log = host().decision_log()) explain(*log, t, cands, *best, calibrating, now);
+        if (host().logs_decisions()) host().log_decision(explain(t, cands, *best, calibrating, now));
 
         double length = best->length.known() ? best->length.seconds : 0.0;
         t.set_predicted(length);
         if (best->group >= 0) {  // every member holds the time; the runtime queues the aliases
+            {
+                std::lock_guard lock(holds_m_);
+                holds_[t.sequence()] = {std::size_t(best->group), best->end};
+            }
             for (WorkerId w : host().combined_workers()[std::size_t(best->group)]) {
                 WorkerState& s = workers_[w];
                 std::lock_guard lock(s.m);
                 s.reserved = std::max(s.reserved, best->end);
+                ++s.holds;
             }
             host().push_to_group(t, std::size_t(best->group));
             return;
@@ -156,16 +172,57 @@ public:
         if (t) {
             s.queued = std::max(0.0, s.queued - t.predicted());
             --s.ntasks;
-            s.running_end = host().now() + t.predicted();
         }
         return t;
     }
 
-    void on_complete(ReadyTask, WorkerId w) override
+    void on_start(ReadyTask t, WorkerId w) override
     {
+        // A task this policy did not place (bound to w) is predicted now, once, so that its
+        // end takes off what its start added.
+        if (t.predicted() == 0) {
+            Prediction p = t.expected_length(w);
+            if (p.known()) t.set_predicted(p.seconds);
+        }
         WorkerState& s = workers_[w];
         std::lock_guard lock(s.m);
-        s.running_end = host().now();
+        s.started += t.predicted();
+        ++s.running;
+        s.busy_until = std::max(host().now(), s.busy_until) + t.predicted();
+    }
+
+    void on_complete(ReadyTask t, WorkerId w) override
+    {
+        const double now = host().now();
+        {
+            WorkerState& s = workers_[w];
+            std::lock_guard lock(s.m);
+            if (s.running > 0) --s.running;
+            s.started = s.running == 0 ? 0.0 : std::max(0.0, s.started - t.predicted());
+            s.busy_until = now + s.started;
+        }
+        release_hold(t, now);
+    }
+
+    // A parallel task ended: its group's members no longer hold the time it was predicted to
+    // end; the holds of their later parallel tasks move by as much as it ended early.
+    void release_hold(ReadyTask t, double now)
+    {
+        Hold hold;
+        {
+            std::lock_guard lock(holds_m_);
+            auto it = holds_.find(t.sequence());
+            if (it == holds_.end()) return;
+            hold = it->second;
+            holds_.erase(it);
+        }
+        const double early = std::max(0.0, hold.end - now);
+        for (WorkerId w : host().combined_workers()[hold.group]) {
+            WorkerState& s = workers_[w];
+            std::lock_guard lock(s.m);
+            if (s.holds > 0) --s.holds;
+            s.reserved = s.holds == 0 ? 0.0 : std::max(now, s.reserved - early);
+        }
     }
 
     std::vector<ReadyTask> withdraw(WorkerId w) override
@@ -182,8 +239,9 @@ public:
 
 private:
     template <class C>
-    void explain(std::ostream& log, ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating, double now)
+    std::string explain(ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating, double now)
     {
+        std::ostringstream log;
         auto ms = [](double s) { return s * 1e3; };
         auto unit = [&](C const& c) -> std::ostream& {  // "cpu", "emu0", or "x2" for a combined worker
             if (c.group >= 0) return log << "x" << host().combined_workers()[std::size_t(c.group)].size();
@@ -200,6 +258,7 @@ private:
                 << (c.length.known() ? "" : "?") << " xfer " << ms(c.transfer) << " end " << ms(c.end);
         }
         log << "\n";
+        return std::move(log).str();
     }
 
     struct WorkerState {
@@ -207,12 +266,21 @@ private:
         std::deque<ReadyTask> fifo;  // dm, dmda
         PriorityQueue sorted;        // dmdas
         double queued = 0;           // predicted seconds of the queued tasks
-        double running_end = 0;      // expected end of the running task
-        double reserved = 0;         // held by a parallel task until then
-        std::size_t ntasks = 0;
+        std::size_t ntasks = 0;      // queued tasks
+        double started = 0;          // predicted seconds of the tasks started, not ended
+        std::size_t running = 0;     // tasks started, not ended
+        double busy_until = 0;       // expected end of the started tasks
+        double reserved = 0;         // held by parallel tasks until then
+        std::size_t holds = 0;       // parallel tasks holding it
+    };
+    struct Hold {
+        std::size_t group = 0;  // the combined worker
+        double end = 0;         // the end predicted when it was placed
     };
     Variant variant_;
     std::vector<WorkerState> workers_;
+    std::mutex holds_m_;
+    std::unordered_map<uint64_t, Hold> holds_;  // parallel tasks placed, not ended, by sequence
 };
 
 }  // namespace

@@ -1,10 +1,12 @@
 // The CUDA driver on a GPU: workers and memory nodes, coherency between the host, an
 // emulated device and the GPU, transfers overlapping kernels, eviction on a GPU capped at a
-// few tiles, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, write-backs
+// few tiles, HEFT counting the tasks a GPU has in flight, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, write-backs
 // that fail (simulator only), the bus calibration and user arrays page-locked while GPUs copy
 // them. They run on a real GPU, or
 // on the CUDA simulator in a -DTESSERA_ENABLE_CUDA=SIM tree (tests/cudasim/sim.hpp). Without
 // either, every test is reported as skipped (ctest: "Skipped").
+#include "common/decision_log.hpp"
+#include "common/runtime_sweep.hpp"  // Gate
 #include "cuda/test_kernels.hpp"
 #include "runtime/data/coherency.hpp"            // gather_home_attempts
 #include "runtime/drivers/cuda/cuda_driver.hpp"  // cuda_tasks_in_flight
@@ -17,6 +19,7 @@
 #include <tessera/tessera.hpp>
 
 #include <cblas.h>
+#include <unistd.h>
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -29,6 +32,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -222,6 +226,52 @@ TEST(CudaDriver, TransfersOverlapKernels)
     hb.unregister();
     EXPECT_EQ(big.front(), 2.0);
     EXPECT_EQ(big.back(), 2.0);
+}
+
+// ---- HEFT and the tasks in flight ---------------------------------------------------------------
+
+using tessera::test::Gate;
+void wait_for_the_gate(void* gate) { tessera::test::gate_cpu(static_cast<Gate*>(gate)); }
+// A GPU task of `flops` (1 s per 2e10 at the GPU's default speed before any measurement)
+// whose stream waits for the gate.
+void gated_cuda(rt::CudaContext const& c, Gate* g, double) { cudaLaunchHostFunc(c.stream, &wait_for_the_gate, g); }
+constexpr auto flops_of_gated = [](Gate* const&, double const& flops) { return flops; };
+const rt::Codelet<Gate*, double> gated_gpu_task{
+    .name = "gated_gpu_task", .where = rt::ArchMask::cuda, .cuda = &gated_cuda, .flops = flops_of_gated};
+const rt::Codelet<Gate*, double> gated_gpu_probe{
+    .name = "gated_gpu_probe", .where = rt::ArchMask::cuda, .cuda = &gated_cuda, .flops = flops_of_gated};
+
+// A GPU worker starts up to cuda_tasks_in_flight tasks before the first one ends. Ten tasks
+// of 1 s are given to the GPU, whose stream is held by a gate: up to 4 start and the others
+// wait in the queue. A probe of 1 s placed then is expected to end 11 s after the first
+// task started, not 1 s after the last one started plus the queue (8 s): every task started
+// and not ended counts in the GPU's expected end.
+TEST(CudaDriver, HeftCountsEveryTaskInFlightOnAGpu)
+{
+    namespace fs = std::filesystem;
+    const fs::path log = fs::temp_directory_path() / ("tessera-inflight-" + std::to_string(::getpid()) + ".log");
+    fs::remove(log);
+    {
+        rt::RuntimeConfig c = config();
+        c.sched_log = log.string();
+        rt::Runtime r{c};
+        REQUIRE_GPU(r, gpu);
+        (void)gpu;  // the policy places the tasks
+        Gate g;
+        auto opener = g.opener();
+        for (int i = 0; i < 10; ++i) r.submit(gated_gpu_task, rt::value(&g), rt::value(2e10));
+        ASSERT_TRUE(g.wait_entered());
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the worker starts the next ones
+        r.submit(gated_gpu_probe, rt::value(&g), rt::value(2e10));
+        g.open();
+        r.wait_all();
+        EXPECT_FALSE(g.timed_out.load());
+    }
+    auto probe = tessera::test::last_decision(log, "gated_gpu_probe");
+    fs::remove(log);
+    ASSERT_TRUE(probe);
+    EXPECT_GT(probe->expected_wait, 10.0) << "the GPU's tasks in flight were left out of its expected end";
+    EXPECT_LT(probe->expected_wait, 11.1);
 }
 
 // x += value after keeping the GPU busy for `seconds`: tasks that stay in flight a while.

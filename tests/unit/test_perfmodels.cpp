@@ -2,8 +2,11 @@
 // synthetic kernel's known time and rejects an outlier; models persist per machine (round trip,
 // corrupt files ignored); regression predicts a size never measured; the bus model follows the
 // emulated link; heft-tm puts >= 80% of the work on devices 8x faster than a core; with a slow
-// bus heft-tmdp moves fewer bytes than heft-tm; dmdas runs ready tasks by priority; decisions
-// are logged on request; the seeds' names select the policies.
+// bus heft-tmdp moves fewer bytes than heft-tm; dmdas runs ready tasks by priority; a task
+// bound to a worker and a parallel task that ended early count as they should in the expected
+// ends; decisions are logged on request, one whole line each; the seeds' names select the
+// policies.
+#include "common/decision_log.hpp"
 #include "common/runtime_sweep.hpp"
 
 #include <tessera/tessera.hpp>
@@ -315,6 +318,75 @@ TEST(Heft, DmdasRunsReadyTasksByPriority)
     EXPECT_EQ(order, expect);
 }
 
+// ---- what HEFT counts as a worker's work --------------------------------------------------------
+
+using tessera::test::Gate;
+using tessera::test::gate_cpu;
+
+// A gate task predicted from its flop count (flops / 1e9 per second on a core before any
+// measurement), and one of unknown length.
+const rt::Codelet<Gate*, double> gate_of_known_length{
+    .name = "gate_known", .cpu = +[](Gate* g, double) { gate_cpu(g); },
+    .flops = [](Gate* const&, double const& flops) { return flops; }};
+const rt::Codelet<Gate*> gate_of_unknown_length{.name = "gate_unknown", .cpu = &gate_cpu};
+// A 1 ms task (1e6 flops) that says which worker ran it.
+const rt::Codelet<std::atomic<unsigned>*> probe{
+    .name = "probe", .cpu = +[](std::atomic<unsigned>* w) { w->store(rt::Runtime::current_worker()); },
+    .flops = [](std::atomic<unsigned>* const&) { return 1e6; }};
+
+// Tasks bound to a worker (on_worker) never pass through the policy's queues, but they keep
+// their workers busy. Known lengths: worker 0 holds a bound task of 1 s, worker 1 one of
+// 0.5 s, and a probe goes to worker 1, which is expected to be free first. Unknown length:
+// worker 0 runs a bound task, worker 1 nothing, and the tie goes to the worker with less work.
+TEST(Heft, ATaskBoundToAWorkerKeepsItBusy)
+{
+    for (std::string sched : {"dm", "dmda", "dmdas"})
+        for (bool known : {true, false}) {
+            rt::Runtime r{{.ncpus = 2, .scheduler = sched, .perfmodel_dir = "none"}};
+            Gate g0, g1;
+            auto opener0 = g0.opener();
+            auto opener1 = g1.opener();
+            if (known) {
+                r.submit(gate_of_known_length, rt::value(&g0), rt::value(1e9), rt::on_worker(0));
+                r.submit(gate_of_known_length, rt::value(&g1), rt::value(0.5e9), rt::on_worker(1));
+                ASSERT_TRUE(g1.wait_entered());
+            } else {
+                r.submit(gate_of_unknown_length, rt::value(&g0), rt::on_worker(0));
+            }
+            ASSERT_TRUE(g0.wait_entered());
+            std::atomic<unsigned> ran_on{rt::no_worker};
+            r.submit(probe, rt::value(&ran_on));
+            g0.open();
+            g1.open();
+            r.wait_all();
+            EXPECT_EQ(ran_on.load(), 1u) << sched << (known ? ", bound task of 1 s" : ", bound task of unknown length");
+        }
+}
+
+// A parallel task predicted to hold both cores for 1 s ends at once: its cores are free again,
+// and the next task is expected to end 1 ms after it is placed, not 1 s.
+TEST(Heft, AParallelTaskThatEndsEarlyFreesItsCores)
+{
+    const rt::Codelet<double> instant_parallel{.name = "instant_parallel", .cpu = +[](double) {},
+                                               .flops = [](double const& flops) { return flops; },
+                                               .type = rt::ParallelKind::forkjoin, .max_parallelism = 2};
+    TempDir dir;
+    fs::path log = dir.path / "sched.log";
+    {
+        rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
+        r.submit(instant_parallel, rt::value(2e9));  // 2 s on a core, 1 s on the pair
+        r.wait_all();
+        std::atomic<unsigned> ran_on{rt::no_worker};
+        r.submit(probe, rt::value(&ran_on));
+    }  // the log is complete once the runtime stopped
+    auto placed = tessera::test::last_decision(log, "instant_parallel");
+    ASSERT_TRUE(placed);
+    EXPECT_NEAR(placed->expected_wait, 1.0, 0.1) << "the parallel task was to take the pair for 1 s";
+    auto next = tessera::test::last_decision(log, "probe");
+    ASSERT_TRUE(next);
+    EXPECT_LT(next->expected_wait, 0.1) << "the pair is still held by the parallel task that ended";
+}
+
 TEST(Heft, DecisionsAreLogged)
 {
     TempDir dir;
@@ -332,6 +404,34 @@ TEST(Heft, DecisionsAreLogged)
         EXPECT_NE(line.find("w2:emu0"), std::string::npos) << line;  // the alternatives too
     }
     EXPECT_EQ(lines, 5);
+}
+
+// Workers push the tasks their predecessors released while the application pushes its own:
+// every decision is still one whole line.
+TEST(Heft, DecisionsOfManyThreadsAreWholeLines)
+{
+    TempDir dir;
+    fs::path log = dir.path / "sched.log";
+    constexpr int chains = 32, length = 100;
+    {
+        const rt::Codelet<rt::Vector<double>> increment{.name = "increment",
+                                                        .cpu = +[](rt::Vector<double> v) { v[0] += 1; }};
+        rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .nemu = 1, .perfmodel_dir = "none", .sched_log = log.string()}};
+        std::vector<double> x(chains, 0.0);
+        std::vector<rt::Handle<rt::Vector<double>>> h;
+        for (double& e : x) h.emplace_back(r, rt::Vector<double>{&e, 1});
+        for (int k = 0; k < length; ++k)
+            for (auto& hi : h) r.submit(increment, rt::readwrite(hi));
+        r.wait_all();
+    }
+    std::ifstream in(log);
+    int lines = 0, torn = 0;
+    for (std::string line; std::getline(in, line); ++lines)
+        if (line.rfind("dmdas t=", 0) != 0 || line.find("-> worker") == std::string::npos ||
+            line.find(" w2:emu0 ") == std::string::npos)
+            ++torn;
+    EXPECT_EQ(lines, chains * length);
+    EXPECT_EQ(torn, 0);
 }
 
 TEST(Heft, NamesOfTheSeedsAndDefault)

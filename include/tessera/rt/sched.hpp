@@ -21,7 +21,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <iosfwd>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -109,8 +108,11 @@ public:
     virtual double now() const noexcept = 0;
     /// The performance architecture of w: "cpu", "emu0", "cuda1"...
     virtual std::string_view arch_name(WorkerId w) const = 0;
-    /// Where to explain scheduling decisions (TESSERA_SCHED_LOG), or nullptr when off.
-    virtual std::ostream* decision_log() noexcept = 0;
+    /// Whether scheduling decisions are to be explained (TESSERA_SCHED_LOG).
+    virtual bool logs_decisions() const noexcept = 0;
+    /// Appends one explanation, a whole line, to the decision log. Lines that several threads
+    /// log at once are written one after the other, never interleaved.
+    virtual void log_decision(std::string_view line) = 0;
 };
 
 /// The range of priorities a policy distinguishes (StarPU's min/max priority).
