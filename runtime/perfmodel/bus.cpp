@@ -1,7 +1,8 @@
 #include "runtime/perfmodel/bus.hpp"
 
-#include <unistd.h>
+#include "runtime/perfmodel/replace_file.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -34,20 +35,26 @@ bool BusModel::load(std::string const& path, std::string const& signature)
     int version = 0;
     if (!(in >> word >> version) || word != "tessera-bus" || version != 1) return false;
     if (!(in >> word) || word != "signature" || !std::getline(in >> std::ws, sig) || sig != signature) return false;
+    // every link between the host and a device, once: a link left out would cost nothing
     std::vector<LinkCost> links(links_.size());
-    std::size_t seen = 0;
+    std::vector<bool> seen(links_.size(), false);
+    std::size_t count = 0;
     for (std::string line; std::getline(in >> std::ws, line);) {
         std::istringstream ls(line);
-        std::string tag;
-        NodeId s = 0, d = 0;
+        std::string tag, rest;
+        long long s = -1, d = -1;
         LinkCost c;
-        if (!(ls >> tag >> s >> d >> c.latency >> c.bandwidth) || tag != "link" || s >= nodes_ || d >= nodes_ ||
-            c.latency < 0 || c.bandwidth < 0)
+        if (!(ls >> tag >> s >> d >> c.latency >> c.bandwidth) || (ls >> rest) || tag != "link" || s < 0 || d < 0 ||
+            s >= nodes_ || d >= nodes_ || s == d || (s != host_node && d != host_node) || !std::isfinite(c.latency) ||
+            !std::isfinite(c.bandwidth) || c.latency < 0 || c.bandwidth < 0)
             return false;
-        links[s * nodes_ + d] = c;
-        ++seen;
+        const std::size_t k = std::size_t(s) * nodes_ + std::size_t(d);
+        if (seen[k]) return false;
+        seen[k] = true;
+        links[k] = c;
+        ++count;
     }
-    if (seen == 0) return false;
+    if (nodes_ < 2 || count != 2 * std::size_t(nodes_ - 1)) return false;
     links_ = std::move(links);
     return true;
 }
@@ -56,23 +63,14 @@ void BusModel::save(std::string const& path, std::string const& signature) const
 {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-    std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out) return;
-        out.precision(10);
-        out << "tessera-bus 1\nsignature " << signature << "\n";
-        for (NodeId s = 0; s < nodes_; ++s)
-            for (NodeId d = 0; d < nodes_; ++d)
-                if (s != d && (s == host_node || d == host_node))
-                    out << "link " << s << " " << d << " " << get(s, d).latency << " " << get(s, d).bandwidth << "\n";
-        if (!out) {
-            std::filesystem::remove(tmp, ec);
-            return;
-        }
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) std::filesystem::remove(tmp, ec);
+    std::ostringstream out;
+    out.precision(10);
+    out << "tessera-bus 1\nsignature " << signature << "\n";
+    for (NodeId s = 0; s < nodes_; ++s)
+        for (NodeId d = 0; d < nodes_; ++d)
+            if (s != d && (s == host_node || d == host_node))
+                out << "link " << s << " " << d << " " << get(s, d).latency << " " << get(s, d).bandwidth << "\n";
+    replace_file(path, out.str());  // on failure the old file stays, and the next run measures again
 }
 
 }  // namespace tessera::rt::detail

@@ -5,8 +5,10 @@
 //   T(j -> i, bytes) = latency(j -> i) + bytes / bandwidth(j -> i)
 //
 // A copy between two devices goes through the host: T(j -> host) + T(host -> i). (The thesis
-// divides the bandwidth by the number of accelerators to model a shared PCIe bus; each emulated
-// device has a link of its own, so the factor is 1 here; the CUDA driver applies it.)
+// divides the bandwidth by the number of accelerators to model a shared PCIe bus. Here the
+// factor is 1: each emulated device has a link of its own, and each GPU's link is measured
+// as it is, one PCIe or NVLink link per GPU on current machines. Copies that share a link at
+// run time are not modelled.)
 // File format, `bus-<hash of the signature>.model` in the model directory, one file per
 // configuration (so that runtimes of different configurations, as the test sweeps start side
 // by side, do not overwrite each other's calibration):
@@ -41,7 +43,8 @@ public:
     /// Predicted seconds to move `bytes` from src to dst (through the host between devices).
     double time(NodeId src, NodeId dst, double bytes) const noexcept;
 
-    /// Reads `path`; false if it is missing, corrupt, or for another signature.
+    /// Reads `path`; false if it is missing, corrupt, for another signature, or lacks a link
+    /// between the host and a device (the bus is then measured again).
     bool load(std::string const& path, std::string const& signature);
     void save(std::string const& path, std::string const& signature) const;
 

@@ -1,11 +1,13 @@
 #include "runtime/perfmodel/store.hpp"
 
 #include "runtime/perfmodel/regression.hpp"
+#include "runtime/perfmodel/replace_file.hpp"
 
 #include <unistd.h>
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,13 +22,41 @@ namespace {
 constexpr char const* magic = "tessera-perfmodel";
 constexpr int format_version = 1;
 
-/// Symbols become file names: keep [A-Za-z0-9_.-], replace the rest.
-std::string file_name(std::string const& symbol)
+/// A symbol as it is written in its file's name and in the file: [A-Za-z0-9_.-] kept, any
+/// other byte as %XX, so that two symbols never share a file ("a:b" is a%3Ab, "a/b" a%2Fb).
+std::string encoded(std::string const& symbol)
 {
-    std::string out = symbol;
-    for (char& c : out)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
-    return out + ".model";
+    std::string out;
+    for (char c : symbol) {
+        auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '_' || c == '-' || c == '.') {
+            out += c;
+        } else {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", unsigned(u));
+            out += hex;
+        }
+    }
+    return out;
+}
+
+std::string file_name(std::string const& symbol) { return encoded(symbol) + ".model"; }
+
+/// A count written by save(): decimal digits only (operator>> would wrap "-3" around).
+bool parse_count(std::string const& text, uint64_t& out)
+{
+    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+    out = std::stoull(text);
+    return true;
+}
+
+/// A footprint written by save(): hexadecimal digits only, all of them read.
+bool parse_footprint(std::string const& text, uint64_t& out)
+{
+    if (text.empty() || text.size() > 16 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        return false;
+    out = std::stoull(text, nullptr, 16);
+    return true;
 }
 }  // namespace
 
@@ -63,19 +93,17 @@ void ModelStore::load_locked(std::string const& symbol, Model& m)
     if (version != format_version) return corrupt("format version " + std::to_string(version));
     std::string stored;
     if (!(in >> word >> stored) || word != "symbol") return corrupt("no symbol line");
+    if (stored != encoded(symbol)) return corrupt("the file is for symbol '" + stored + "'");
     for (std::string line; std::getline(in >> std::ws, line);) {
         std::istringstream ls(line);
-        std::string tag, arch, fp;
+        std::string tag, arch, fp, count, rejected, rest;
         FootprintStats s;
-        if (!(ls >> tag >> arch >> fp >> s.size >> s.count >> s.mean >> s.m2 >> s.rejected) || tag != "entry" ||
-            !std::isfinite(s.mean) || s.mean < 0 || !std::isfinite(s.m2))
-            return corrupt("bad line '" + line + "'");
         uint64_t key = 0;
-        try {
-            key = std::stoull(fp, nullptr, 16);
-        } catch (...) {
-            return corrupt("bad footprint '" + fp + "'");
-        }
+        if (!(ls >> tag >> arch >> fp >> s.size >> count >> s.mean >> s.m2 >> rejected) || (ls >> rest) ||
+            tag != "entry" || !parse_footprint(fp, key) || !parse_count(count, s.count) ||
+            !parse_count(rejected, s.rejected) || !std::isfinite(s.size) || s.size < 0 || !std::isfinite(s.mean) ||
+            s.mean < 0 || !std::isfinite(s.m2) || s.m2 < 0)
+            return corrupt("bad line '" + line + "'");
         m.archs[arch][key] = s;
     }
 }
@@ -107,14 +135,17 @@ Prediction ModelStore::predict(PerfModel const& pm, std::string const& arch, uin
     if (a == m.archs.end()) return {};
     auto e = a->second.find(footprint);
     bool have_entry = e != a->second.end() && e->second.count > 0;
-    if (pm.kind() == PerfModelKind::history && have_entry && e->second.count >= calibration_samples)
-        return {e->second.mean, Calibration::calibrated};
+    const bool measured_enough = have_entry && e->second.count >= calibration_samples;
+    if (pm.kind() == PerfModelKind::history && measured_enough) return {e->second.mean, Calibration::calibrated};
     // a regression over the footprints of this architecture measured a few times at least
+    // (points of no size or no time have no logarithm: they are left out, not fatal)
     std::vector<SizeTime> points;
     for (auto const& [fp, s] : a->second)
-        if (s.count >= FootprintStats::min_window) points.push_back({s.size, s.mean});
+        if (s.count >= FootprintStats::min_window && s.size > 0 && s.mean > 0) points.push_back({s.size, s.mean});
     auto fit = pm.kind() == PerfModelKind::nonlinear_regression ? fit_power_law_with_offset(points) : fit_power_law(points);
     if (fit) return {(*fit)(size), Calibration::calibrated};
+    // no fit (one size only, say): this footprint's own history still tells
+    if (measured_enough) return {e->second.mean, Calibration::calibrated};
     if (have_entry) return {e->second.mean, Calibration::calibrating};
     return {};
 }
@@ -152,26 +183,15 @@ void ModelStore::save()
     fs::create_directories(dir_, ec);
     for (auto& [symbol, m] : models_) {
         if (!m.dirty) continue;
-        // write a private temporary, then rename: a concurrent reader sees the old or the new file
-        std::string path = path_of(symbol), tmp = path + ".tmp." + std::to_string(::getpid());
-        {
-            std::ofstream out(tmp, std::ios::trunc);
-            if (!out) continue;
-            std::string name = file_name(symbol);
-            out << magic << " " << format_version << "\nsymbol " << name.substr(0, name.size() - 6) << "\n";
-            out.precision(17);
-            for (auto const& [arch, fps] : m.archs)
-                for (auto const& [fp, s] : fps)
-                    out << "entry " << arch << " " << std::hex << fp << std::dec << " " << s.size << " " << s.count << " "
-                        << s.mean << " " << s.m2 << " " << s.rejected << "\n";
-            if (!out) {
-                fs::remove(tmp, ec);
-                continue;
-            }
-        }
-        fs::rename(tmp, path, ec);
-        if (ec) fs::remove(tmp, ec);
-        m.dirty = false;
+        std::ostringstream out;
+        out << magic << " " << format_version << "\nsymbol " << encoded(symbol) << "\n";
+        out.precision(17);
+        for (auto const& [arch, fps] : m.archs)
+            for (auto const& [fp, s] : fps)
+                out << "entry " << arch << " " << std::hex << fp << std::dec << " " << s.size << " " << s.count << " "
+                    << s.mean << " " << s.m2 << " " << s.rejected << "\n";
+        // a reader sees the old file or the whole new one; a failed write keeps the old one
+        if (replace_file(path_of(symbol), out.str())) m.dirty = false;
     }
 }
 

@@ -11,11 +11,12 @@
 
 namespace tessera::test {
 
-/// One decision: the worker chosen, and how long after the decision the task was expected to
-/// end there (end - t), in seconds.
+/// One decision: the worker chosen, how long after the decision the task was expected to end
+/// there (end - t) in seconds, and whether the policy placed it to calibrate a model.
 struct Decision {
     unsigned worker = 0;
     double expected_wait = 0;
+    bool calibrating = false;
 };
 
 /// The last decision logged for a task of `codelet`, or nothing if there is none.
@@ -29,7 +30,8 @@ inline std::optional<Decision> last_decision(std::filesystem::path const& log, s
         if (at == std::string::npos || t == std::string::npos || to == std::string::npos || end == std::string::npos)
             continue;
         const double now_ms = std::stod(line.substr(t + 3)), end_ms = std::stod(line.substr(end + 5));
-        found = Decision{unsigned(std::stoul(line.substr(to + 10))), (end_ms - now_ms) * 1e-3};
+        found = Decision{unsigned(std::stoul(line.substr(to + 10))), (end_ms - now_ms) * 1e-3,
+                         line.find("[calibrating]") != std::string::npos};
     }
     return found;
 }

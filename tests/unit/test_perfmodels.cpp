@@ -1,7 +1,9 @@
 // Checks the performance models and the HEFT schedulers: a history model converges to a
 // synthetic kernel's known time and rejects an outlier; models persist per machine (round trip,
-// corrupt files ignored); regression predicts a size never measured; the bus model follows the
-// emulated link; heft-tm puts >= 80% of the work on devices 8x faster than a core; with a slow
+// corrupt files and values save never writes ignored, a failed save keeps the old file, two
+// symbols never share a file); regression predicts a size never measured and is calibrated at
+// a single size; the bus model follows the emulated link and is measured again when its file
+// lacks a link; heft-tm puts >= 80% of the work on devices 8x faster than a core; with a slow
 // bus heft-tmdp moves fewer bytes than heft-tm; dmdas runs ready tasks by priority; a task
 // bound to a worker and a parallel task that ended early count as they should in the expected
 // ends; decisions are logged on request, one whole line each; the seeds' names select the
@@ -13,13 +15,17 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <atomic>
 #include <chrono>
 #include <deque>
-#include <mutex>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -100,6 +106,92 @@ TEST(PerfModel, PersistenceRoundTrip)
         EXPECT_EQ(f.path().string().find(".tmp."), std::string::npos) << f.path();
 }
 
+// Values that save() never writes make the whole file ignored: negative counts (which
+// operator>> would wrap around to huge ones), sizes and M2, footprints with other characters,
+// anything after the last field, a file of another symbol. The valid line is the control.
+TEST(PerfModel, LoadingRefusesWhatSaveNeverWrites)
+{
+    const std::string valid = "entry cpu 1f 1024 12 0.001 0 0";
+    const std::vector<std::pair<std::string, std::string>> files = {
+        {"test_sleep", valid},
+        {"test_sleep", "entry cpu 1f 1024 -3 0.001 0 0"},
+        {"test_sleep", "entry cpu 1f -1024 12 0.001 0 0"},
+        {"test_sleep", "entry cpu 1f 1024 12 0.001 -1 0"},
+        {"test_sleep", "entry cpu 1f 1024 12 0.001 0 -1"},
+        {"test_sleep", "entry cpu 1fZZ 1024 12 0.001 0 0"},
+        {"test_sleep", "entry cpu 1f 1024 12 0.001 0 0 more"},
+        {"test_sleep", "entry cpu 1f 1024 12 nan 0 0"},
+        {"another_symbol", valid},
+    };
+    for (auto const& [symbol, line] : files) {
+        TempDir dir;
+        {
+            std::ofstream out(dir.path / "test_sleep.model");
+            out << "tessera-perfmodel 1\nsymbol " << symbol << "\n" << line << "\n";
+        }
+        rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+        const bool good = symbol == "test_sleep" && line == valid;
+        auto entries = r.perfmodel_entries("test_sleep");
+        EXPECT_EQ(entries.size(), good ? 1u : 0u) << "symbol " << symbol << ", " << line;
+        if (good && !entries.empty()) {
+            EXPECT_EQ(entries[0].count, 12u);
+        }
+    }
+}
+
+// Symbols that differ only in characters a file name cannot keep still get files of their own.
+TEST(PerfModel, SymbolsNeverShareAFile)
+{
+    TempDir dir;
+    constexpr rt::PerfModel colon{"test_symbol:a"};
+    const rt::Codelet<double> with_colon{.name = "with_colon", .cpu = &busy_sleep, .model = &colon};
+    {
+        rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+        for (int i = 0; i < 3; ++i) r.submit(with_colon, rt::value(0.0002));
+    }
+    EXPECT_TRUE(fs::exists(dir.path / "test_symbol%3Aa.model"));
+    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+    EXPECT_TRUE(r.perfmodel_entries("test_symbol/a").empty());
+    EXPECT_TRUE(r.perfmodel_entries("test_symbol_a").empty());
+    ASSERT_EQ(r.perfmodel_entries("test_symbol:a").size(), 1u);
+    EXPECT_EQ(r.perfmodel_entries("test_symbol:a")[0].count, 3u);
+}
+
+// A save that cannot be written whole (here: a file size limit, as a full disk would) leaves
+// the last good file as it was, and no temporary behind.
+TEST(PerfModel, AFailedSaveKeepsTheOldFile)
+{
+    TempDir dir;
+    const fs::path file = dir.path / "test_sleep.model";
+    {
+        rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+        for (int i = 0; i < 3; ++i) r.submit(sleeper, rt::value(0.0002));
+    }
+    auto contents = [&] {
+        std::ifstream in(file);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string good = contents();
+    ASSERT_GT(good.size(), 64u);
+    {
+        std::optional<rt::Runtime> r{rt::RuntimeConfig{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+        for (int i = 0; i < 3; ++i) r->submit(sleeper, rt::value(0.0002));
+        r->wait_all();
+        rlimit old{};
+        ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+        rlimit small = old;
+        small.rlim_cur = 64;  // bytes: fewer than the file needs
+        auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // writes past it fail with EFBIG instead
+        ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+        r.reset();  // saves, and fails
+        ::setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, old_handler);
+    }
+    EXPECT_EQ(contents(), good);
+    for (auto const& f : fs::directory_iterator(dir.path))
+        EXPECT_EQ(f.path().string().find(".tmp."), std::string::npos) << f.path();
+}
+
 TEST(PerfModel, CorruptFileIsIgnored)
 {
     TempDir dir;
@@ -172,6 +264,28 @@ TEST(PerfModel, RegressionPredictsAnUnseenSize)
     EXPECT_LE(Recorder::seen[0].seconds, 0.012);
 }
 
+// A regression model that only ever sees one size cannot fit a curve, but its history at that
+// size is enough: once measured calibration_samples times it is calibrated, and HEFT stops
+// placing its tasks to calibrate it.
+TEST(PerfModel, RegressionAtOneSizeIsCalibrated)
+{
+    constexpr rt::PerfModel one_size{"test_regression_one_size", rt::PerfModelKind::regression};
+    const rt::Codelet<double> one_size_task{.name = "one_size_task", .cpu = &busy_sleep, .model = &one_size};
+    TempDir dir;
+    const fs::path log = dir.path / "sched.log";
+    {
+        rt::Runtime r{{.ncpus = 1, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
+        for (uint64_t i = 0; i <= rt::calibration_samples; ++i) {
+            r.submit(one_size_task, rt::value(0.0002));
+            r.wait_all();
+        }
+    }
+    auto last = tessera::test::last_decision(log, "one_size_task");
+    ASSERT_TRUE(last);
+    EXPECT_FALSE(last->calibrating);
+    EXPECT_GT(last->expected_wait, 0.0);
+}
+
 TEST(PerfModel, FlopCountGivesEveryCodeletAPrediction)
 {
     const rt::Codelet<double> with_flops{.name = "flopper", .cpu = &busy_sleep,
@@ -210,6 +324,32 @@ TEST(BusModel, FollowsTheEmulatedLink)
     EXPECT_EQ(r.predicted_transfer_time(0, 0, 1 << 20), 0.0);
     // the calibration's copies are not the application's traffic
     EXPECT_TRUE(r.link_stats().empty());
+}
+
+// A bus file cut short (one link of four kept) is measured again, not read with free links.
+TEST(BusModel, AFileMissingALinkIsMeasuredAgain)
+{
+    TempDir dir;
+    const rt::RuntimeConfig config{.ncpus = 1, .scheduler = "eager", .nemu = 2, .emu_latency_us = 200,
+                                   .perfmodel_dir = dir.path.string()};
+    { rt::Runtime r{config}; }
+    fs::path bus;
+    for (auto const& f : fs::directory_iterator(dir.path))
+        if (f.path().filename().string().starts_with("bus-")) bus = f.path();
+    ASSERT_FALSE(bus.empty());
+    std::vector<std::string> lines;
+    {
+        std::ifstream in(bus);
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+    }
+    ASSERT_EQ(lines.size(), 6u);  // magic, signature, 4 links
+    {
+        std::ofstream out(bus, std::ios::trunc);
+        out << lines[0] << "\n" << lines[1] << "\n" << lines[2] << "\n";
+    }
+    rt::Runtime r{config};
+    for (auto [src, dst] : {std::pair{0u, 1u}, std::pair{1u, 0u}, std::pair{0u, 2u}, std::pair{2u, 0u}})
+        EXPECT_GE(r.predicted_transfer_time(src, dst, 1024), 0.9 * 200e-6) << src << "->" << dst;
 }
 
 // ---- HEFT -----------------------------------------------------------------------------------------
