@@ -193,6 +193,7 @@ bool TaskRef::cancelled() const noexcept { return done() && t_->cancelled; }
 int ReadyTask::priority() const noexcept { return t_->priority; }
 uint64_t ReadyTask::sequence() const noexcept { return t_->sequence; }
 WorkerId ReadyTask::released_by() const noexcept { return t_->released_by; }
+WorkerId ReadyTask::bound_worker() const noexcept { return t_->bound_worker; }
 bool ReadyTask::can_run_on(WorkerId w) const { return t_->rt->can_run_on(t_, w); }
 Prediction ReadyTask::expected_length(WorkerId w) const { return t_->rt->expected_length(t_, w); }
 Prediction ReadyTask::expected_length_on_cores(unsigned size) const { return t_->rt->expected_length_on_cores(t_, size); }

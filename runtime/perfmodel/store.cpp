@@ -5,7 +5,6 @@
 
 #include <unistd.h>
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +28,10 @@ std::string encoded(std::string const& symbol)
     std::string out;
     for (char c : symbol) {
         auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u) || c == '_' || c == '-' || c == '.') {
+        // ASCII ranges, not std::isalnum: the process's locale must not change a file's name
+        const bool kept = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '_' ||
+                          c == '-' || c == '.';
+        if (kept) {
             out += c;
         } else {
             char hex[4];

@@ -21,8 +21,9 @@
 //
 // A parallel codelet's task may also go to a combined worker (parallel-heft, thesis §4.3):
 // a group of k cores, predicted with the model of architecture "cpu_x<k>", expected to start
-// when the busiest member is free; its members then hold that time, until the task ends
-// (earlier or later than predicted: the holds of the group's later tasks move with it).
+// when the busiest member is free; its members then hold that time, its predicted end. When
+// it ends, earlier or later than that, the hold is released and the holds of the group's
+// later tasks move by as much.
 //
 // While a task's model is not calibrated on some able worker's architecture, the task goes
 // to the least loaded such worker, so that every architecture gets measured (calibration);
@@ -31,6 +32,7 @@
 #include "runtime/sched/queues.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -138,6 +140,7 @@ public:
             {
                 std::lock_guard lock(holds_m_);
                 holds_[t.sequence()] = {std::size_t(best->group), best->end};
+                pending_holds_.fetch_add(1, std::memory_order_release);
             }
             for (WorkerId w : host().combined_workers()[std::size_t(best->group)]) {
                 WorkerState& s = workers_[w];
@@ -170,19 +173,19 @@ public:
         std::lock_guard lock(s.m);
         ReadyTask t = variant_ == Variant::tmdp_pr ? s.sorted.pop_for(w) : take_first_runnable(s.fifo, w);
         if (t) {
-            s.queued = std::max(0.0, s.queued - t.predicted());
             --s.ntasks;
+            s.queued = s.ntasks == 0 ? 0.0 : std::max(0.0, s.queued - t.predicted());
         }
         return t;
     }
 
     void on_start(ReadyTask t, WorkerId w) override
     {
-        // A task this policy did not place (bound to w) is predicted now, once, so that its
+        // A task bound to w never came through push: it is predicted now, once, so that its
         // end takes off what its start added.
-        if (t.predicted() == 0) {
+        if (t.bound_worker() != no_worker) {
             Prediction p = t.expected_length(w);
-            if (p.known()) t.set_predicted(p.seconds);
+            t.set_predicted(p.known() ? p.seconds : 0.0);
         }
         WorkerState& s = workers_[w];
         std::lock_guard lock(s.m);
@@ -201,28 +204,7 @@ public:
             s.started = s.running == 0 ? 0.0 : std::max(0.0, s.started - t.predicted());
             s.busy_until = now + s.started;
         }
-        release_hold(t, now);
-    }
-
-    // A parallel task ended: its group's members no longer hold the time it was predicted to
-    // end; the holds of their later parallel tasks move by as much as it ended early.
-    void release_hold(ReadyTask t, double now)
-    {
-        Hold hold;
-        {
-            std::lock_guard lock(holds_m_);
-            auto it = holds_.find(t.sequence());
-            if (it == holds_.end()) return;
-            hold = it->second;
-            holds_.erase(it);
-        }
-        const double early = std::max(0.0, hold.end - now);
-        for (WorkerId w : host().combined_workers()[hold.group]) {
-            WorkerState& s = workers_[w];
-            std::lock_guard lock(s.m);
-            if (s.holds > 0) --s.holds;
-            s.reserved = s.holds == 0 ? 0.0 : std::max(now, s.reserved - early);
-        }
+        if (pending_holds_.load(std::memory_order_acquire) > 0) release_hold(t, now);
     }
 
     std::vector<ReadyTask> withdraw(WorkerId w) override
@@ -238,6 +220,29 @@ public:
     }
 
 private:
+    // A parallel task ended: its group's members no longer hold the time it was predicted to
+    // end, and the holds of their later parallel tasks move by as much as it ended early (or
+    // late: they could not start before it ended).
+    void release_hold(ReadyTask t, double now)
+    {
+        Hold hold;
+        {
+            std::lock_guard lock(holds_m_);
+            auto it = holds_.find(t.sequence());
+            if (it == holds_.end()) return;
+            hold = it->second;
+            holds_.erase(it);
+            pending_holds_.fetch_sub(1, std::memory_order_release);
+        }
+        const double shift = now - hold.end;
+        for (WorkerId w : host().combined_workers()[hold.group]) {
+            WorkerState& s = workers_[w];
+            std::lock_guard lock(s.m);
+            if (s.holds > 0) --s.holds;
+            s.reserved = s.holds == 0 ? 0.0 : std::max(now, s.reserved + shift);
+        }
+    }
+
     template <class C>
     std::string explain(ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating, double now)
     {
@@ -281,6 +286,7 @@ private:
     std::vector<WorkerState> workers_;
     std::mutex holds_m_;
     std::unordered_map<uint64_t, Hold> holds_;  // parallel tasks placed, not ended, by sequence
+    std::atomic<std::size_t> pending_holds_{0};  // holds_.size(): ends skip the lock when 0
 };
 
 }  // namespace

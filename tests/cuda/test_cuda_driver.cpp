@@ -1,9 +1,9 @@
 // The CUDA driver on a GPU: workers and memory nodes, coherency between the host, an
 // emulated device and the GPU, transfers overlapping kernels, eviction on a GPU capped at a
-// few tiles, HEFT counting the tasks a GPU has in flight, a cuBLAS GEMM codelet against OpenBLAS, device errors reaching the wait, write-backs
-// that fail (simulator only), the bus calibration and user arrays page-locked while GPUs copy
-// them. They run on a real GPU, or
-// on the CUDA simulator in a -DTESSERA_ENABLE_CUDA=SIM tree (tests/cudasim/sim.hpp). Without
+// few tiles, HEFT counting the tasks a GPU has in flight, a cuBLAS GEMM codelet against
+// OpenBLAS, device errors reaching the wait, write-backs that fail (simulator only), the bus
+// calibration and user arrays page-locked while GPUs copy them. They run on a real GPU, or on
+// the CUDA simulator in a -DTESSERA_ENABLE_CUDA=SIM tree (tests/cudasim/sim.hpp). Without
 // either, every test is reported as skipped (ctest: "Skipped").
 #include "common/decision_log.hpp"
 #include "common/runtime_sweep.hpp"  // Gate
@@ -19,9 +19,9 @@
 #include <tessera/tessera.hpp>
 
 #include <cblas.h>
-#include <unistd.h>
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>

@@ -55,6 +55,9 @@ public:
     uint64_t sequence() const noexcept;
     /// The worker whose completing task made this one ready, or no_worker.
     WorkerId released_by() const noexcept;
+    /// The worker the task is bound to (on_worker), or no_worker. A bound task never passes
+    /// through the policy's push and pop: the policy sees it only start and end.
+    WorkerId bound_worker() const noexcept;
     /// Whether worker w has an implementation that may run this task. The answer changes when
     /// a worker is retired after a fault (Policy::withdraw): ask it when placing and popping.
     bool can_run_on(WorkerId w) const;
