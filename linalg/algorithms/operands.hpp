@@ -31,8 +31,7 @@ inline void require_side(std::string const& routine, Side side)
 /// operations.
 inline void require_op(std::string const& routine, char const* name, Op op)
 {
-    require(op == Op::notrans || op == Op::trans || op == Op::conjtrans,
-            routine + ": " + name + " must be Op::notrans, Op::trans or Op::conjtrans");
+    require(is_operation(op), routine + ": " + name + " must be Op::notrans, Op::trans or Op::conjtrans");
 }
 
 /// A matrix of a tile call, with its name in the call's documentation.

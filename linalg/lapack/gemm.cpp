@@ -46,9 +46,8 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
           T const* b, int64_t ldb, scalar_arg<T> beta, T* c, int64_t ldc)
 {
     constexpr char const* fn = "gemm";
-    auto valid = [](Op o) { return o == Op::notrans || o == Op::trans || o == Op::conjtrans; };
-    detail::check_option(valid(transa), fn, 1, "transa", transa);
-    detail::check_option(valid(transb), fn, 2, "transb", transb);
+    detail::check_option(detail::is_operation(transa), fn, 1, "transa", transa);
+    detail::check_option(detail::is_operation(transb), fn, 2, "transb", transb);
     detail::check_dimension(fn, 3, "m", m);
     detail::check_dimension(fn, 4, "n", n);
     detail::check_dimension(fn, 5, "k", k);

@@ -20,7 +20,7 @@ inline void check_triangular_arguments(char const* fn, Side side, Uplo uplo, Op 
 {
     check_option(side == Side::left || side == Side::right, fn, 1, "side", side);
     check_option(uplo == Uplo::lower || uplo == Uplo::upper, fn, 2, "uplo", uplo);
-    check_option(transa == Op::notrans || transa == Op::trans || transa == Op::conjtrans, fn, 3, "transa", transa);
+    check_option(is_operation(transa), fn, 3, "transa", transa);
     check_option(diag == Diag::nonunit || diag == Diag::unit, fn, 4, "diag", diag);
     check_dimension(fn, 5, "m", m);
     check_dimension(fn, 6, "n", n);

@@ -21,6 +21,8 @@ enum class Diag : char { nonunit = 'N', unit = 'U' };
 enum class Norm : char { one = '1', inf = 'I', max = 'M', fro = 'F' };
 
 namespace detail {
+/// Whether `op` is one of the three operations (an Op cast from another letter is not).
+constexpr bool is_operation(Op op) noexcept { return op == Op::notrans || op == Op::trans || op == Op::conjtrans; }
 inline char upper_letter(char c) noexcept { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; }
 [[noreturn]] inline void bad_letter(char c, char const* arg, char const* allowed)
 {
