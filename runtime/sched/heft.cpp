@@ -2,16 +2,23 @@
 // finish first, from the performance models.
 //
 //   push(t):  for each able worker w:
-//                end(w) = max(now, busy_until(w)) + queued(w)         when w is free
+//                end(w) = max(now, busy_until(w)) + ahead(w, t)       when w is free
 //                       + transfer(t, w)                             dmda, dmdas: bus model
 //                       + length(t, arch(w))                         perf model
 //             w* = argmin end(w); on ties the one with the fewest tasks started or queued,
-//             then the first; queued(w*) += length; queue t on w*;
+//             then the first; queue t on w*;
 //             dmdas: prefetch t's inputs to w*'s memory node now.
 //   pop(w):   dm, dmda: FIFO, priority > 0 first; dmdas: highest priority first.
-//             queued(w) -= length(t)
 //   start:    started(w) += length(t); busy_until(w) = max(now, busy_until(w)) + length(t)
 //   done:     started(w) -= length(t); busy_until(w) = now + started(w)
+//
+// ahead(w, t) is the predicted length of the tasks queued on w that pop() takes before t:
+// those of t's rank or higher, where the rank is the priority for dmdas, and for dm and dmda
+// 1 when the priority is > 0, else 0. Counting the whole queue would send an urgent task away
+// from a worker that runs it next (StarPU's dmdas keeps its queues' lengths per priority too).
+// transfer(t, w) is added whole, as in eq. 3.6 and StarPU's dmda, even where dmdas's prefetch
+// overlaps it with the tasks ahead: it is the penalty for moving data as much as a time, and
+// the bus it is predicted on is shared by the other transfers in flight.
 //
 // started(w) is the work w has begun and not finished: one task on a core, up to
 // cuda_tasks_in_flight on a GPU, whose worker starts the next tasks before the first ends.
@@ -82,9 +89,10 @@ public:
             std::size_t queued_tasks;
             int group = -1;  // a combined worker, or -1
         };
-        std::vector<Candidate> cands;
-        cands.reserve(workers_.size());
+        static thread_local std::vector<Candidate> cands;  // push is never re-entered on a thread:
+        cands.clear();                                     // one buffer, no allocation per task
         bool calibrating = false;
+        const int t_rank = rank(t);
         // workers of one architecture share a prediction: ask the models once per architecture
         std::string_view last_arch;
         Prediction p;
@@ -97,7 +105,7 @@ public:
             double transfer = variant_ == Variant::tm ? 0.0 : t.expected_transfer(w);
             WorkerState& s = workers_[w];
             std::lock_guard lock(s.m);
-            double free_at = std::max({now, s.busy_until, s.reserved}) + s.queued;
+            double free_at = std::max({now, s.busy_until, s.reserved}) + s.queued_ahead_of(t_rank);
             cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.ntasks + s.running});
             calibrating = calibrating || !p.known();
         }
@@ -155,8 +163,8 @@ public:
         if (variant_ == Variant::tmdp_pr) host().prefetch(t, best->w);  // before t is visible to w
         {
             std::lock_guard lock(s.m);
-            s.queued += length;
             ++s.ntasks;
+            s.add_queued(t_rank, length);
             if (variant_ == Variant::tmdp_pr)
                 s.sorted.push(t);
             else if (t.priority() > 0)
@@ -174,7 +182,7 @@ public:
         ReadyTask t = variant_ == Variant::tmdp_pr ? s.sorted.pop_for(w) : take_first_runnable(s.fifo, w);
         if (t) {
             --s.ntasks;
-            s.queued = s.ntasks == 0 ? 0.0 : std::max(0.0, s.queued - t.predicted());
+            s.remove_queued(rank(t), t.predicted());
         }
         return t;
     }
@@ -214,12 +222,18 @@ public:
         std::vector<ReadyTask> out = s.sorted.take_all();
         out.insert(out.end(), s.fifo.begin(), s.fifo.end());
         s.fifo.clear();
-        s.queued = 0;
         s.ntasks = 0;
+        s.queued_by_rank.clear();
         return out;
     }
 
 private:
+    // The rank by which pop() orders t: higher ranks first, equal ranks oldest first.
+    int rank(ReadyTask t) const noexcept
+    {
+        return variant_ == Variant::tmdp_pr ? t.priority() : t.priority() > 0 ? 1 : 0;
+    }
+
     // A parallel task ended: its group's members no longer hold the time it was predicted to
     // end, and the holds of their later parallel tasks move by as much as it ended early (or
     // late: they could not start before it ended).
@@ -270,13 +284,47 @@ private:
         std::mutex m;
         std::deque<ReadyTask> fifo;  // dm, dmda
         PriorityQueue sorted;        // dmdas
-        double queued = 0;           // predicted seconds of the queued tasks
         std::size_t ntasks = 0;      // queued tasks
         double started = 0;          // predicted seconds of the tasks started, not ended
         std::size_t running = 0;     // tasks started, not ended
         double busy_until = 0;       // expected end of the started tasks
         double reserved = 0;         // held by parallel tasks until then
         std::size_t holds = 0;       // parallel tasks holding it
+        // The queued tasks by rank, highest first; a flat vector, as few ranks are queued at
+        // once and it keeps its capacity when a rank empties (no allocation per task).
+        struct Queued {
+            int rank = 0;
+            double seconds = 0;
+            std::size_t tasks = 0;
+        };
+        std::vector<Queued> queued_by_rank;
+
+        void add_queued(int rank, double seconds)
+        {
+            auto it = std::find_if(queued_by_rank.begin(), queued_by_rank.end(),
+                                   [&](Queued const& q) { return q.rank <= rank; });
+            if (it == queued_by_rank.end() || it->rank != rank) it = queued_by_rank.insert(it, Queued{rank});
+            it->seconds += seconds;
+            ++it->tasks;
+        }
+        void remove_queued(int rank, double seconds)
+        {
+            auto it = std::find_if(queued_by_rank.begin(), queued_by_rank.end(),
+                                   [&](Queued const& q) { return q.rank == rank; });
+            if (it == queued_by_rank.end()) return;
+            if (--it->tasks == 0)
+                queued_by_rank.erase(it);  // no rounding left behind
+            else
+                it->seconds = std::max(0.0, it->seconds - seconds);
+        }
+        // Predicted seconds of the queued tasks that pop() takes before one of this rank.
+        double queued_ahead_of(int rank) const
+        {
+            double ahead = 0;
+            for (auto it = queued_by_rank.begin(); it != queued_by_rank.end() && it->rank >= rank; ++it)
+                ahead += it->seconds;
+            return ahead;
+        }
     };
     struct Hold {
         std::size_t group = 0;  // the combined worker

@@ -7,7 +7,7 @@
 // bus heft-tmdp moves fewer bytes than heft-tm; dmdas runs ready tasks by priority; a task
 // bound to a worker and a parallel task that ended early count as they should in the expected
 // ends; decisions are logged on request, one whole line each; the seeds' names select the
-// policies.
+// policies; only the queued tasks that run before a task delay it.
 #include "common/decision_log.hpp"
 #include "common/runtime_sweep.hpp"
 
@@ -522,6 +522,50 @@ TEST(Heft, ATaskBoundToAWorkerKeepsItBusy)
             r.wait_all();
             EXPECT_EQ(ran_on.load(), 1u) << sched << (known ? ", bound task of 1 s" : ", bound task of unknown length");
         }
+}
+
+// A task's expected end counts only the queued tasks that run before it. Worker 0 is held
+// for 0.1 s and has a task of 1 s queued, worker 1 is held for 0.5 s. A probe that outranks
+// the queued task runs next on worker 0 (expected in 0.1 s); one that does not, or only ties
+// it, would wait 1.1 s there and goes to worker 1 (0.5 s). dm and dmda rank by priority > 0.
+TEST(Heft, OnlyTheTasksAheadDelayATask)
+{
+    struct Case {
+        std::string sched;
+        int priority;
+        unsigned worker;
+    };
+    for (Case c : {Case{"dmdas", 5, 0}, Case{"dmdas", 1, 0}, Case{"dmdas", 0, 1}, Case{"dmdas", -1, 1},
+                   Case{"dmda", 1, 0}, Case{"dmda", 0, 1}, Case{"dm", 1, 0}, Case{"dm", -3, 1}}) {
+        TempDir dir;
+        fs::path log = dir.path / "sched.log";
+        std::atomic<unsigned> ran_on{rt::no_worker};
+        {
+            rt::Runtime r{{.ncpus = 2, .scheduler = c.sched, .perfmodel_dir = "none", .sched_log = log.string()}};
+            Gate g0, g1, open;
+            auto opener0 = g0.opener();
+            auto opener1 = g1.opener();
+            open.open();
+            r.submit(gate_of_known_length, rt::value(&g0), rt::value(0.1e9), rt::on_worker(0));
+            r.submit(gate_of_known_length, rt::value(&g1), rt::value(0.5e9), rt::on_worker(1));
+            ASSERT_TRUE(g0.wait_entered());
+            ASSERT_TRUE(g1.wait_entered());
+            r.submit(gate_of_known_length, rt::value(&open), rt::value(1e9));  // predicted 1 s, queued on worker 0
+            r.submit(probe, rt::value(&ran_on), rt::priority(c.priority));
+            g0.open();
+            g1.open();
+            r.wait_all();
+        }
+        std::string what = c.sched + ", probe of priority " + std::to_string(c.priority);
+        auto queued = tessera::test::last_decision(log, "gate_known");
+        ASSERT_TRUE(queued) << what;
+        ASSERT_EQ(queued->worker, 0u) << what << ": the 1 s task ends first on worker 0 (1.1 s against 1.5 s)";
+        auto placed = tessera::test::last_decision(log, "probe");
+        ASSERT_TRUE(placed) << what;
+        EXPECT_EQ(placed->worker, c.worker) << what;
+        EXPECT_LE(placed->expected_wait, c.worker == 0 ? 0.102 : 0.502) << what;  // never 1.1 s
+        EXPECT_EQ(ran_on.load(), c.worker) << what;
+    }
 }
 
 // A parallel task predicted to hold both cores for 1 s ends at once: its cores are free again,
