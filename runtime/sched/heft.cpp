@@ -2,13 +2,15 @@
 // finish first, from the performance models.
 //
 //   push(t):  for each able worker w:
-//                end(w) = max(now, busy_until(w)) + ahead(w, t)       when w is free
+//                end(w) = max(now, busy_until(w), reserved(w))        when w is free
+//                       + ahead(w, t)                                tasks queued before t
 //                       + transfer(t, w)                             dmda, dmdas: bus model
 //                       + length(t, arch(w))                         perf model
 //             w* = argmin end(w); on ties the one with the fewest tasks started or queued,
 //             then the first; queue t on w*;
 //             dmdas: prefetch t's inputs to w*'s memory node now.
-//   pop(w):   dm, dmda: FIFO, priority > 0 first; dmdas: highest priority first.
+//   pop(w):   dm, dmda: priority > 0 first, FIFO within each class; dmdas: highest priority
+//             first, FIFO among equals.
 //   start:    started(w) += length(t); busy_until(w) = max(now, busy_until(w)) + length(t)
 //   done:     started(w) -= length(t); busy_until(w) = now + started(w)
 //
@@ -16,6 +18,9 @@
 // those of t's rank or higher, where the rank is the priority for dmdas, and for dm and dmda
 // 1 when the priority is > 0, else 0. Counting the whole queue would send an urgent task away
 // from a worker that runs it next (StarPU's dmdas keeps its queues' lengths per priority too).
+// dm and dmda keep their urgent tasks oldest first, where StarPU's put each new one at the
+// very front: ahead of it would then be nothing, and a burst of urgent tasks would all go to
+// the worker free first, the last one placed running first.
 // transfer(t, w) is added whole, as in eq. 3.6 and StarPU's dmda, even where dmdas's prefetch
 // overlaps it with the tasks ahead: it is the penalty for moving data as much as a time, and
 // the bus it is predicted on is shared by the other transfers in flight.
@@ -167,8 +172,8 @@ public:
             s.add_queued(t_rank, length);
             if (variant_ == Variant::tmdp_pr)
                 s.sorted.push(t);
-            else if (t.priority() > 0)
-                s.fifo.push_front(t);
+            else if (t.priority() > 0)  // behind the urgent tasks queued before it
+                s.fifo.insert(s.fifo.begin() + std::ptrdiff_t(s.urgent++), t);
             else
                 s.fifo.push_back(t);
         }
@@ -182,6 +187,7 @@ public:
         ReadyTask t = variant_ == Variant::tmdp_pr ? s.sorted.pop_for(w) : take_first_runnable(s.fifo, w);
         if (t) {
             --s.ntasks;
+            if (variant_ != Variant::tmdp_pr && t.priority() > 0 && s.urgent > 0) --s.urgent;
             s.remove_queued(rank(t), t.predicted());
         }
         return t;
@@ -223,6 +229,7 @@ public:
         out.insert(out.end(), s.fifo.begin(), s.fifo.end());
         s.fifo.clear();
         s.ntasks = 0;
+        s.urgent = 0;
         s.queued_by_rank.clear();
         return out;
     }
@@ -282,7 +289,8 @@ private:
 
     struct WorkerState {
         std::mutex m;
-        std::deque<ReadyTask> fifo;  // dm, dmda
+        std::deque<ReadyTask> fifo;  // dm, dmda: the urgent tasks (priority > 0) first
+        std::size_t urgent = 0;      // dm, dmda: how many
         PriorityQueue sorted;        // dmdas
         std::size_t ntasks = 0;      // queued tasks
         double started = 0;          // predicted seconds of the tasks started, not ended

@@ -3,12 +3,13 @@
 // corrupt files and values save never writes ignored, a failed save keeps the old file, two
 // symbols never share a file); regression predicts a size never measured and is calibrated at
 // a single size; the bus model follows the emulated link and is measured again when its file
-// lacks a link; heft-tm gives devices 8x faster than a core at least 85% of their balanced
-// share of the work (16/18, from the speeds measured); with a slow
+// lacks a link; the HEFT policies give devices 8x faster than a core at least 85% of their
+// balanced share of the work (16/18, from the speeds measured); with a slow
 // bus heft-tmdp moves fewer bytes than heft-tm; dmdas runs ready tasks by priority; a task
 // bound to a worker and a parallel task that ended early count as they should in the expected
 // ends; decisions are logged on request, one whole line each; the seeds' names select the
-// policies; only the queued tasks that run before a task delay it.
+// policies; only the queued tasks that run before a task delay it, and dm and dmda run the
+// urgent tasks first, oldest first.
 #include "common/decision_log.hpp"
 #include "common/runtime_sweep.hpp"
 
@@ -407,7 +408,7 @@ TEST(Heft, TmPutsWorkOnFasterDevices)
         double devices = speed("emu0") + speed("emu1"), balanced = devices / (devices + 2 * speed("cpu"));
         EXPECT_GE(on_devices, 0.85 * balanced) << sched << ": cpu " << done[0] << "+" << done[1] << ", emu " << done[2]
                                               << "+" << done[3] << ", balanced share " << balanced;
-        EXPECT_GE(balanced, 0.6) << sched << ": the devices measured less than 3x faster than a core";
+        EXPECT_GE(balanced, 0.75) << sched << ": the devices measured less than 3x faster than a core";
     }
 }
 
@@ -534,18 +535,21 @@ TEST(Heft, ATaskBoundToAWorkerKeepsItBusy)
 }
 
 // A task's expected end counts only the queued tasks that run before it. Worker 0 is held
-// for 0.1 s and has a task of 1 s queued, worker 1 is held for 0.5 s. A probe that outranks
-// the queued task runs next on worker 0 (expected in 0.1 s); one that does not, or only ties
-// it, would wait 1.1 s there and goes to worker 1 (0.5 s). dm and dmda rank by priority > 0.
+// for 1 s and has a task of 10 s queued, worker 1 is held for 5 s. A probe that outranks the
+// queued task runs next on worker 0 (expected in 1 s); one that does not, or only ties it,
+// would wait 11 s there and goes to worker 1 (5 s). dm and dmda rank by priority > 0, oldest
+// first within a class. The gates, not the predictions, decide how long the tasks run.
 TEST(Heft, OnlyTheTasksAheadDelayATask)
 {
     struct Case {
         std::string sched;
-        int priority;
+        int queued_priority, probe_priority;
         unsigned worker;
     };
-    for (Case c : {Case{"dmdas", 5, 0}, Case{"dmdas", 1, 0}, Case{"dmdas", 0, 1}, Case{"dmdas", -1, 1},
-                   Case{"dmda", 1, 0}, Case{"dmda", 0, 1}, Case{"dm", 1, 0}, Case{"dm", -3, 1}}) {
+    for (Case c : {Case{"dmdas", 0, 5, 0}, Case{"dmdas", 0, 1, 0}, Case{"dmdas", 0, 0, 1}, Case{"dmdas", 0, -1, 1},
+                   Case{"dmdas", 3, 4, 0}, Case{"dmdas", 3, 2, 1}, Case{"dmda", 0, 1, 0}, Case{"dmda", 0, 0, 1},
+                   Case{"dmda", 1, 1, 1}, Case{"dmda", 1, 7, 1}, Case{"dm", 0, 1, 0}, Case{"dm", 0, -3, 1},
+                   Case{"dm", 2, 1, 1}}) {
         TempDir dir;
         fs::path log = dir.path / "sched.log";
         std::atomic<unsigned> ran_on{rt::no_worker};
@@ -555,25 +559,57 @@ TEST(Heft, OnlyTheTasksAheadDelayATask)
             auto opener0 = g0.opener();
             auto opener1 = g1.opener();
             open.open();
-            r.submit(gate_of_known_length, rt::value(&g0), rt::value(0.1e9), rt::on_worker(0));
-            r.submit(gate_of_known_length, rt::value(&g1), rt::value(0.5e9), rt::on_worker(1));
+            r.submit(gate_of_known_length, rt::value(&g0), rt::value(1e9), rt::on_worker(0));
+            r.submit(gate_of_known_length, rt::value(&g1), rt::value(5e9), rt::on_worker(1));
             ASSERT_TRUE(g0.wait_entered());
             ASSERT_TRUE(g1.wait_entered());
-            r.submit(gate_of_known_length, rt::value(&open), rt::value(1e9));  // predicted 1 s, queued on worker 0
-            r.submit(probe, rt::value(&ran_on), rt::priority(c.priority));
+            // predicted 10 s (it runs at once), queued on worker 0
+            r.submit(gate_of_known_length, rt::value(&open), rt::value(10e9), rt::priority(c.queued_priority));
+            r.submit(probe, rt::value(&ran_on), rt::priority(c.probe_priority));
             g0.open();
             g1.open();
             r.wait_all();
         }
-        std::string what = c.sched + ", probe of priority " + std::to_string(c.priority);
+        std::string what = c.sched + ", queued task of priority " + std::to_string(c.queued_priority) +
+                           ", probe of priority " + std::to_string(c.probe_priority);
         auto queued = tessera::test::last_decision(log, "gate_known");
         ASSERT_TRUE(queued) << what;
-        ASSERT_EQ(queued->worker, 0u) << what << ": the 1 s task ends first on worker 0 (1.1 s against 1.5 s)";
+        ASSERT_EQ(queued->worker, 0u) << what << ": the 10 s task ends first on worker 0 (11 s against 15 s)";
         auto placed = tessera::test::last_decision(log, "probe");
         ASSERT_TRUE(placed) << what;
         EXPECT_EQ(placed->worker, c.worker) << what;
-        EXPECT_LE(placed->expected_wait, c.worker == 0 ? 0.102 : 0.502) << what;  // never 1.1 s
+        EXPECT_LE(placed->expected_wait, c.worker == 0 ? 1.002 : 5.002) << what;  // never 11 s
         EXPECT_EQ(ran_on.load(), c.worker) << what;
+    }
+}
+
+// dm and dmda run the urgent tasks (priority > 0) first, and within each class the oldest
+// first: what their expected ends assume.
+TEST(Heft, DmAndDmdaRunUrgentTasksFirstOldestFirst)
+{
+    for (std::string sched : {"dm", "dmda"}) {
+        rt::Runtime r{{.ncpus = 1, .scheduler = sched, .perfmodel_dir = "none"}};
+        Gate gate;
+        std::mutex m;
+        std::vector<int> order;
+        struct Ctx {
+            std::mutex* m;
+            std::vector<int>* order;
+        } ctx{&m, &order};
+        const rt::Codelet<Ctx*, int> note{.name = "note", .cpu = +[](Ctx* c, int id) {
+                                              std::lock_guard lock(*c->m);
+                                              c->order->push_back(id);
+                                          }};
+        {
+            auto opener = gate.opener();
+            r.submit(gate_of_unknown_length, rt::value(&gate));  // occupies the only worker
+            ASSERT_TRUE(gate.wait_entered());
+            const std::vector<int> priorities{0, 2, 0, 1, 3, -1, 1};
+            for (int id = 0; id < int(priorities.size()); ++id)
+                r.submit(note, rt::value(&ctx), rt::value(id), rt::priority(priorities[std::size_t(id)]));
+        }
+        r.wait_all();
+        EXPECT_EQ(order, (std::vector<int>{1, 3, 4, 6, 0, 2, 5})) << sched;
     }
 }
 
