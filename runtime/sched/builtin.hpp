@@ -15,5 +15,6 @@ std::unique_ptr<Policy> make_lws();
 std::unique_ptr<Policy> make_dm();
 std::unique_ptr<Policy> make_dmda();
 std::unique_ptr<Policy> make_dmdas();
+std::unique_ptr<Policy> make_dmdasd();
 
 }  // namespace tessera::rt::detail

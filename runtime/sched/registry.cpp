@@ -94,6 +94,8 @@ PolicyRegistry& policies()
                detail::make_dmda);
         r->add("dmdas", "heft-tmdp-pr: dmda plus prefetch of the data at assignment, queues sorted by priority",
                detail::make_dmdas);
+        r->add("dmdasd", "dmdas deciding by sorted queues: a task waits only for those of its priority or higher",
+               detail::make_dmdasd);
         r->alias("heft-tm", "dm");
         r->alias("heft-tmdp", "dmda");
         r->alias("heft-tmdm", "dmda");

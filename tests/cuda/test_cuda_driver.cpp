@@ -1158,6 +1158,6 @@ TEST(CudaDriver, TheOtherGpuCarriesOnAfterOneRetires)
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, GpuFault,
-                         ::testing::Values("eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas"));
+                         ::testing::Values("eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas", "dmdasd"));
 
 }  // namespace
