@@ -2,7 +2,7 @@
 // Cholesky-shaped task graph whose kernels have known costs per architecture (sleeps), on the
 // CPU cores plus emulated devices of different speeds. The tiles are real registered data
 // (nb x nb doubles), so that transfers count as they would: the policies that model them
-// (dmda, dmdas) can be seen to use that. The peer is the eager policy in the same run.
+// (dmda, dmdas, dmdasd) can be seen to use that. The peer is the eager policy in the same run.
 //
 //   for k:  POTRF(A_kk)                 cost 1 unit on a core
 //           TRSM(A_kk, A_mk)     m > k  cost 2

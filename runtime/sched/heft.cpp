@@ -7,10 +7,11 @@
 //                       + transfer(t, w)                             dmda, dmdas, dmdasd: bus
 //                       + length(t, arch(w))                         perf model
 //             w* = argmin end(w); on ties the one with the fewest tasks started or queued,
-//             then the first; queued(w*) += length; queue t on w*;
+//             then the first; queued(w*) += length (dmdasd: per priority too); queue t on w*;
 //             dmdas, dmdasd: prefetch t's inputs to w*'s memory node now.
-//   pop(w):   dm, dmda: FIFO, priority > 0 first; dmdas, dmdasd: highest priority first.
-//             queued(w) -= length(t)
+//   pop(w):   dm, dmda: priority > 0 first (newest first among those), then FIFO;
+//             dmdas, dmdasd: highest priority first, FIFO among equals.
+//             queued(w) -= length(t) (dmdasd: per priority too)
 //   start:    started(w) += length(t); busy_until(w) = max(now, busy_until(w)) + length(t)
 //   done:     started(w) -= length(t); busy_until(w) = now + started(w)
 //
@@ -18,9 +19,9 @@
 // overtake, as StarPU's dm, dmda and dmdas do. dmdasd ("sorted decision", as StarPU's) counts
 // only the tasks ahead of t: ahead(w, t), those queued with t's priority or a higher one. It
 // was measured worse than dmdas on the Cholesky of tessera-bench policies (2 cores and 2
-// emulated devices: 17.7 against 16.3 ms): a burst of urgent tasks all goes to the fastest
-// unit, behind which the work placed earlier ends later than was predicted for it.
-// transfer(t, w) is added whole, as in eq. 3.6 and StarPU's dmda, even where dmdas's prefetch
+// emulated devices: 17.4 to 17.8 ms against 15.5 to 16.1): a burst of urgent tasks all goes to
+// the fastest unit, behind which the work placed earlier ends later than was predicted for it.
+// transfer(t, w) is added whole, as in eq. 3.6 and StarPU's dmda, even where the prefetch
 // overlaps it with the queued tasks: it is the penalty for moving data as much as a time, and
 // the bus it is predicted on is shared by the other transfers in flight.
 //
@@ -75,7 +76,7 @@ public:
     PriorityRange priorities() const noexcept override
     {
         return sorted_queues() ? PriorityRange{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()}
-                                            : PriorityRange{0, 1};
+                               : PriorityRange{0, 1};
     }
 
     void init(PolicyHost& h) override
@@ -232,7 +233,7 @@ public:
         s.fifo.clear();
         s.queued = 0;
         s.ntasks = 0;
-        s.by_priority = {};
+        s.by_priority.clear();
         return out;
     }
 
@@ -309,6 +310,7 @@ private:
             else
                 it->seconds = std::max(0.0, it->seconds - seconds);
         }
+        void clear() { q_.clear(); }
         // The queued tasks that pop() takes before one of this priority: those of the same
         // priority (older) or higher.
         double ahead_of(int priority) const

@@ -60,9 +60,13 @@ TEST(Registry, DeclaredPriorityRanges)
     auto range = [](char const* n) { return rt::policies().create(n)->priorities(); };
     EXPECT_EQ(range("eager").min, 0);
     EXPECT_EQ(range("eager").max, 1) << "eager: binary priorities";
-    for (char const* full : {"prio", "random", "lws"}) {
+    for (char const* full : {"prio", "random", "lws", "dmdas", "dmdasd"}) {
         EXPECT_EQ(range(full).min, INT_MIN) << full;
         EXPECT_EQ(range(full).max, INT_MAX) << full;
+    }
+    for (char const* binary : {"dm", "dmda"}) {
+        EXPECT_EQ(range(binary).min, 0) << binary;
+        EXPECT_EQ(range(binary).max, 1) << binary;
     }
     EXPECT_EQ(range("ws").min, range("ws").max) << "ws ignores priorities";
 }

@@ -1,7 +1,7 @@
 /// @file perfmodel.hpp
 /// Performance models: how long a codelet's task takes on each kind of processing unit,
-/// learned from its own executions (thesis §3.5). The HEFT schedulers (dm, dmda, dmdas) place
-/// each task where it is expected to finish first, from these predictions.
+/// learned from its own executions (thesis §3.5). The HEFT schedulers (dm, dmda, dmdas,
+/// dmdasd) place each task where it is expected to finish first, from these predictions.
 ///
 ///     inline constexpr rt::PerfModel gemm_model{"tile_dgemm"};
 ///     const rt::Codelet<...> gemm{.name = "tile_dgemm", .cpu = &f, .model = &gemm_model,

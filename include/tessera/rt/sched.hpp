@@ -180,8 +180,8 @@ private:
 };
 
 /// The process-wide registry, holding the built-in policies (eager, prio, random, ws, lws, dm,
-/// dmda, dmdas) and the seeds' names for the last three (heft-tm, heft-tmdp, heft-tmdp-pr, and
-/// heft-tmdm as chapter 7 of the thesis calls heft-tmdp).
+/// dmda, dmdas, dmdasd) and the seeds' names for dm, dmda and dmdas (heft-tm, heft-tmdp,
+/// heft-tmdp-pr, and heft-tmdm as chapter 7 of the thesis calls heft-tmdp).
 PolicyRegistry& policies();
 
 }  // namespace tessera::rt
