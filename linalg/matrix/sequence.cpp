@@ -47,17 +47,22 @@ int64_t Sequence::wait()
 std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* end, std::string const& shape,
                                                 bool writes, std::string const& what)
 {
+    // Every other registration that overlaps is checked, also those after a match: a write
+    // through the match would not be ordered with their reads.
     const auto b = reinterpret_cast<std::uintptr_t>(begin), e = reinterpret_cast<std::uintptr_t>(end);
+    Registration* match = nullptr;
     for (Registration& r : state_->registrations) {
         if (r.begin == b && r.end == e && r.shape == shape) {
-            r.writes = r.writes || writes;
-            return r.object;
+            match = &r;
+            continue;
         }
         require(e <= r.begin || r.end <= b || !(writes || r.writes),
                 what + " overlaps an array converted earlier in the sequence as " + r.shape + ", not " + shape +
                     ", and one of the two writes it: wait for the sequence first");
     }
-    return nullptr;
+    if (!match) return nullptr;
+    match->writes = match->writes || writes;
+    return match->object;
 }
 
 void Sequence::keep_registration(void const* begin, void const* end, std::string shape, bool writes,

@@ -207,7 +207,8 @@ TEST_P(TileMatrixAccuracy, LayoutRoundTrip)
 // Conversions on one array in one sequence share its registration, so the runtime orders them:
 // tiles written out to `a` and then read back from it give what was written, and a read from
 // `a` before a write into it gives what `a` held. Memory that overlaps an array written
-// earlier with another shape is refused, as nothing would order the two; reads are not.
+// earlier with another shape is refused, as nothing would order the two, and so is a write
+// into memory read earlier with another shape; reads of reads are not.
 TEST_P(TileMatrixAccuracy, ConversionsOnOneArrayInASequenceRunInOrder)
 {
     with_precision([&]<class T>() {
@@ -241,6 +242,14 @@ TEST_P(TileMatrixAccuracy, ConversionsOnOneArrayInASequenceRunInOrder)
         tessera::lapack_to_tiles_async(a.data(), a.ld, other_nb, s);  // reads of the same bytes
         EXPECT_EQ(s.wait(), 0);
         EXPECT_EQ(norm1_diff(to_dense(other_nb), X), 0.0);
+        // Reads with two shapes, then a write with the first one: the second one's reads are
+        // not ordered with it either, whichever of the two registrations comes first.
+        tessera::TileMatrix<T> same_nb{*rt, n, n, nb};
+        tessera::lapack_to_tiles_async(a.data(), a.ld, same_nb, s);
+        tessera::lapack_to_tiles_async(a.data(), a.ld, other_nb, s);
+        EXPECT_THROW(tessera::tiles_to_lapack_async(A, a.data(), a.ld, s), tessera::InvalidArgument);
+        EXPECT_EQ(s.wait(), 0);
+        EXPECT_EQ(norm1_diff(to_dense(same_nb), X), 0.0) << "what a held";
     });
 }
 
