@@ -3,8 +3,10 @@
 // it, and the call changes nothing (posv does not factor A for a B it cannot solve); the
 // blocking forms check their inputs, options included, even when the output is empty; a
 // wrapped array's lda must fit the BLAS's int; a 1 x 1 positive definite matrix cannot have a
-// condition number other than 1; the conversions check lda even when there is nothing to copy.
+// condition number other than 1; the conversions check lda even when there is nothing to copy;
+// a submission that throws halfway through a call fails its sequence.
 #include "accuracy/accuracy.hpp"
+#include "common/runtime_sweep.hpp"
 
 #include <functional>
 #include <limits>
@@ -25,6 +27,34 @@ std::string invalid_argument_of(std::function<void()> const& call)
 }
 
 class TileOperands : public PrecisionSweep {};
+
+// A submission that throws halfway through a call (a tile the user partitioned) fails the
+// sequence with that exception: the call's tasks submitted before it and those of later calls
+// do not run on alone, and wait() reports it.
+TEST_P(TileOperands, ASubmissionThatThrowsFailsTheSequence)
+{
+    with_precision([&]<class T>() {
+        rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
+        const Dense<T> A0 = hpd_dense<T>(8, 5);
+        auto A = tiles_of(r, A0, 2);
+        auto B = tiles_of(r, A0, 2);
+        tessera::Sequence s{r};
+        {
+            Gate gate;  // holds the only worker until the failure is known
+            auto opener = gate.opener();
+            const rt::Codelet<Gate*> hold{.name = "hold", .cpu = &gate_cpu};
+            r.submit(hold, rt::value(&gate));
+            ASSERT_TRUE(gate.wait_entered());
+            auto halves = rt::partition(A(3, 3), rt::row_blocks(2));
+            EXPECT_THROW(tessera::potrf_async(Uplo::lower, A, s), tessera::InvalidArgument);
+            EXPECT_TRUE(s.failed());
+            tessera::potrf_async(Uplo::lower, B, s);  // submits nothing
+        }
+        EXPECT_THROW((void)s.wait(), tessera::InvalidArgument);
+        EXPECT_EQ(norm1_diff(to_dense(A), A0), 0.0) << "tasks of the call that threw ran";
+        EXPECT_EQ(norm1_diff(to_dense(B), A0), 0.0) << "a later call ran on a failed sequence";
+    });
+}
 
 TEST_P(TileOperands, AMatrixOfAnotherRuntimeIsNamedAndNothingChanges)
 {

@@ -5,15 +5,18 @@
 ///     tessera::Sequence s{rt};
 ///     tessera::potrf_async(Uplo::lower, A, s);      // submits, returns at once
 ///     tessera::potrs_async(Uplo::lower, A, B, s);   // its tasks wait for potrf's by data
-///     int64_t info = s.wait();                      // LAPACK's info of the first failure
+///     int64_t info = s.wait();                      // LAPACK's info of the failure, or 0
 ///
 /// A failure poisons the sequence (as in PLASMA): once a factorization finds info > 0 or a
 /// task throws, the sequence's tasks that have not started do not run (CancelToken; save
 /// those that look for the smallest info of the call that failed, submit_finding_info), later
 /// calls on it submit nothing, and wait() reports the failure (the smallest info when several
-/// calls failed). What a failed call leaves in its matrices is unspecified, as in LAPACK (the
-/// factorization stops part-way); the calls chained after it leave theirs untouched, save for
-/// tasks already running when the failure came.
+/// calls failed: for calls that do not depend on each other, which of them got to fail first
+/// depends on timing). A submission that throws (a tile handle partitioned by the user) fails
+/// the sequence too, with that exception. What a failed call leaves in its matrices is
+/// unspecified, as in LAPACK (the factorization stops part-way); the tasks of the calls
+/// chained after it that ran before the failure was known have written their results, the
+/// others have not run: a matrix such a call writes can be partly updated.
 #pragma once
 
 #include <tessera/rt/cancellation.hpp>
@@ -93,6 +96,7 @@ class Sequence {
 public:
     /// A sequence on runtime `rt`, which must outlive it.
     explicit Sequence(rt::Runtime& rt);
+    /// A moved-from sequence may only be destroyed.
     Sequence(Sequence&&) noexcept = default;
     Sequence& operator=(Sequence&&) = delete;
     /// Waits for the sequence's tasks; their errors are dropped here: call wait() to see them.
@@ -106,7 +110,12 @@ public:
     rt::TaskRef submit(rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
-        return kept(state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed)));
+        try {
+            return kept(state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed)));
+        } catch (...) {
+            fail(std::current_exception());  // the call's tasks submitted before it must not go on alone
+            throw;
+        }
     }
     /// Submits a task of call `call` (finding_call()) that records LAPACK's info and may run
     /// before one that records a smaller info (trtri's diagonal tiles, independent of each
@@ -116,8 +125,13 @@ public:
     rt::TaskRef submit_finding_info(uint64_t call, rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
-        return kept(state_->rt->submit(cl, std::forward<Args>(args)...,
-                                       rt::cancelled_by(state_->finding_tokens.at(std::size_t(call - 1)))));
+        try {
+            return kept(state_->rt->submit(cl, std::forward<Args>(args)...,
+                                           rt::cancelled_by(state_->finding_tokens.at(std::size_t(call - 1)))));
+        } catch (...) {
+            fail(std::current_exception());
+            throw;
+        }
     }
     /// A number for a call whose tasks look for the smallest info, unique in this sequence.
     uint64_t finding_call()
@@ -155,6 +169,13 @@ public:
                            std::shared_ptr<void> registration);
 
 private:
+    // A submission threw: the sequence fails with that exception, its tasks not yet started
+    // do not run, and wait() rethrows it.
+    void fail(std::exception_ptr e) noexcept
+    {
+        if (!state_->error) state_->error = e;
+        state_->info.failed.cancel();
+    }
     rt::TaskRef kept(rt::TaskRef t)
     {
         state_->tasks.push_back(t);
