@@ -9,6 +9,7 @@
 #include <tessera/la/enums.hpp>
 #include <tessera/la/sequence.hpp>
 #include <tessera/la/tile_matrix.hpp>
+#include <tessera/rt/filter.hpp>
 
 #include <initializer_list>
 #include <string>
@@ -41,14 +42,25 @@ template <Scalar T> struct Operand {
 };
 
 /// Throws InvalidArgument naming the first matrix (not empty) that lives on another runtime
-/// than sequence `s`.
+/// than sequence `s`, or one of whose tiles the application unregistered or partitioned: a
+/// call checks them all before it submits anything, so that a bad one changes nothing.
 template <Scalar T>
 void require_on_runtime_of(Sequence const& s, std::string const& routine,
                            std::initializer_list<Operand<T>> matrices)
 {
-    for (Operand<T> const& o : matrices)
+    for (Operand<T> const& o : matrices) {
         require(!o.matrix || &o.matrix.runtime() == &s.runtime(),
                 routine + ": " + o.name + " lives on another runtime than the sequence");
+        for (int64_t j = 0; j < o.matrix.nt(); ++j)
+            for (int64_t i = 0; i < o.matrix.mt(); ++i) {
+                auto const& tile = o.matrix(i, j);
+                const bool registered = tile.registered();
+                if (registered && !rt::partitioned(tile)) [[likely]]
+                    continue;
+                require(false, routine + ": tile (" + std::to_string(i) + ", " + std::to_string(j) + ") of " + o.name +
+                                   (registered ? " is partitioned: unpartition it first" : " is not registered"));
+            }
+    }
 }
 
 }  // namespace tessera::inline la::detail

@@ -75,6 +75,12 @@ std::vector<std::shared_ptr<DataState>> partition_data(DataState* parent, Filter
     return children;
 }
 
+bool data_partitioned(DataState& s) noexcept
+{
+    std::lock_guard lock(s.m);
+    return s.partitioned;
+}
+
 void unpartition_data(DataState* parent, std::vector<DataState*> const& children, bool throw_on_error)
 {
     if (throw_on_error) {

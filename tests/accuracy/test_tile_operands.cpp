@@ -4,7 +4,8 @@
 // blocking forms check their inputs, options included, even when the output is empty; a
 // wrapped array's lda must fit the BLAS's int; a 1 x 1 positive definite matrix cannot have a
 // condition number other than 1; the conversions check lda even when there is nothing to copy;
-// a submission that throws halfway through a call fails its sequence.
+// a tile partitioned or unregistered by the application is named before anything is submitted;
+// a submission that still throws fails its sequence.
 #include "accuracy/accuracy.hpp"
 #include "common/runtime_sweep.hpp"
 
@@ -28,16 +29,44 @@ std::string invalid_argument_of(std::function<void()> const& call)
 
 class TileOperands : public PrecisionSweep {};
 
-// A submission that throws halfway through a call (a tile the user partitioned) fails the
-// sequence with that exception: the call's tasks submitted before it and those of later calls
-// do not run on alone, and wait() reports it.
-TEST_P(TileOperands, ASubmissionThatThrowsFailsTheSequence)
+// A tile the application partitioned or unregistered is named by the call, which submits
+// nothing: the matrix and the sequence stay as they were.
+TEST_P(TileOperands, ATilePartitionedOrUnregisteredIsNamedAndNothingChanges)
 {
     with_precision([&]<class T>() {
         rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
         const Dense<T> A0 = hpd_dense<T>(8, 5);
         auto A = tiles_of(r, A0, 2);
-        auto B = tiles_of(r, A0, 2);
+        tessera::Sequence s{r};
+        {
+            auto halves = rt::partition(A(3, 3), rt::row_blocks(2));
+            EXPECT_EQ(invalid_argument_of([&] { tessera::potrf_async(Uplo::lower, A, s); }),
+                      "potrf: tile (3, 3) of A is partitioned: unpartition it first");
+            EXPECT_EQ(invalid_argument_of([&] { (void)tessera::potri(Uplo::lower, A); }),
+                      "potri: tile (3, 3) of A is partitioned: unpartition it first");
+            EXPECT_FALSE(s.failed());
+        }
+        EXPECT_EQ(s.wait(), 0);
+        EXPECT_EQ(norm1_diff(to_dense(A), A0), 0.0);
+        auto moved_out = std::move(A(1, 2));
+        EXPECT_EQ(invalid_argument_of([&] { tessera::potrf_async(Uplo::upper, A, s); }),
+                  "potrf: tile (1, 2) of A is not registered");
+        A(1, 2) = std::move(moved_out);
+        tessera::potrf_async(Uplo::lower, A, s);  // the same calls, once the tiles are whole again
+        EXPECT_EQ(s.wait(), 0);
+    });
+}
+
+// A submission that still throws (a handle partitioned under the sequence's own submit) fails
+// the sequence with that exception: the tasks submitted before it and later calls do not run
+// on alone, and wait() reports it.
+TEST_P(TileOperands, ASubmissionThatThrowsFailsTheSequence)
+{
+    with_precision([&]<class T>() {
+        rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
+        const Dense<T> B0 = random_dense<T>(4, 4, 6);
+        auto B = tiles_of(r, B0, 2);
+        const rt::Codelet<rt::Matrix<T>> negate{.name = "negate", .cpu = +[](rt::Matrix<T> b) { b.ptr[0] = -b.ptr[0]; }};
         tessera::Sequence s{r};
         {
             Gate gate;  // holds the only worker until the failure is known
@@ -45,14 +74,14 @@ TEST_P(TileOperands, ASubmissionThatThrowsFailsTheSequence)
             const rt::Codelet<Gate*> hold{.name = "hold", .cpu = &gate_cpu};
             r.submit(hold, rt::value(&gate));
             ASSERT_TRUE(gate.wait_entered());
-            auto halves = rt::partition(A(3, 3), rt::row_blocks(2));
-            EXPECT_THROW(tessera::potrf_async(Uplo::lower, A, s), tessera::InvalidArgument);
+            s.submit(negate, rt::readwrite(B(0, 0)));
+            auto halves = rt::partition(B(1, 1), rt::row_blocks(2));
+            EXPECT_THROW(s.submit(negate, rt::readwrite(B(1, 1))), tessera::InvalidArgument);
             EXPECT_TRUE(s.failed());
-            tessera::potrf_async(Uplo::lower, B, s);  // submits nothing
         }
+        tessera::scale_async(T(2), B, s);  // submits nothing
         EXPECT_THROW((void)s.wait(), tessera::InvalidArgument);
-        EXPECT_EQ(norm1_diff(to_dense(A), A0), 0.0) << "tasks of the call that threw ran";
-        EXPECT_EQ(norm1_diff(to_dense(B), A0), 0.0) << "a later call ran on a failed sequence";
+        EXPECT_EQ(norm1_diff(to_dense(B), B0), 0.0) << "a task of the failed sequence ran";
     });
 }
 

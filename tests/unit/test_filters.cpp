@@ -267,8 +267,11 @@ TEST_P(Filters, ParentIsOffLimitsWhilePartitioned)
     int64_t s = 0;
     rt::Handle h{*rt, rt::Vector<int64_t>{x.data(), 8}};
     rt::Handle hs{*rt, rt::Variable<int64_t>{&s}};
+    EXPECT_FALSE(rt::partitioned(h));
     {
         auto p = rt::partition(h, rt::blocks(2));
+        EXPECT_TRUE(rt::partitioned(h));
+        EXPECT_FALSE(rt::partitioned(p[0]));
         int64_t before = rt->pending_tasks();
         EXPECT_THROW(rt->submit(sum_vec, rt::read(h), rt::write(hs)), InvalidArgument);
         EXPECT_THROW(rt->submit(add_vec, rt::readwrite(h), rt::value(int64_t{1})), InvalidArgument);
@@ -278,6 +281,7 @@ TEST_P(Filters, ParentIsOffLimitsWhilePartitioned)
         rt->submit(add_vec, rt::readwrite(p[0]), rt::value(int64_t{1}));
         rt->submit(add_vec, rt::readwrite(p[1]), rt::value(int64_t{2}));
     }
+    EXPECT_FALSE(rt::partitioned(h));
     rt->submit(sum_vec, rt::read(h), rt::write(hs));
     EXPECT_EQ(*hs.acquire<rt::Mode::R>().view(), 4 * 1 + 4 * 2);
 }

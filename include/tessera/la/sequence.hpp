@@ -12,8 +12,9 @@
 /// those that look for the smallest info of the call that failed, submit_finding_info), later
 /// calls on it submit nothing, and wait() reports the failure (the smallest info when several
 /// calls failed: for calls that do not depend on each other, which of them got to fail first
-/// depends on timing). A submission that throws (a tile handle partitioned by the user) fails
-/// the sequence too, with that exception. What a failed call leaves in its matrices is
+/// depends on timing). Every call checks its matrices before it submits anything; a
+/// submission that still throws (a handle partitioned meanwhile) fails the sequence too, with
+/// that exception. What a failed call leaves in its matrices is
 /// unspecified, as in LAPACK (the factorization stops part-way); the tasks of the calls
 /// chained after it that ran before the failure was known have written their results, the
 /// others have not run: a matrix such a call writes can be partly updated.

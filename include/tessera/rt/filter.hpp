@@ -42,6 +42,7 @@ std::vector<std::shared_ptr<DataState>> partition_data(DataState* parent, Filter
 /// Gives the parent back; the children must be the ones partition_data returned.
 /// Gives the parent back (a no-op if it was already given back by unregistering the parent).
 void unpartition_data(DataState* parent, std::vector<DataState*> const& children, bool throw_on_error);
+bool data_partitioned(DataState& s) noexcept;
 }  // namespace detail
 
 /// An active partition of a handle; owns the sub-handles.
@@ -112,6 +113,13 @@ template <Interface I>
 Partition<I> partition(Handle<I>& h, Filter f)
 {
     return Partition<I>(h, f);
+}
+
+/// True while `h` is partitioned: tasks and acquire must then take its sub-handles.
+template <Interface I>
+bool partitioned(Handle<I> const& h) noexcept
+{
+    return h.state() && detail::data_partitioned(*h.state());
 }
 
 }  // namespace tessera::rt
