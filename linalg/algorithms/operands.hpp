@@ -45,8 +45,7 @@ template <Scalar T> struct Operand {
 /// than sequence `s`, or one of whose tiles the application unregistered or partitioned: a
 /// call checks them all before it submits anything, so that a bad one changes nothing.
 template <Scalar T>
-void require_on_runtime_of(Sequence const& s, std::string const& routine,
-                           std::initializer_list<Operand<T>> matrices)
+void require_usable_on(Sequence const& s, std::string const& routine, std::initializer_list<Operand<T>> matrices)
 {
     for (Operand<T> const& o : matrices) {
         require(!o.matrix || &o.matrix.runtime() == &s.runtime(),

@@ -29,7 +29,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     detail::require_triangle("potrf", uplo);
     require(A.m() == A.n(),
             "potrf: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
-    detail::require_on_runtime_of<T>(s, "potrf", {{"A", A}});
+    detail::require_usable_on<T>(s, "potrf", {{"A", A}});
     using R = real_t<T>;
     const int64_t nt = A.nt();
     const bool lower = uplo == Uplo::lower;

@@ -38,7 +38,7 @@ bool triangular_done_early(std::string const& routine, Side side, Uplo uplo, Op 
                            TileMatrix<T> const& A, TileMatrix<T>& B, Sequence& s)
 {
     check_triangular(routine, side, uplo, trans, diag, A, B);
-    require_on_runtime_of<T>(s, routine, {{"A", A}, {"B", B}});
+    require_usable_on<T>(s, routine, {{"A", A}, {"B", B}});
     if (B.m() == 0 || B.n() == 0) return true;
     if (alpha == T(0)) {
         scale_async(T(0), B, s);

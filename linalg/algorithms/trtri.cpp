@@ -31,7 +31,7 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
     require(diag == Diag::nonunit || diag == Diag::unit, "trtri: diag must be Diag::nonunit or Diag::unit");
     require(A.m() == A.n(),
             "trtri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
-    detail::require_on_runtime_of<T>(s, "trtri", {{"A", A}});
+    detail::require_usable_on<T>(s, "trtri", {{"A", A}});
     using R = real_t<T>;
     auto v = [](auto x) { return rt::value(x); };
     const int64_t nt = A.nt();

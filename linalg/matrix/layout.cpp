@@ -30,7 +30,7 @@ void check_lapack_array(TileMatrix<T> const& A, T const* a, int64_t lda, char co
 template <Scalar T>
 TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, bool writes, Sequence& s, char const* fn)
 {
-    detail::require_on_runtime_of<T>(s, fn, {{"A", A}});
+    detail::require_usable_on<T>(s, fn, {{"A", A}});
     T const* end = a + (A.n() - 1) * lda + A.m();
     const std::string shape = std::string(1, precision_letter<T>()) + " " + std::to_string(A.m()) + " x " +
                               std::to_string(A.n()) + ", lda " + std::to_string(lda) + ", nb " + std::to_string(A.nb());

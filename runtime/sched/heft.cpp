@@ -7,17 +7,18 @@
 //                       + transfer(t, w)                             dmda, dmdas, dmdasd: bus
 //                       + length(t, arch(w))                         perf model
 //             w* = argmin end(w); on ties the one with the fewest tasks started or queued,
-//             then the first; queued(w*) += length (dmdasd: per priority too); queue t on w*;
+//             then the first; queued(w*) += length; queue t on w*;
 //             dmdas, dmdasd: prefetch t's inputs to w*'s memory node now.
 //   pop(w):   dm, dmda: priority > 0 first (newest first among those), then FIFO;
 //             dmdas, dmdasd: highest priority first, FIFO among equals.
-//             queued(w) -= length(t) (dmdasd: per priority too)
+//             queued(w) -= length(t)
 //   start:    started(w) += length(t); busy_until(w) = max(now, busy_until(w)) + length(t)
 //   done:     started(w) -= length(t); busy_until(w) = now + started(w)
 //
 // queued(w) counts every task queued on w, also those that a task of higher priority will
 // overtake, as StarPU's dm, dmda and dmdas do. dmdasd ("sorted decision", as StarPU's) counts
-// only the tasks ahead of t: ahead(w, t), those queued with t's priority or a higher one. It
+// only the tasks ahead of t: ahead(w, t), those queued with t's priority or a higher one (its
+// sorted queue sums their predicted lengths per priority). It
 // was measured worse than dmdas on the Cholesky of tessera-bench policies (2 cores and 2
 // emulated devices: 17.4 to 17.8 ms against 15.5 to 16.1): a burst of urgent tasks all goes to
 // the fastest unit, behind which the work placed earlier ends later than was predicted for it.
@@ -111,7 +112,7 @@ public:
             WorkerState& s = workers_[w];
             std::lock_guard lock(s.m);
             double ahead =
-                variant_ == Variant::tmdp_pr_sorted_decision ? s.by_priority.ahead_of(t.priority()) : s.queued;
+                variant_ == Variant::tmdp_pr_sorted_decision ? s.sorted.predicted_ahead_of(t.priority()) : s.queued;
             double free_at = std::max({now, s.busy_until, s.reserved}) + ahead;
             cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.ntasks + s.running});
             calibrating = calibrating || !p.known();
@@ -172,7 +173,6 @@ public:
             std::lock_guard lock(s.m);
             s.queued += length;
             ++s.ntasks;
-            if (variant_ == Variant::tmdp_pr_sorted_decision) s.by_priority.add(t.priority(), length);
             if (sorted_queues())
                 s.sorted.push(t);
             else if (t.priority() > 0)
@@ -191,7 +191,6 @@ public:
         if (t) {
             --s.ntasks;
             s.queued = s.ntasks == 0 ? 0.0 : std::max(0.0, s.queued - t.predicted());
-            if (variant_ == Variant::tmdp_pr_sorted_decision) s.by_priority.remove(t.priority(), t.predicted());
         }
         return t;
     }
@@ -233,7 +232,6 @@ public:
         s.fifo.clear();
         s.queued = 0;
         s.ntasks = 0;
-        s.by_priority.clear();
         return out;
     }
 
@@ -289,51 +287,10 @@ private:
         return std::move(log).str();
     }
 
-    // dmdasd: the predicted seconds of a sorted queue's tasks per priority, highest first, so
-    // that a task is delayed only by those that run before it. A flat vector: few priorities
-    // are queued at once, and it keeps its capacity when one empties (no allocation per task).
-    class QueuedByPriority {
-    public:
-        void add(int priority, double seconds)
-        {
-            auto it = std::find_if(q_.begin(), q_.end(), [&](Queued const& q) { return q.priority <= priority; });
-            if (it == q_.end() || it->priority != priority) it = q_.insert(it, Queued{priority});
-            it->seconds += seconds;
-            ++it->tasks;
-        }
-        void remove(int priority, double seconds)
-        {
-            auto it = std::find_if(q_.begin(), q_.end(), [&](Queued const& q) { return q.priority == priority; });
-            if (it == q_.end()) return;
-            if (--it->tasks == 0)
-                q_.erase(it);  // no rounding left behind
-            else
-                it->seconds = std::max(0.0, it->seconds - seconds);
-        }
-        void clear() { q_.clear(); }
-        // The queued tasks that pop() takes before one of this priority: those of the same
-        // priority (older) or higher.
-        double ahead_of(int priority) const
-        {
-            double ahead = 0;
-            for (auto it = q_.begin(); it != q_.end() && it->priority >= priority; ++it) ahead += it->seconds;
-            return ahead;
-        }
-
-    private:
-        struct Queued {
-            int priority = 0;
-            double seconds = 0;
-            std::size_t tasks = 0;
-        };
-        std::vector<Queued> q_;
-    };
-
     struct WorkerState {
         std::mutex m;
         std::deque<ReadyTask> fifo;  // dm, dmda
-        PriorityQueue sorted;        // dmdas, dmdasd
-        QueuedByPriority by_priority;  // dmdasd
+        PriorityQueue sorted;        // dmdas, dmdasd (with the predicted seconds per priority)
         double queued = 0;           // predicted seconds of the queued tasks
         std::size_t ntasks = 0;      // queued tasks
         double started = 0;          // predicted seconds of the tasks started, not ended

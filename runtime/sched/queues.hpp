@@ -3,6 +3,7 @@
 
 #include <tessera/rt/sched.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <functional>
@@ -36,28 +37,46 @@ inline WorkerId next_able_worker(ReadyTask t, unsigned workers, std::atomic<unsi
     return 0;
 }
 
-/// Highest priority first, oldest first among equals (a bucket per distinct priority).
+/// Highest priority first, oldest first among equals (a bucket per distinct priority). Each
+/// bucket also sums its tasks' predicted lengths (ReadyTask::predicted, set before the push).
 class PriorityQueue {
 public:
-    void push(ReadyTask t) { buckets_[t.priority()].push_back(t); ++size_; }
+    void push(ReadyTask t)
+    {
+        Bucket& b = buckets_[t.priority()];
+        b.tasks.push_back(t);
+        b.predicted += t.predicted();
+        ++size_;
+    }
     /// The best task worker w can run, removed; or an empty task.
     ReadyTask pop_for(WorkerId w)
     {
         for (auto b = buckets_.begin(); b != buckets_.end(); ++b) {
-            if (ReadyTask t = take_first_runnable(b->second, w)) {
-                if (b->second.empty()) buckets_.erase(b);
+            if (ReadyTask t = take_first_runnable(b->second.tasks, w)) {
+                if (b->second.tasks.empty())
+                    buckets_.erase(b);  // no rounding left behind
+                else
+                    b->second.predicted = std::max(0.0, b->second.predicted - t.predicted());
                 --size_;
                 return t;
             }
         }
         return {};
     }
+    /// The predicted seconds of the tasks that pop_for takes before one of priority p: those
+    /// of priority p (older) or higher.
+    double predicted_ahead_of(int p) const
+    {
+        double ahead = 0;
+        for (auto b = buckets_.begin(); b != buckets_.end() && b->first >= p; ++b) ahead += b->second.predicted;
+        return ahead;
+    }
     /// Every task, removed, best first.
     std::vector<ReadyTask> take_all()
     {
         std::vector<ReadyTask> out;
         out.reserve(size_);
-        for (auto& [priority, tasks] : buckets_) out.insert(out.end(), tasks.begin(), tasks.end());
+        for (auto& [priority, b] : buckets_) out.insert(out.end(), b.tasks.begin(), b.tasks.end());
         buckets_.clear();
         size_ = 0;
         return out;
@@ -66,7 +85,11 @@ public:
     std::size_t size() const noexcept { return size_; }
 
 private:
-    std::map<int, std::deque<ReadyTask>, std::greater<int>> buckets_;
+    struct Bucket {
+        std::deque<ReadyTask> tasks;
+        double predicted = 0;  // seconds
+    };
+    std::map<int, Bucket, std::greater<int>> buckets_;
     std::size_t size_ = 0;
 };
 
