@@ -28,7 +28,7 @@ void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     detail::require_triangle("lauum", uplo);
     require(A.m() == A.n(),
             "lauum: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
-    detail::require_usable_on<T>(s, "lauum", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "lauum", {{"A", A}});
     using R = real_t<T>;
     auto v = [](auto x) { return rt::value(x); };
     const int64_t nt = A.nt();

@@ -62,4 +62,14 @@ void require_usable_on(Sequence const& s, std::string const& routine, std::initi
     }
 }
 
+/// Checks the call's matrices (require_usable_on) and opens call `routine` on `s` until the
+/// scope returned ends: the tasks it submits belong to it (Sequence::failed_call).
+template <Scalar T>
+[[nodiscard]] Sequence::CallScope begin_call(Sequence& s, std::string const& routine,
+                                             std::initializer_list<Operand<T>> matrices)
+{
+    require_usable_on<T>(s, routine, matrices);
+    return s.call(routine);
+}
+
 }  // namespace tessera::inline la::detail

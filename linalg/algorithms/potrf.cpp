@@ -29,7 +29,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     detail::require_triangle("potrf", uplo);
     require(A.m() == A.n(),
             "potrf: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
-    detail::require_usable_on<T>(s, "potrf", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "potrf", {{"A", A}});
     using R = real_t<T>;
     const int64_t nt = A.nt();
     const bool lower = uplo == Uplo::lower;
@@ -40,7 +40,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     const bool stack_pairs = lower && !A.owns_storage();
     for (int64_t k = 0; k < nt; ++k) {
         s.submit(cl::potrf<T>, rt::value(uplo), readwrite(A(k, k)), rt::value(k * A.nb()),
-                 rt::value(s.info_slot()), rt::priority(int(2 * (nt - k))));
+                 rt::value(s.info_target()), rt::priority(int(2 * (nt - k))));
         for (int64_t m = k + 1; m < nt; ++m) {
             if (lower)  // A(m,k) = A(m,k) L(k,k)^{-H}
                 s.submit(cl::trsm<T>, rt::value(Side::right), rt::value(uplo), rt::value(conjtrans),

@@ -18,7 +18,7 @@ void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     detail::require_triangle("potri", uplo);
     require(A.m() == A.n(),
             "potri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
-    detail::require_usable_on<T>(s, "potri", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "potri", {{"A", A}});
     trtri_async(uplo, Diag::nonunit, A, s);  // A = L^{-1} (U^{-1})
     lauum_async(uplo, A, s);                 // A = L^{-H} L^{-1} (U^{-1} U^{-H})
 }

@@ -10,7 +10,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void scale_async(scalar_arg<T> alpha, TileMatrix<T>& A, Sequence& s)
 {
-    detail::require_usable_on<T>(s, "scale", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "scale", {{"A", A}});
     for (int64_t n = 0; n < A.nt(); ++n)
         for (int64_t m = 0; m < A.mt(); ++m) s.submit(cl::scale<T>, rt::value(T(alpha)), readwrite(A(m, n)));
 }

@@ -23,7 +23,9 @@ template <Scalar T>
 void trmm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
                 TileMatrix<T>& B, Sequence& s)
 {
-    if (detail::triangular_done_early<T>("trmm", side, uplo, trans, diag, alpha, A, B, s)) return;
+    detail::check_triangular("trmm", side, uplo, trans, diag, A, B);
+    const auto call = detail::begin_call<T>(s, "trmm", {{"A", A}, {"B", B}});
+    if (detail::triangular_done_early<T>(alpha, B, s)) return;
     const bool t = trans != Op::notrans;
     auto opA = [&](int64_t i, int64_t j) -> auto const& { return t ? A(j, i) : A(i, j); };
     auto v = [](auto x) { return rt::value(x); };

@@ -31,12 +31,12 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
     require(diag == Diag::nonunit || diag == Diag::unit, "trtri: diag must be Diag::nonunit or Diag::unit");
     require(A.m() == A.n(),
             "trtri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
-    detail::require_usable_on<T>(s, "trtri", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "trtri", {{"A", A}});
     using R = real_t<T>;
     auto v = [](auto x) { return rt::value(x); };
     const int64_t nt = A.nt();
     const T one = T(R(1)), minus_one = T(R(-1));
-    const uint64_t call = s.finding_call();
+    const uint64_t finding = s.finding_call();
     for (int64_t k = 0; k < nt; ++k) {
         if (uplo == Uplo::lower) {
             for (int64_t m = k + 1; m < nt; ++m)  // A(m,k) = -A(m,k) A(k,k)^{-1}
@@ -64,8 +64,8 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
         // A(k,k) = A(k,k)^{-1}, last: the solves above read the triangle itself. The diagonal
         // tiles do not wait for each other: each runs even after another's failure, so that
         // the first zero on the diagonal is the one reported (but not after an earlier call's).
-        s.submit_finding_info(call, cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()),
-                              v(s.info_slot()), v(call));
+        s.submit_finding_info(finding, cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()),
+                              v(s.info_target(finding)));
     }
 }
 

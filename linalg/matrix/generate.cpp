@@ -12,7 +12,7 @@ namespace tessera::inline la {
 template <Scalar T>
 void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s)
 {
-    detail::require_usable_on<T>(s, "generate_random", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "generate_random", {{"A", A}});
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i)
             s.submit(cl::random<T>, write(A(i, j)), rt::value(cl::TilePlace{i * A.nb(), j * A.nb(), A.m(), seed}));
@@ -34,7 +34,7 @@ template <Scalar T>
 void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s)
 {
     check_hpd(A, kappa);
-    detail::require_usable_on<T>(s, "generate_hpd", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "generate_hpd", {{"A", A}});
     // The two sums every entry needs, s = v^H v and t = v^H D v: O(n) here, once.
     cl::HpdShape h{A.n(), kappa, 0, 0, seed};
     for (int64_t k = 0; k < A.n(); ++k) {

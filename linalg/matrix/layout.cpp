@@ -25,12 +25,12 @@ void check_lapack_array(TileMatrix<T> const& A, T const* a, int64_t lda, char co
             std::string(fn) + ": lda = " + std::to_string(lda) + " exceeds the BLAS's int");
     require(a != nullptr || A.m() == 0 || A.n() == 0, std::string(fn) + ": the array is null");
 }
-/// `a` registered in place with A's shape and tile size, for sequence s: the registration
+/// `a` registered in place with A's shape and tile size, for sequence s (A checked usable on
+/// it): the registration
 /// an earlier conversion of the sequence made of it, or a new one, kept until s is done.
 template <Scalar T>
 TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, bool writes, Sequence& s, char const* fn)
 {
-    detail::require_usable_on<T>(s, fn, {{"A", A}});
     T const* end = a + (A.n() - 1) * lda + A.m();
     const std::string shape = std::string(1, precision_letter<T>()) + " " + std::to_string(A.m()) + " x " +
                               std::to_string(A.n()) + ", lda " + std::to_string(lda) + ", nb " + std::to_string(A.nb());
@@ -49,6 +49,7 @@ void lapack_to_tiles_async(T const* a, int64_t lda, TileMatrix<T>& A, Sequence& 
 {
     check_lapack_array(A, a, lda, "lapack_to_tiles");
     if (A.m() == 0 || A.n() == 0) return;
+    const auto call = detail::begin_call<T>(s, "lapack_to_tiles", {{"A", A}});
     // Only read through the registration: casting the const away is safe.
     TileMatrix<T>& W = wrap_lapack(A, const_cast<T*>(a), lda, false, s, "lapack_to_tiles");
     for (int64_t j = 0; j < A.nt(); ++j)
@@ -60,6 +61,7 @@ void tiles_to_lapack_async(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& 
 {
     check_lapack_array(A, a, lda, "tiles_to_lapack");
     if (A.m() == 0 || A.n() == 0) return;
+    const auto call = detail::begin_call<T>(s, "tiles_to_lapack", {{"A", A}});
     TileMatrix<T>& W = wrap_lapack(A, a, lda, true, s, "tiles_to_lapack");
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(A(i, j)), write(W(i, j)));

@@ -18,7 +18,7 @@ void norm_async(Norm kind, TileMatrix<T> const& A, real_t<T>* value, Sequence& s
 {
     using R = real_t<T>;
     require(value != nullptr, "norm_async: value is null");
-    detail::require_usable_on<T>(s, "norm", {{"A", A}});
+    const auto call = detail::begin_call<T>(s, "norm", {{"A", A}});
     if (s.failed()) return;  // as every call on a failed sequence: nothing submitted, nothing written
     if (A.m() == 0 || A.n() == 0) {
         *value = R(0);

@@ -29,19 +29,54 @@ int64_t Sequence::wait()
     // Every task is waited for, even after a failure: nothing may still run on the data when
     // the caller goes on.
     std::exception_ptr first;
-    for (rt::TaskRef const& t : state_->tasks) {
+    uint64_t first_call = 0;
+    for (Submitted const& submitted : state_->tasks) {
         try {
-            t.wait();
+            submitted.task.wait();
         } catch (...) {
-            if (!first) first = std::current_exception();
+            if (!first) {
+                first = std::current_exception();
+                first_call = submitted.call;
+            }
         }
     }
     state_->tasks.clear();
     state_->kept.clear();
     state_->registrations.clear();
-    if (first && !state_->error) state_->error = first;
+    if (first && !state_->error) {
+        state_->error = first;
+        state_->error_call = first_call;
+    }
     if (state_->error) std::rethrow_exception(state_->error);
     return info();
+}
+
+std::optional<SequenceCall> Sequence::failed_call() const
+{
+    const uint64_t call = state_->error ? state_->error_call : state_->info.call_of_value();
+    if (call == 0) return std::nullopt;
+    return SequenceCall{state_->calls.at(std::size_t(call - 1)), int64_t(call)};
+}
+
+Sequence::CallScope Sequence::call(std::string const& routine)
+{
+    if (state_->open_depth++ == 0) {
+        state_->calls.push_back(routine);
+        state_->open_call = state_->calls.size();
+    }
+    return CallScope{state_.get()};
+}
+
+Sequence::CallScope::~CallScope()
+{
+    if (--state_->open_depth == 0) state_->open_call = 0;
+}
+
+uint64_t Sequence::current_call(std::string_view codelet)
+{
+    if (state_->open_call != 0) return state_->open_call;
+    state_->calls.emplace_back(codelet);
+    return state_->calls.size();
 }
 
 std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* end, std::string const& shape,

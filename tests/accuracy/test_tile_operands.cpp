@@ -5,7 +5,7 @@
 // wrapped array's lda must fit the BLAS's int; a 1 x 1 positive definite matrix cannot have a
 // condition number other than 1; the conversions check lda even when there is nothing to copy;
 // a tile partitioned or unregistered by the application is named before anything is submitted;
-// a submission that still throws fails its sequence.
+// a submission that still throws fails its sequence; failed_call() names the call that failed.
 #include "accuracy/accuracy.hpp"
 #include "common/runtime_sweep.hpp"
 
@@ -82,6 +82,63 @@ TEST_P(TileOperands, ASubmissionThatThrowsFailsTheSequence)
         tessera::scale_async(T(2), B, s);  // submits nothing
         EXPECT_THROW((void)s.wait(), tessera::InvalidArgument);
         EXPECT_EQ(norm1_diff(to_dense(B), B0), 0.0) << "a task of the failed sequence ran";
+        ASSERT_TRUE(s.failed_call().has_value());
+        EXPECT_EQ(s.failed_call()->routine, "negate");  // a task submitted outside a call is one
+        EXPECT_EQ(s.failed_call()->number, 2);
+    });
+}
+
+// failed_call() names the call that failed, as the user made it: posv, not the potrf inside
+// it; a task that throws names its call too; a sequence that did not fail names none.
+TEST_P(TileOperands, FailedCallNamesTheCallThatFailed)
+{
+    with_precision([&]<class T>() {
+        rt::Runtime r{rt::RuntimeConfig{.ncpus = 2}};
+        Dense<T> bad = hpd_dense<T>(24, 5);
+        bad(17, 17) = T(-1);
+        auto A = tiles_of(r, hpd_dense<T>(24, 3), 8);
+        auto B = tiles_of(r, random_dense<T>(24, 3, 4), 8);
+        auto S = tiles_of(r, bad, 8);
+        {
+            tessera::Sequence s{r};
+            tessera::potrf_async(Uplo::lower, A, s);
+            tessera::potrs_async(Uplo::lower, A, B, s);
+            EXPECT_EQ(s.wait(), 0);
+            EXPECT_FALSE(s.failed_call().has_value()) << s.failed_call()->routine;
+        }
+        {
+            tessera::Sequence s{r};
+            tessera::scale_async(T(2), A, s);
+            EXPECT_THROW(tessera::potrf_async(Uplo::lower, B, s), tessera::InvalidArgument);  // not counted
+            tessera::posv_async(Uplo::upper, S, B, s);
+            EXPECT_EQ(s.wait(), 18);
+            ASSERT_TRUE(s.failed_call().has_value());
+            EXPECT_EQ(s.failed_call()->routine, "posv");
+            EXPECT_EQ(s.failed_call()->number, 2);
+        }
+        {
+            Dense<T> singular = hpd_dense<T>(24, 6);  // as a triangle: trtri's info is the zero's place
+            singular(17, 17) = T(0);
+            auto Z = tiles_of(r, singular, 8);
+            tessera::Sequence s{r};
+            tessera::potri_async(Uplo::lower, Z, s);  // its trtri's tasks look for the smallest info
+            EXPECT_EQ(s.wait(), 18);
+            ASSERT_TRUE(s.failed_call().has_value());
+            EXPECT_EQ(s.failed_call()->routine, "potri");
+            EXPECT_EQ(s.failed_call()->number, 1);
+        }
+        {
+            const rt::Codelet<rt::Matrix<T>> fail{
+                .name = "fail", .cpu = +[](rt::Matrix<T>) { throw tessera::Error("fail: as asked"); }};
+            tessera::Sequence s{r};
+            tessera::scale_async(T(2), A, s);
+            s.submit(fail, rt::readwrite(B(0, 0)));
+            tessera::scale_async(T(2), B, s);
+            EXPECT_THROW((void)s.wait(), tessera::Error);
+            ASSERT_TRUE(s.failed_call().has_value());
+            EXPECT_EQ(s.failed_call()->routine, "fail");
+            EXPECT_EQ(s.failed_call()->number, 2);
+        }
     });
 }
 

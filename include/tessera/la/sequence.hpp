@@ -17,7 +17,10 @@
 /// that exception. What a failed call leaves in its matrices is
 /// unspecified, as in LAPACK (the factorization stops part-way); the tasks of the calls
 /// chained after it that ran before the failure was known have written their results, the
-/// others have not run: a matrix such a call writes can be partly updated.
+/// others have not run: a matrix such a call writes can be partly updated. failed_call() says
+/// which call failed (PLASMA's request status):
+///
+///     if (s.wait() != 0) std::cerr << s.failed_call()->routine;   // "potrf", call 1
 #pragma once
 
 #include <tessera/rt/cancellation.hpp>
@@ -30,7 +33,9 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,7 +46,7 @@ namespace detail {
 /// the first failing minor is the one LAPACK reports. Recording a failure cancels the
 /// sequence's tasks that have not started.
 struct InfoSlot {
-    /// `call` of the tasks that are not a call's tasks looking for the smallest info.
+    /// `finding` of the tasks that are not a call's tasks looking for the smallest info.
     static constexpr uint64_t no_call = 0;
     static constexpr uint64_t none_yet = UINT64_MAX;
 
@@ -51,17 +56,30 @@ struct InfoSlot {
     /// before the first one, no_call once other tasks, or several calls, recorded one.
     std::atomic<uint64_t> failing_call{none_yet};
 
-    void record(int64_t info, uint64_t call = no_call) noexcept
+    /// Records info > 0 of the call numbered `call` (Sequence::failed_call), found by a task
+    /// of finding call `finding` (no_call: not one looking for the smallest info).
+    void record(int64_t info, uint64_t call, uint64_t finding = no_call) noexcept
     {
-        int64_t cur = value.load(std::memory_order_relaxed);
-        while ((cur == 0 || info < cur) && !value.compare_exchange_weak(cur, info, std::memory_order_relaxed)) {
+        {
+            SpinLock lock{recording_};  // the value and its call change together
+            const int64_t cur = value.load(std::memory_order_relaxed);
+            if (cur == 0 || info < cur) {
+                value.store(info, std::memory_order_relaxed);
+                call_of_value_ = call;
+            }
         }
         // cancelled with no record yet: a task's exception came first
-        const uint64_t mine = failed.cancelled() ? no_call : call;
+        const uint64_t mine = failed.cancelled() ? no_call : finding;
         uint64_t seen = none_yet;
-        if (!failing_call.compare_exchange_strong(seen, mine, std::memory_order_relaxed) && seen != call)
+        if (!failing_call.compare_exchange_strong(seen, mine, std::memory_order_relaxed) && seen != finding)
             failing_call.store(no_call, std::memory_order_relaxed);
         failed.cancel();  // publishes failing_call with it
+    }
+    /// The number of the call whose info value holds (0 while it holds none).
+    uint64_t call_of_value() const noexcept
+    {
+        SpinLock lock{recording_};
+        return call_of_value_;
     }
     /// Has the sequence failed by anything else than the tasks of `call` looking for the
     /// smallest info (an earlier call, a task's exception)? Then those tasks do no more.
@@ -69,6 +87,33 @@ struct InfoSlot {
     {
         return failed.cancelled() && failing_call.load(std::memory_order_relaxed) != call;
     }
+
+private:
+    // Failures are rare and brief to record: a spin lock, which cannot throw inside a task.
+    struct SpinLock {
+        std::atomic_flag& flag;
+        explicit SpinLock(std::atomic_flag& f) noexcept : flag(f)
+        {
+            while (flag.test_and_set(std::memory_order_acquire)) flag.wait(true, std::memory_order_relaxed);
+        }
+        ~SpinLock()
+        {
+            flag.clear(std::memory_order_release);
+            flag.notify_one();
+        }
+    };
+    mutable std::atomic_flag recording_;
+    uint64_t call_of_value_ = 0;
+};
+
+/// What a factorization task records its info with, passed to it by value: the sequence's
+/// slot, the number of the call it belongs to, and its finding call (InfoSlot::no_call unless
+/// it looks for the smallest info of its call).
+struct InfoTarget {
+    InfoSlot* slot;
+    uint64_t call;
+    uint64_t finding = InfoSlot::no_call;
+    void record(int64_t info) const noexcept { slot->record(info, call, finding); }
 };
 
 /// The token of one call's tasks that look for the smallest info (Sequence::finding_call):
@@ -92,8 +137,16 @@ private:
 };
 }  // namespace detail
 
+/// A call on a sequence, as Sequence::failed_call() names it.
+struct SequenceCall {
+    std::string routine;  ///< the routine called: "posv", not the potrf it runs inside
+    int64_t number = 0;   ///< its place among the sequence's calls, from 1
+};
+
 /// The tasks of chained asynchronous calls, their first failure, and what must outlive them.
 class Sequence {
+    struct State;
+
 public:
     /// A sequence on runtime `rt`, which must outlive it.
     explicit Sequence(rt::Runtime& rt);
@@ -111,29 +164,51 @@ public:
     rt::TaskRef submit(rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
+        const uint64_t call = current_call(cl.name);
         try {
-            return kept(state_->rt->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(state_->info.failed)));
+            return kept(call, state_->rt->submit(cl, std::forward<Args>(args)...,
+                                                 rt::cancelled_by(state_->info.failed)));
         } catch (...) {
-            fail(std::current_exception());  // the call's tasks submitted before it must not go on alone
+            fail(std::current_exception(), call);  // the call's tasks submitted before it must not go on alone
             throw;
         }
     }
-    /// Submits a task of call `call` (finding_call()) that records LAPACK's info and may run
-    /// before one that records a smaller info (trtri's diagonal tiles, independent of each
-    /// other). It still runs after a failure its own call recorded, so that the smallest info
-    /// is found, but not after the sequence failed otherwise (detail::FindingCallToken).
+    /// Submits a task of finding call `finding` (finding_call()) that records LAPACK's info
+    /// (with info_target(finding)) and may run before one that records a smaller info
+    /// (trtri's diagonal tiles, independent of each other). It still runs after a failure its
+    /// own finding call recorded, so that the smallest info is found, but not after the
+    /// sequence failed otherwise (detail::FindingCallToken).
     template <class... Params, class... Args>
-    rt::TaskRef submit_finding_info(uint64_t call, rt::Codelet<Params...> const& cl, Args&&... args)
+    rt::TaskRef submit_finding_info(uint64_t finding, rt::Codelet<Params...> const& cl, Args&&... args)
     {
         if (failed()) return {};
+        const uint64_t call = current_call(cl.name);
         try {
-            return kept(state_->rt->submit(cl, std::forward<Args>(args)...,
-                                           rt::cancelled_by(state_->finding_tokens.at(std::size_t(call - 1)))));
+            return kept(call, state_->rt->submit(cl, std::forward<Args>(args)...,
+                                                 rt::cancelled_by(state_->finding_tokens.at(std::size_t(finding - 1)))));
         } catch (...) {
-            fail(std::current_exception());
+            fail(std::current_exception(), call);
             throw;
         }
     }
+    /// While it lives, the tasks submitted through the sequence belong to one call, which
+    /// failed_call() names: the tile calls open one (potrf_async opens "potrf"), and the calls
+    /// made inside it (posv's potrf) belong to it. A task submitted outside any call is a call
+    /// of its own, named after its codelet.
+    class CallScope {
+    public:
+        CallScope(CallScope const&) = delete;
+        CallScope& operator=(CallScope const&) = delete;
+        ~CallScope();
+
+    private:
+        friend class Sequence;
+        explicit CallScope(State* state) noexcept : state_(state) {}
+        State* state_;
+    };
+    /// Opens call `routine` (the next number), or, inside an open call, goes on with that one.
+    [[nodiscard]] CallScope call(std::string const& routine);
+
     /// A number for a call whose tasks look for the smallest info, unique in this sequence.
     uint64_t finding_call()
     {
@@ -145,14 +220,22 @@ public:
     /// the first exception a task raised (a bad device, a kernel error), after all tasks are
     /// done.
     int64_t wait();
+    /// Once wait() has reported a failure, the call that failed: the one whose info it
+    /// returned, or the one whose task (the first in submission order), or submission, threw
+    /// what it rethrew. std::nullopt when wait() reported none.
+    std::optional<SequenceCall> failed_call() const;
     /// The info recorded so far (tasks may still be running).
     int64_t info() const noexcept { return state_->info.value.load(std::memory_order_relaxed); }
     /// True once a numerical failure or a task's exception is known.
     bool failed() const noexcept { return state_->info.failed.cancelled() || state_->error != nullptr; }
 
     rt::Runtime& runtime() const noexcept { return *state_->rt; }
-    /// Where this sequence's factorization tasks record their info (internal: passed to tasks).
-    detail::InfoSlot* info_slot() const noexcept { return &state_->info; }
+    /// Where the open call's factorization tasks record their info (internal: passed to tasks);
+    /// `finding` is their finding_call(), if they look for the smallest info.
+    detail::InfoTarget info_target(uint64_t finding = detail::InfoSlot::no_call) const noexcept
+    {
+        return {&state_->info, state_->open_call, finding};
+    }
     /// Keeps `p` alive until the sequence's tasks are done (e.g. registrations of user memory).
     void keep_alive(std::shared_ptr<void const> p) { state_->kept.push_back(std::move(p)); }
 
@@ -172,16 +255,22 @@ public:
 private:
     // A submission threw: the sequence fails with that exception, its tasks not yet started
     // do not run, and wait() rethrows it.
-    void fail(std::exception_ptr e) noexcept
+    void fail(std::exception_ptr e, uint64_t call) noexcept
     {
-        if (!state_->error) state_->error = e;
+        if (!state_->error) {
+            state_->error = e;
+            state_->error_call = call;
+        }
         state_->info.failed.cancel();
     }
-    rt::TaskRef kept(rt::TaskRef t)
+    rt::TaskRef kept(uint64_t call, rt::TaskRef t)
     {
-        state_->tasks.push_back(t);
+        state_->tasks.push_back({t, call});
         return t;
     }
+    // The number of the call a task submitted now belongs to: the open one, or a new call of
+    // its own named `codelet`.
+    uint64_t current_call(std::string_view codelet);
 
     struct Registration {
         std::uintptr_t begin, end;
@@ -189,11 +278,19 @@ private:
         bool writes;  // a call on it writes into the memory
         std::shared_ptr<void> object;
     };
+    struct Submitted {
+        rt::TaskRef task;
+        uint64_t call;  // the number of the call it belongs to
+    };
     struct State {
         rt::Runtime* rt;
         detail::InfoSlot info;
         std::exception_ptr error;
-        std::vector<rt::TaskRef> tasks;
+        uint64_t error_call = 0;  // the call whose task or submission threw `error`
+        std::vector<Submitted> tasks;
+        std::vector<std::string> calls;  // call c's routine at c - 1
+        uint64_t open_call = 0;          // 0: none open
+        int open_depth = 0;              // the open call's scopes: its own and those inside it
         std::vector<std::shared_ptr<void const>> kept;
         std::vector<Registration> registrations;
         std::shared_ptr<void> one_blas_thread;  // OpenBLAS single-threaded while this lives
