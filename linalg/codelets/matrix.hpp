@@ -117,12 +117,15 @@ inline const rt::Codelet<Tile<T>, int64_t, int64_t, HpdShape> hpd{
 
 /// Folds the sum of squares scale_b^2 ssq_b into (scale, ssq). A part of scale 0 adds
 /// nothing, unless its ssq is NaN (a NaN in a tile of zeros), which must reach the result
-/// (as in lange): adding NaN times anything makes the merged ssq NaN.
+/// (as in lange): adding NaN times anything makes the merged ssq NaN. Two infinite scales
+/// add their ssq: their ratio Inf/Inf would make a NaN where lange gives Inf.
 template <class R>
 void merge_ssq(R& scale, R& ssq, R scale_b, R ssq_b) noexcept
 {
     if (scale_b == 0 && !std::isnan(ssq_b)) return;
-    if (scale < scale_b) {
+    if (std::isinf(scale) && std::isinf(scale_b)) {
+        ssq += ssq_b;  // NaN if either is
+    } else if (scale < scale_b) {
         ssq = ssq_b + ssq * (scale / scale_b) * (scale / scale_b);
         scale = scale_b;
     } else {

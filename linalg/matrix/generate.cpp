@@ -5,6 +5,7 @@
 #include "linalg/codelets/matrix.hpp"
 #include "linalg/instantiate.hpp"
 
+#include <limits>
 #include <string>
 
 namespace tessera::inline la {
@@ -25,6 +26,10 @@ void check_hpd(TileMatrix<T> const& A, double kappa)
     require(A.m() == A.n(), "generate_hpd: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
                                 ", not square");
     require(kappa >= 1, "generate_hpd: kappa = " + std::to_string(kappa) + " must be >= 1");
+    // Rounded to T, the eigenvalues move by about eps: 1/kappa must stay well above it.
+    const double limit = 1 / double(std::numeric_limits<real_t<T>>::epsilon());
+    require(kappa < limit, "generate_hpd: kappa = " + std::to_string(kappa) + " must be below 1/eps = " +
+                               std::to_string(limit) + " of the precision");
     require(A.n() != 1 || kappa == 1, "generate_hpd: kappa = " + std::to_string(kappa) +
                                           ": a 1 x 1 matrix has condition number 1");
 }

@@ -18,6 +18,7 @@ void norm_async(Norm kind, TileMatrix<T> const& A, real_t<T>* value, Sequence& s
 {
     using R = real_t<T>;
     require(value != nullptr, "norm_async: value is null");
+    require(detail::is_norm(kind), "norm: kind must be Norm::one, Norm::inf, Norm::max or Norm::fro");
     const auto call = detail::begin_call<T>(s, "norm", {{"A", A}});
     if (s.failed()) return;  // as every call on a failed sequence: nothing submitted, nothing written
     if (A.m() == 0 || A.n() == 0) {
@@ -45,6 +46,7 @@ void norm_async(Norm kind, TileMatrix<T> const& A, real_t<T>* value, Sequence& s
 template <Scalar T>
 real_t<T> norm(Norm kind, TileMatrix<T> const& A)
 {
+    require(detail::is_norm(kind), "norm: kind must be Norm::one, Norm::inf, Norm::max or Norm::fro");
     real_t<T> value = 0;
     if (A.m() == 0 || A.n() == 0) return value;  // also a matrix with no runtime
     Sequence s{A.runtime()};

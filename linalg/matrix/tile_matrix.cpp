@@ -13,7 +13,8 @@
 namespace tessera::inline la {
 
 namespace {
-int64_t tiles_along(int64_t extent, int64_t nb) { return (extent + nb - 1) / nb; }
+// ceil(extent / nb), without extent + nb - 1, which overflows for nb near INT64_MAX
+int64_t tiles_along(int64_t extent, int64_t nb) { return extent == 0 ? 0 : 1 + (extent - 1) / nb; }
 }  // namespace
 
 template <Scalar T>
@@ -29,6 +30,8 @@ TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
     require(m >= 0, "TileMatrix: m = " + std::to_string(m) + " must be >= 0");
     require(n >= 0, "TileMatrix: n = " + std::to_string(n) + " must be >= 0");
     require(nb >= 1, "TileMatrix: nb = " + std::to_string(nb) + " must be >= 1");
+    require(n == 0 || m <= int64_t(std::numeric_limits<std::size_t>::max() / sizeof(T)) / n,
+            "TileMatrix: m x n = " + std::to_string(m) + " x " + std::to_string(n) + " elements exceed the address space");
     auto s = std::make_shared<Storage>();
     s->rt = &rt;
     s->m = m;

@@ -12,6 +12,7 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 
@@ -281,6 +282,25 @@ TEST_P(TileMatrixAccuracy, BadArgumentsThrow)
         TM R{*rt, 4, 3, 2};
         EXPECT_THROW(tessera::generate_hpd(R, 10, 1), tessera::InvalidArgument);  // not square
         EXPECT_THROW(tessera::generate_hpd(A, 0.5, 1), tessera::InvalidArgument);  // kappa < 1
+        // rounded to T, 1/kappa below eps could come out indefinite
+        const double one_over_eps = 1 / double(std::numeric_limits<real_t<T>>::epsilon());
+        EXPECT_THROW(tessera::generate_hpd(A, std::numeric_limits<double>::infinity(), 1), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::generate_hpd(A, one_over_eps, 1), tessera::InvalidArgument);
+        EXPECT_NO_THROW(tessera::generate_hpd(A, one_over_eps / 2, 1));
+
+        EXPECT_THROW((void)tessera::norm(static_cast<Norm>('O'), A), tessera::InvalidArgument);  // not a Norm
+        EXPECT_THROW((void)tessera::norm(static_cast<Norm>('X'), TM{}), tessera::InvalidArgument);
+        real_t<T> value = -1;
+        EXPECT_THROW(tessera::norm_async(static_cast<Norm>('E'), A, &value, *std::make_unique<tessera::Sequence>(*rt)),
+                     tessera::InvalidArgument);
+        EXPECT_EQ(value, real_t<T>(-1));
+
+        // m n elements beyond the address space; one tile of nb near INT64_MAX
+        const int64_t huge = int64_t(1) << 62;
+        EXPECT_THROW((void)TM(*rt, 3, huge, huge), tessera::InvalidArgument);
+        TM one_tile{*rt, 5, 5, std::numeric_limits<int64_t>::max()};
+        EXPECT_EQ(one_tile.mt(), 1);
+        EXPECT_EQ(one_tile.nt(), 1);
     });
 }
 
@@ -418,6 +438,25 @@ TEST_P(TileMatrixAccuracy, NormsMatchTheHost)
             auto A = tessera::tile_copy_of(*rt, D.data(), 9, 8, D.ld, 4);
             for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro})
                 EXPECT_TRUE(std::isnan(tessera::norm(kind, A))) << "norm " << char(kind) << (zeros ? " of zeros" : "");
+        }
+
+        // Infinite entries make every norm Inf, as in lange: two of them in one tile, in two
+        // tiles (merged partial sums of squares), or a complex (inf, inf), do not make a NaN.
+        const real_t<T> inf = std::numeric_limits<real_t<T>>::infinity();
+        for (auto [i0, j0, i1, j1] : {std::array<int64_t, 4>{1, 1, 2, 2}, std::array<int64_t, 4>{1, 1, 7, 6}}) {
+            Dense<T> D = random_dense<T>(9, 8, 8);
+            D(i0, j0) = T(inf);
+            D(i1, j1) = T(-inf);
+            auto A = tessera::tile_copy_of(*rt, D.data(), 9, 8, D.ld, 3);
+            for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro})
+                EXPECT_EQ(tessera::norm(kind, A), inf) << "norm " << char(kind) << ", infinities at (" << i0 << ", "
+                                                       << j0 << ") and (" << i1 << ", " << j1 << ")";
+        }
+        if constexpr (is_complex_v<T>) {
+            Dense<T> D(1, 1);
+            D(0, 0) = T(inf, inf);
+            auto A = tessera::tile_copy_of(*rt, D.data(), 1, 1, D.ld, 1);
+            EXPECT_EQ(tessera::norm(Norm::fro, A), inf);
         }
     });
 }

@@ -23,6 +23,12 @@ enum class Norm : char { one = '1', inf = 'I', max = 'M', fro = 'F' };
 namespace detail {
 /// Whether `op` is one of the three operations (an Op cast from another letter is not).
 constexpr bool is_operation(Op op) noexcept { return op == Op::notrans || op == Op::trans || op == Op::conjtrans; }
+/// Whether `kind` is one of the four norms (a Norm cast from another letter, 'O' or 'E'
+/// included, is not: norm_from_char maps those).
+constexpr bool is_norm(Norm kind) noexcept
+{
+    return kind == Norm::one || kind == Norm::inf || kind == Norm::max || kind == Norm::fro;
+}
 inline char upper_letter(char c) noexcept { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; }
 [[noreturn]] inline void bad_letter(char c, char const* arg, char const* allowed)
 {

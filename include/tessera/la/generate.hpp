@@ -16,9 +16,12 @@ namespace tessera::inline la {
 template <Scalar T>
 void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s);
 /// Fills the square A with a Hermitian (symmetric for real T) positive definite matrix of
-/// 2-norm condition number exactly `kappa` >= 1 and norm 1: A = H D H^H, H a random
-/// Householder reflector, D = diag(kappa^(-k/(n-1))). Both triangles are written. A 1 x 1
-/// matrix has condition number 1: kappa must then be 1.
+/// 2-norm condition number `kappa` >= 1 and norm 1: A = H D H^H, H a random Householder
+/// reflector, D = diag(kappa^(-k/(n-1))), exactly so before its entries are rounded to T.
+/// Rounding moves the eigenvalues by about eps of T, so the condition number is kappa to a
+/// relative error of at most about kappa eps (measured: 1e-3 at kappa = 1e6 in single
+/// precision). kappa must be below 1/eps, beyond which A could come out indefinite. Both
+/// triangles are written. A 1 x 1 matrix has condition number 1: kappa must then be 1.
 template <Scalar T>
 void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s);
 
