@@ -15,6 +15,7 @@ TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContex
                    MemoryNode::Wait wait)
     : rt_(rt), t_(t), node_(node), cuda_(cuda), wait_(wait), slots_(t->buffers)
 {
+    require_room_for_all();
     try {
         for (std::size_t i = 0; i < t->buffers.size(); ++i) bind(i, w);
     } catch (...) {
@@ -53,6 +54,21 @@ void TaskData::bind(std::size_t i, WorkerId w)
         acquired_.push_back({d, merged});
     }
     bound_ = i + 1;
+}
+
+void TaskData::require_room_for_all() const
+{
+    const std::size_t capacity = rt_.node(node_).capacity();
+    if (capacity == 0) return;
+    std::size_t bytes = 0;  // each handle once: a handle passed twice has one buffer
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+        if (std::none_of(slots_.begin(), slots_.begin() + std::ptrdiff_t(i),
+                         [&](BufferSlot const& o) { return o.state == slots_[i].state; }))
+            bytes += slots_[i].state->layout.bytes();
+    if (bytes > capacity)
+        throw Error("task '" + std::string(t_->ops->name(t_->codelet)) + "': its data, " + std::to_string(bytes) +
+                    " bytes together, can never fit in memory node " + std::to_string(node_) + "'s " +
+                    std::to_string(capacity) + " bytes");
 }
 
 void* TaskData::allocate(std::size_t bytes)

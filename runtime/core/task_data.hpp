@@ -34,6 +34,9 @@ public:
     BufferSlot const* slots() const noexcept { return slots_.data(); }
 
 private:
+    // Throws Error when the task's data together exceed the node's capacity: it would wait
+    // forever for room that its own buffers take.
+    void require_room_for_all() const;
     void bind(std::size_t i, WorkerId w);
     void* allocate(std::size_t bytes);
     void* private_copy(DataState* d, WorkerId w);

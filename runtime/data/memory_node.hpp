@@ -80,6 +80,8 @@ public:
     void notify_released() noexcept;
 
     MemoryNodeInfo info() const;
+    /// The bytes the node may hold at most (0: no limit).
+    std::size_t capacity() const noexcept { return capacity_; }
 
 private:
     /// nullptr when the node (its capacity, or the device) has no room; throws DeviceError

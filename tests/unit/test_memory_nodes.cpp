@@ -248,6 +248,38 @@ TEST_P(MemoryNodes, BufferLargerThanDeviceFails)
     EXPECT_EQ(x[0], 5.0);
 }
 
+// A task whose buffers each fit on a device, but not all together, fails too: it would wait
+// for room that its own buffers take. The data it read stays valid where it was.
+TEST_P(MemoryNodes, DataLargerThanDeviceTogetherFails)
+{
+    rt::Runtime r{config("20KB")};
+    std::vector<double> x(1024, 1.0), y(1024, 2.0), z(1024, 3.0);  // 8 KB each, 24 KB together
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 1024}}, hy{r, rt::Vector<double>{y.data(), 1024}},
+        hz{r, rt::Vector<double>{z.data(), 1024}};
+    const rt::Codelet<rt::Vector<const double>, rt::Vector<const double>, rt::Vector<double>> sum3{
+        .name = "sum3",
+        .cpu = +[](rt::Vector<const double> a, rt::Vector<const double> b, rt::Vector<double> c) {
+            for (int64_t i = 0; i < c.n; ++i) c[i] += a[i] + b[i];
+        }};
+    auto t = r.submit(sum3, read(hx), read(hy), readwrite(hz), rt::on_worker(2));
+    try {
+        t.wait();
+        ADD_FAILURE() << "the task ran on a device too small for its data";
+    } catch (tessera::Error const& e) {
+        EXPECT_NE(std::string(e.what()).find("task 'sum3': its data, 24576 bytes together, can never fit"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(r.wait_all(), tessera::Error);
+    // the same handle twice is one buffer: x, x and y fit together
+    r.submit(sum3, read(hx), read(hx), readwrite(hy), rt::on_worker(2));
+    r.wait_all();
+    hy.unregister();
+    hz.unregister();
+    EXPECT_EQ(y[0], 4.0);
+    EXPECT_EQ(z[0], 3.0);
+}
+
 TEST_P(MemoryNodes, PrefetchMovesDataOnce)
 {
     rt::Runtime r{config()};
