@@ -26,12 +26,16 @@ public:
     std::vector<std::string> list(std::string const& name, std::vector<std::string> fallback) const;
     std::vector<int64_t> integers(std::string const& name, std::vector<int64_t> fallback) const;
     int64_t integer(std::string const& name, int64_t fallback) const;
+    /// The policies of --sched (`fallback` if absent), each checked to be known before
+    /// anything is measured; "" is the runtime's default.
+    std::vector<std::string> policies(std::vector<std::string> fallback) const;
     /// The option names given.
     std::vector<std::string> names() const;
-    /// Whether `name` was given as a flag, with no value (its value is then "1").
-    bool given_without_value(std::string const& name) const { return flags_.contains(name); }
-
 private:
+    // The value of option `name`, which must have one (a flag has none: "--n --reps 3" is an
+    // error, not n = 1).
+    std::string const& value_of(std::string const& name) const;
+
     std::map<std::string, std::string> values_;
     std::set<std::string> flags_;
 };

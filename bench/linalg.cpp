@@ -2,8 +2,9 @@
 // call of OpenBLAS/LAPACKE in the same run. For each n: a warm-up call of each, then --reps
 // timed calls on fresh copies of the inputs (copies are not timed); medians, GFlop/s with
 // LAPACK's flop counts, the ratio (peer time / Tessera time: above 1, Tessera is faster) and a
-// scaled residual of Tessera's result (O(n^2) checks with a random vector, so that n = 8000
-// costs no extra factorization). The peer runs multithreaded over every core; Tessera's tasks
+// scaled residual of Tessera's result (Problem::residual: a random vector through the factor
+// or inverse, or the solution of the right-hand sides, so that n = 8000 costs no extra
+// factorization). The peer runs multithreaded over every core; Tessera's tasks
 // call OpenBLAS single-threaded. LAPACKE's NaN check of the inputs is off for the peers, as it
 // is for Tessera's kernels. --svg writes GFlop/s against n.
 //
@@ -289,12 +290,14 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     const int64_t nb_opt = o.integer("nb", 0), reps = o.integer("reps", 3);
     const int ncpus = int(o.integer("ncpus", -1)), nemu = int(o.integer("nemu", 0));
     const int ncuda = int(o.integer("ncuda", -1));
-    auto scheds = o.list("sched", {"dmdas"});
+    auto scheds = o.policies({"dmdas"});
     const std::string svg = o.text("svg", "");
     const std::string uplo_text = o.text("uplo", "L");
     require(uplo_text.size() == 1, "--uplo must be L or U, not '" + uplo_text + "'");
     const Uplo uplo = la::uplo_from_char(uplo_text[0], "--uplo");
     require(reps >= 1 && nb_opt >= 0, "--reps must be >= 1 and --nb >= 0 (0: automatic)");
+    const int64_t nrhs_opt = o.integer("nrhs", 0);  // 0: n/10
+    require(!o.has("nrhs") || nrhs_opt >= 1, "--nrhs must be >= 1");
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     // LAPACKE's high-level calls scan their inputs for NaN first (O(n^2)), which Tessera's
     // kernels (the _work calls) do not: off, so that both sides do the same work.
@@ -307,7 +310,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
 
     for (int64_t n : ns) {
         require(n >= 1, "--n must be >= 1");
-        Problem<T> p = make_problem<T>(routine, uplo, n, o.integer("nrhs", std::max<int64_t>(1, n / 10)));
+        Problem<T> p = make_problem<T>(routine, uplo, n, nrhs_opt > 0 ? nrhs_opt : std::max<int64_t>(1, n / 10));
         // The peer: every core in OpenBLAS.
         openblas_set_num_threads(cores);
         std::vector<double> peer;

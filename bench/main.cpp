@@ -2,6 +2,7 @@
 #include "bench/bench.hpp"
 
 #include <tessera/error.hpp>
+#include <tessera/rt/sched.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -17,7 +18,7 @@ Options::Options(int argc, char** argv)
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
         require(a.rfind("--", 0) == 0 && a.size() > 2, "option '" + a + "': expected --name [value]");
-        std::string name = a.substr(2), value = "1";
+        std::string name = a.substr(2), value;
         if (auto eq = name.find('='); eq != std::string::npos) {
             value = name.substr(eq + 1);
             name = name.substr(0, eq);
@@ -30,20 +31,37 @@ Options::Options(int argc, char** argv)
     }
 }
 
+std::string const& Options::value_of(std::string const& name) const
+{
+    require(!flags_.contains(name), "--" + name + ": expected a value");
+    return values_.at(name);
+}
+
 std::string Options::text(std::string const& name, std::string const& fallback) const
 {
-    auto it = values_.find(name);
-    return it == values_.end() ? fallback : it->second;
+    return has(name) ? value_of(name) : fallback;
 }
 
 std::vector<std::string> Options::list(std::string const& name, std::vector<std::string> fallback) const
 {
-    auto it = values_.find(name);
-    if (it == values_.end()) return fallback;
+    if (!has(name)) return fallback;
     std::vector<std::string> out;
-    std::stringstream ss(it->second);
+    std::stringstream ss(value_of(name));
     for (std::string item; std::getline(ss, item, ',');)
         if (!item.empty()) out.push_back(item);
+    require(!out.empty(), "--" + name + ": expected one or more values separated by commas");
+    return out;
+}
+
+std::vector<std::string> Options::policies(std::vector<std::string> fallback) const
+{
+    std::vector<std::string> out = list("sched", std::move(fallback));
+    for (std::string const& p : out) {
+        if (p.empty() || rt::policies().contains(p)) continue;
+        std::string known;
+        for (std::string const& name : rt::policies().all_names()) known += (known.empty() ? "" : ", ") + name;
+        require(false, "--sched: unknown policy '" + p + "' (known: " + known + ")");
+    }
     return out;
 }
 
@@ -75,11 +93,16 @@ std::vector<std::string> Options::names() const
 }
 
 namespace {
+/// x for JSON and the table: an integer in full (counts, sizes), another number to 6
+/// digits, and null (JSON has no NaN or infinity) for what is not finite.
 std::string number(double x)
 {
-    if (std::isnan(x)) return "null";
+    if (!std::isfinite(x)) return "null";
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", x);
+    if (x == std::trunc(x) && std::abs(x) < 0x1p53)
+        std::snprintf(buf, sizeof buf, "%.0f", x);
+    else
+        std::snprintf(buf, sizeof buf, "%.6g", x);
     return buf;
 }
 std::string quoted(std::string const& s)
@@ -91,7 +114,7 @@ std::string quoted(std::string const& s)
     }
     return out + "\"";
 }
-std::string cell(double x) { return std::isnan(x) ? "-" : number(x); }
+std::string cell(double x) { return std::isnan(x) ? "-" : std::isinf(x) ? (x > 0 ? "inf" : "-inf") : number(x); }
 }  // namespace
 
 void Report::add(Result const& r)
@@ -191,7 +214,6 @@ int main(int argc, char** argv)
             std::string const bound = opts.text("max-residual", "");
             char* end = nullptr;
             max_residual = std::strtod(bound.c_str(), &end);
-            tessera::require(!opts.given_without_value("max-residual"), "--max-residual: expected a number");
             tessera::require(!bound.empty() && *end == '\0' && max_residual >= 0,
                              "--max-residual: '" + bound + "' is not a non-negative number");
         }

@@ -65,7 +65,9 @@ void cholesky_graph(Runtime& r, Partition<Tile>& A, int64_t nt)
 double makespan(std::string const& sched, int64_t nt, int64_t nb, int ncpus, int nemu, std::string const& bw,
                 int64_t reps, std::vector<double>& times)
 {
-    Runtime r{{.ncpus = ncpus, .scheduler = sched, .nemu = nemu, .emu_bandwidth = bw, .perfmodel_dir = "none"}};
+    // No GPU: the emulated devices are then the last workers, the ones spend() slows down.
+    Runtime r{{.ncpus = ncpus, .scheduler = sched, .nemu = nemu, .emu_bandwidth = bw, .ncuda = 0,
+               .perfmodel_dir = "none"}};
     first_device_worker = unsigned(r.worker_count()) - unsigned(nemu);
     std::vector<double> a(std::size_t(nt * nb * nt * nb), 1.0);
     Handle h{r, Matrix<double>{a.data(), nt * nb, nt * nb, nt * nb}};
@@ -86,12 +88,16 @@ int run(Options const& o, Report& report)
 {
     int64_t nt = o.integer("nt", 8), nb = o.integer("nb", 64), reps = o.integer("reps", 3);
     int ncpus = int(o.integer("ncpus", 2)), nemu = int(o.integer("nemu", 2));
-    auto scheds = o.list("sched", policies().names());
+    auto scheds = o.policies(policies().names());
     std::string bw = o.text("emu-bandwidth", "1GB");
-    unit_seconds = double(o.integer("unit-us", 200)) * 1e-6;
+
     device_speed.clear();
     for (int64_t s : o.integers("speeds", {4, 2})) device_speed.push_back(double(s));
-    require(nt >= 1 && nb >= 1 && reps >= 1 && !device_speed.empty(), "--nt, --nb, --reps, --speeds must be positive");
+    const int64_t unit_us = o.integer("unit-us", 200);
+    require(nt >= 1 && nb >= 1 && reps >= 1 && unit_us >= 1 && ncpus >= 1 && nemu >= 0,
+            "--nt, --nb, --reps, --unit-us and --ncpus must be positive, --nemu at least 0");
+    for (double s : device_speed) require(s >= 1, "--speeds must be positive");
+    unit_seconds = double(unit_us) * 1e-6;
 
     std::vector<double> eager_times;
     double eager = makespan("eager", nt, nb, ncpus, nemu, bw, reps, eager_times);
