@@ -308,8 +308,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     for (std::size_t i = 0; i < scheds.size(); ++i) plot[i + 1].name = "Tessera " + scheds[i];
     Series gpu_plot{.name = gpu_peer_name<T>(routine)};
 
+    for (int64_t n : ns) require(n >= 1, "--n must be >= 1");  // before anything is measured
     for (int64_t n : ns) {
-        require(n >= 1, "--n must be >= 1");
         Problem<T> p = make_problem<T>(routine, uplo, n, nrhs_opt > 0 ? nrhs_opt : std::max<int64_t>(1, n / 10));
         // The peer: every core in OpenBLAS.
         openblas_set_num_threads(cores);

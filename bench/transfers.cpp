@@ -50,8 +50,8 @@ int run(Options const& o, Report& report)
     require(nb >= 1 && reps >= 1, "--nb and --reps must be at least 1");
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
 
+    for (int64_t n : ns) require(n >= nb && n % nb == 0, "--n must be a multiple of --nb");  // before anything runs
     for (int64_t n : ns) {
-        require(n >= nb && n % nb == 0, "--n must be a multiple of --nb");
         int64_t nt = n / nb;
         std::mt19937_64 gen(42);
         std::uniform_real_distribution<double> u(-1, 1);

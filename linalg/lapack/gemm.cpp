@@ -111,6 +111,7 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
         }
     }
     Sequence s{rt};
+    const auto call = s.call("gemm");  // one call, not one per task
     for (int64_t q = 0; q < kt; ++q)
         for (int64_t j = 0; j < nt; ++j)
             for (int64_t i = 0; i < mt; ++i)

@@ -34,6 +34,7 @@ void potrs_in_strips(rt::Runtime& rt, Uplo uplo, int64_t n, int64_t nrhs, T cons
     for (int64_t j0 = 0; j0 < nrhs; j0 += width)
         strips.emplace_back(rt, rt::Matrix<T>{b + j0 * ldb, n, std::min(width, nrhs - j0), ldb});
     Sequence s{rt};
+    const auto call = s.call("potrs");  // one call, not one per task
     for (auto& strip : strips)
         for (Op op : {first, second})
             s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(op), rt::value(Diag::nonunit),

@@ -49,9 +49,10 @@ void lapack_to_tiles_async(T const* a, int64_t lda, TileMatrix<T>& A, Sequence& 
 {
     check_lapack_array(A, a, lda, "lapack_to_tiles");
     if (A.m() == 0 || A.n() == 0) return;
-    const auto call = detail::begin_call<T>(s, "lapack_to_tiles", {{"A", A}});
+    detail::require_usable_on<T>(s, "lapack_to_tiles", {{"A", A}});
     // Only read through the registration: casting the const away is safe.
     TileMatrix<T>& W = wrap_lapack(A, const_cast<T*>(a), lda, false, s, "lapack_to_tiles");
+    const auto call = s.call("lapack_to_tiles");  // numbered once the array is accepted
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(W(i, j)), write(A(i, j)));
 }
@@ -61,8 +62,9 @@ void tiles_to_lapack_async(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& 
 {
     check_lapack_array(A, a, lda, "tiles_to_lapack");
     if (A.m() == 0 || A.n() == 0) return;
-    const auto call = detail::begin_call<T>(s, "tiles_to_lapack", {{"A", A}});
+    detail::require_usable_on<T>(s, "tiles_to_lapack", {{"A", A}});
     TileMatrix<T>& W = wrap_lapack(A, a, lda, true, s, "tiles_to_lapack");
+    const auto call = s.call("tiles_to_lapack");  // numbered once the array is accepted
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(A(i, j)), write(W(i, j)));
 }

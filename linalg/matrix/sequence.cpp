@@ -60,10 +60,11 @@ std::optional<SequenceCall> Sequence::failed_call() const
 
 Sequence::CallScope Sequence::call(std::string const& routine)
 {
-    if (state_->open_depth++ == 0) {
-        state_->calls.push_back(routine);
+    if (state_->open_depth == 0) {
+        state_->calls.push_back(routine);  // first: if it throws, no call is left open
         state_->open_call = state_->calls.size();
     }
+    ++state_->open_depth;
     return CallScope{state_.get()};
 }
 

@@ -20,7 +20,8 @@ void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s);
 /// reflector, D = diag(kappa^(-k/(n-1))), exactly so before its entries are rounded to T.
 /// Rounding moves the eigenvalues by about eps of T, so the condition number is kappa to a
 /// relative error of at most about kappa eps (measured: 1e-3 at kappa = 1e6 in single
-/// precision). kappa must be below 1/eps, beyond which A could come out indefinite. Both
+/// precision). kappa >= 1/eps is refused: A would be indefinite after rounding as likely as
+/// not. Close below that limit it still can be, so keep kappa eps well below 1. Both
 /// triangles are written. A 1 x 1 matrix has condition number 1: kappa must then be 1.
 template <Scalar T>
 void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s);

@@ -194,7 +194,8 @@ public:
     /// While it lives, the tasks submitted through the sequence belong to one call, which
     /// failed_call() names: the tile calls open one (potrf_async opens "potrf"), and the calls
     /// made inside it (posv's potrf) belong to it. A task submitted outside any call is a call
-    /// of its own, named after its codelet.
+    /// of its own, named after its codelet. A scope must end before its sequence is moved from
+    /// or destroyed.
     class CallScope {
     public:
         CallScope(CallScope const&) = delete;
@@ -231,7 +232,8 @@ public:
 
     rt::Runtime& runtime() const noexcept { return *state_->rt; }
     /// Where the open call's factorization tasks record their info (internal: passed to tasks);
-    /// `finding` is their finding_call(), if they look for the smallest info.
+    /// `finding` is their finding_call(), if they look for the smallest info. With no call
+    /// open, an info is recorded with no call, which failed_call() cannot name.
     detail::InfoTarget info_target(uint64_t finding = detail::InfoSlot::no_call) const noexcept
     {
         return {&state_->info, state_->open_call, finding};

@@ -171,10 +171,13 @@ private:
                                   cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
     }
 
+    // Each handle once: a handle passed twice has one buffer (as TaskData binds it).
     static std::size_t data_bytes(Task const* t) noexcept
     {
         std::size_t bytes = 0;
-        for (BufferSlot const& b : t->buffers) bytes += b.layout->bytes();
+        for (auto b = t->buffers.begin(); b != t->buffers.end(); ++b)
+            if (std::none_of(t->buffers.begin(), b, [&](BufferSlot const& o) { return o.state == b->state; }))
+                bytes += b->layout->bytes();
         return bytes;
     }
 
