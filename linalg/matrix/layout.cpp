@@ -26,8 +26,8 @@ void check_lapack_array(TileMatrix<T> const& A, T const* a, int64_t lda, char co
     require(a != nullptr || A.m() == 0 || A.n() == 0, std::string(fn) + ": the array is null");
 }
 /// `a` registered in place with A's shape and tile size, for sequence s (A checked usable on
-/// it): the registration
-/// an earlier conversion of the sequence made of it, or a new one, kept until s is done.
+/// it): the registration an earlier conversion of the sequence made of it, or a new one, kept
+/// until s is done.
 template <Scalar T>
 TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, bool writes, Sequence& s, char const* fn)
 {
