@@ -12,8 +12,10 @@
  * diagonal entry of the factor is zero), or TESSERA_ERROR for any other failure (a device
  * error, out of memory), whose message tessera_last_error() returns. i is the argument's
  * position in LAPACK's (and BLAS's) Fortran interface, as here (LAPACKE's i is one larger:
- * it counts the layout argument). As in Fortran LAPACK, the inputs are not checked for
- * NaN (LAPACKE's optional check): a NaN in A stops potrf with info k > 0.
+ * it counts the layout argument). A NULL array that the call would read or write is a bad
+ * argument too, at its own position; arguments are checked in order, so the first bad one is
+ * reported. As in Fortran LAPACK, the inputs are not checked for NaN (LAPACKE's optional
+ * check): a NaN in A stops potrf with info k > 0.
  *
  * The library's runtime starts on the first call, configured by the TESSERA_* environment
  * variables (TESSERA_NCPU, TESSERA_SCHED, TESSERA_NEMU ...), or at tessera_init(); it stops at
@@ -38,11 +40,13 @@ typedef double _Complex tessera_complex_double;
 
 /* Starts the runtime (0 on success; TESSERA_ERROR if it is already running or cannot start). */
 int tessera_init(void);
-/* Waits for the runtime's tasks and stops it (a later call starts it again). */
+/* Waits for the calls running on other threads and for the runtime's tasks, then stops it (a
+   later call starts it again). Calls from several threads may run at the same time. */
 void tessera_finalize(void);
 /* Tile size of the following calls (0: automatic, the default); -1 if nb < 0. */
 int tessera_set_tile_size(int nb);
-/* The message of the last TESSERA_ERROR or bad argument on this thread ("" if none). */
+/* The message of this thread's last call if it returned TESSERA_ERROR or a bad argument, ""
+   if it succeeded. */
 const char* tessera_last_error(void);
 
 /* C = alpha op(A) op(B) + beta C */

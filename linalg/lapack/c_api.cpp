@@ -159,13 +159,11 @@ int tessera_init(void)
 void tessera_finalize(void) { la::finalize(); }
 int tessera_set_tile_size(int nb)
 {
-    if (nb < 0) {
-        remember(("tessera_set_tile_size: nb = " + std::to_string(nb) + " must be >= 0").c_str());
-        return -1;
-    }
-    last_error.clear();
-    la::set_tile_size(nb);
-    return 0;
+    return guarded([&] {
+        if (nb < 0)
+            throw InvalidLapackArgument("tessera_set_tile_size: nb = " + std::to_string(nb) + " must be >= 0", 1);
+        la::set_tile_size(nb);
+    });
 }
 const char* tessera_last_error(void) { return last_error.c_str(); }
 

@@ -7,19 +7,22 @@
 #include "linalg/lapack/strips.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <thread>
 #include <atomic>
+#include <cmath>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace tessera::inline la {
 
 namespace {
 struct Library {
     std::mutex m;
+    std::condition_variable no_calls;  // signalled when `calls` drops to 0
     std::unique_ptr<rt::Runtime> rt;
+    int64_t calls = 0;  // LAPACK-style calls holding rt (detail::LibraryCall)
     ~Library() { rt.reset(); }  // at exit: waits for the tasks, stops the workers
 };
 Library& library()
@@ -41,12 +44,11 @@ void init(rt::RuntimeConfig config)
 void finalize() noexcept
 {
     Library& lib = library();
-    std::unique_ptr<rt::Runtime> r;
-    {
-        std::lock_guard lock(lib.m);
-        r = std::move(lib.rt);
-    }
-    r.reset();
+    std::unique_lock lock(lib.m);
+    lib.no_calls.wait(lock, [&] { return lib.calls == 0; });
+    // Stopped under the lock: a call that comes meanwhile starts a new runtime once this one
+    // is gone, not beside it.
+    lib.rt.reset();
 }
 
 bool initialized() noexcept
@@ -64,9 +66,25 @@ rt::Runtime& runtime()
     return *lib.rt;
 }
 
+detail::LibraryCall::LibraryCall()
+{
+    Library& lib = library();
+    std::lock_guard lock(lib.m);
+    if (!lib.rt) lib.rt = std::make_unique<rt::Runtime>();
+    rt_ = lib.rt.get();
+    ++lib.calls;
+}
+
+detail::LibraryCall::~LibraryCall()
+{
+    Library& lib = library();
+    std::lock_guard lock(lib.m);
+    if (--lib.calls == 0) lib.no_calls.notify_all();
+}
+
 void set_tile_size(int64_t nb)
 {
-    require(nb >= 0, "set_tile_size: nb = " + std::to_string(nb) + " must be >= 0 (0: automatic)");
+    if (nb < 0) throw InvalidArgument("set_tile_size: nb = " + std::to_string(nb) + " must be >= 0 (0: automatic)");
     tile_size_override.store(nb, std::memory_order_relaxed);
 }
 

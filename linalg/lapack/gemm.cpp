@@ -63,7 +63,8 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     detail::check_array(fn, 12, "C", c, quick);
     detail::check_leading(fn, 13, "ldc", ldc, m);
     if (quick) return;
-    rt::Runtime& rt = runtime();
+    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    rt::Runtime& rt = library_call.runtime();
     if (!uses_ab) {  // C = beta C: A and B are not referenced
         auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, tile_size(Routine::gemm, precision_letter<T>(), std::max(m, n)));
         scale(beta, C);

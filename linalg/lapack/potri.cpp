@@ -20,7 +20,8 @@ int64_t potri(Uplo uplo, int64_t n, T* a, int64_t lda)
     for (int64_t i = 0; i < n; ++i)
         if (a[i + i * lda] == T(0)) return i + 1;
     if (n == 0) return 0;
-    rt::Runtime& rt = runtime();  // started first: the tile size depends on its workers
+    const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
+    rt::Runtime& rt = library_call.runtime();
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potri, precision_letter<T>(), n));
     return potri(uplo, A);
 }

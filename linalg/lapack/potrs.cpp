@@ -55,7 +55,8 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
     detail::check_array(fn, 6, "B", b, n == 0 || nrhs == 0);
     detail::check_leading(fn, 7, "ldb", ldb, n);
     if (n == 0 || nrhs == 0) return 0;
-    rt::Runtime& rt = runtime();
+    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    rt::Runtime& rt = library_call.runtime();
     if (const int64_t width = detail::strip_width(rt, nrhs)) {
         potrs_in_strips(rt, uplo, n, nrhs, a, lda, b, ldb, width);
         return 0;

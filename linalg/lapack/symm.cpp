@@ -31,7 +31,8 @@ void symm_or_hemm(char const* fn, bool hermitian, Side side, Uplo uplo, int64_t 
     detail::check_array(fn, 11, "C", c, quick);
     detail::check_leading(fn, 12, "ldc", ldc, m);
     if (quick) return;
-    rt::Runtime& rt = runtime();
+    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::symm, precision_letter<T>(), std::max(m, n));
     auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, nb);
     if (!uses_ab) {  // C = beta C: A and B are not referenced

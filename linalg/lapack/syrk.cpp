@@ -36,7 +36,8 @@ void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n
     detail::check_array(fn, 9, "C", c, quick);
     detail::check_leading(fn, 10, "ldc", ldc, n);
     if (quick) return;
-    rt::Runtime& rt = runtime();
+    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::syrk, precision_letter<T>(), std::max(n, k));
     auto C = TileMatrix<T>::wrap(rt, c, n, n, ldc, nb);
     // A is only read: casting const away for the registration is safe. When it is not

@@ -40,7 +40,8 @@ void triangular_in_place(char const* fn, Routine routine, Side side, Uplo uplo, 
     const bool uses_a = alpha != T(0) && m > 0 && n > 0;
     check_triangular_arguments(fn, side, uplo, transa, diag, m, n, uses_a, a, lda, b, ldb);
     if (m == 0 || n == 0) return;
-    rt::Runtime& rt = runtime();
+    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(routine, precision_letter<T>(), std::max(m, n));
     auto B = TileMatrix<T>::wrap(rt, b, m, n, ldb, nb);
     if (!uses_a) {  // B = 0: A is not referenced

@@ -7,6 +7,9 @@
 
 #include <tessera/tessera.h>
 
+#include <atomic>
+#include <thread>
+
 namespace tessera::test {
 namespace {
 
@@ -187,6 +190,39 @@ TEST(CApi, SetTileSizeKeepsTheLastErrorTrue)
 }
 
 TESSERA_INSTANTIATE_PRECISIONS(CApiSweep);
+
+// Calls from several threads share the library's runtime, and tessera_finalize() on another
+// thread waits for them: no call sees its runtime destroyed under it (AddressSanitizer
+// reported a use after free before), and a call after it starts the runtime again.
+TEST(CApi, FinalizeWaitsForCallsOnOtherThreads)
+{
+    const int n = 96, calls_per_thread = 20;
+    const auto A = random_dense<double>(n, n, 1), B = random_dense<double>(n, n, 2);
+    auto R = random_dense<double>(n, n, 3);
+    blas::gemm<double>(Op::notrans, Op::notrans, n, n, n, 1.0, A.data(), A.ld, B.data(), B.ld, 0.0, R.data(), R.ld);
+    const double scale = norm1(A) * norm1(B) * n;
+    ASSERT_EQ(tessera_set_tile_size(32), 0);  // several tasks per call
+    std::atomic<int> calls_done{0}, wrong{0};
+    auto caller = [&](uint64_t seed) {
+        auto C = random_dense<double>(n, n, seed);
+        for (int i = 0; i < calls_per_thread; ++i) {
+            const int info = tessera_dgemm('N', 'N', n, n, n, 1.0, A.data(), int(A.ld), B.data(), int(B.ld), 0.0,
+                                           C.data(), int(C.ld));
+            if (info != 0 || !(relative_error(C, R, scale) < 10)) ++wrong;
+            ++calls_done;
+        }
+    };
+    std::thread first(caller, 4), second(caller, 5);
+    while (calls_done.load() < 2 * calls_per_thread) {
+        tessera_finalize();
+        std::this_thread::yield();
+    }
+    first.join();
+    second.join();
+    EXPECT_EQ(wrong.load(), 0);
+    tessera_set_tile_size(0);
+    tessera_finalize();
+}
 
 // A caller's own BLAS calls keep their threads: OpenBLAS runs single-threaded only while a
 // Tessera call runs, then has its thread count back.
