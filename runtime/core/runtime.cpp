@@ -173,7 +173,10 @@ RuntimeImpl::~RuntimeImpl()
     parking_.wake_all();
     for (auto& t : threads_) t.join();
     transfers_.stop();
-    models_.save();
+    try {
+        models_.save();
+    } catch (...) {  // out of memory: the models on disk stay as they were (a cache)
+    }
 }
 
 void RuntimeImpl::track(DataState* d)

@@ -97,7 +97,12 @@ void* TaskData::private_copy(DataState* d, WorkerId w)
         throw InvalidArgument("reduce: the init codelet '" + std::string(red.init_ops->name(red.init)) +
                               "' has no " + std::string(to_string(arch)) + " implementation");
     }
-    red.init_ops->run(red.init, arch, 0, args);
+    try {
+        red.init_ops->run(red.init, arch, 0, args);
+    } catch (...) {  // the buffer is no one's: back to the node (a failed launch runs nothing)
+        rt_.node(node_).release(p, d->layout.bytes());
+        throw;
+    }
     std::lock_guard lock(d->cm);
     d->private_copies[w] = PrivateCopy{p, node_};
     return p;

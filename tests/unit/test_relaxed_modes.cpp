@@ -1,8 +1,8 @@
 // Checks the relaxed access modes, with 0 and 2 emulated devices, under every policy:
 // REDUX (a dot product and a histogram against sequential results, the handle's prior value
-// folded in, several phases, a failing contribution), SCRATCH (a private temporary per task,
-// from the allocation cache) and COMMUTE (any order, never two at once, ordered with the
-// other accesses).
+// folded in, several phases, a failing contribution, a failing init that leaves no buffer
+// behind), SCRATCH (a private temporary per task, from the allocation cache) and COMMUTE (any
+// order, never two at once, ordered with the other accesses).
 #include "common/runtime_sweep.hpp"
 
 #include <tessera/tessera.hpp>
@@ -129,6 +129,25 @@ TEST_P(RelaxedModes, FailingContributionCancelsTheReduction)
     auto reader = r.submit(copy, read(hs), write(ha));
     EXPECT_THROW(r.wait_all(), std::runtime_error);
     EXPECT_TRUE(reader.cancelled());
+}
+
+// An init codelet that throws fails the task that needed the private copy, and the copy's
+// buffer goes back to its node: once the handle is gone, every byte in use is in the cache.
+TEST_P(RelaxedModes, FailingInitLeavesNoBufferBehind)
+{
+    rt::Runtime r = make();
+    const rt::Codelet<rt::Variable<double>> failing_zero{
+        .name = "failing_zero", .cpu = +[](rt::Variable<double>) { throw std::runtime_error("no neutral element"); }};
+    const rt::Codelet<rt::Variable<double>> inc{.name = "inc", .cpu = +[](rt::Variable<double> v) { *v += 1; }};
+    double s = 5;
+    {
+        rt::Handle hs{r, rt::Variable<double>{&s}};
+        hs.set_reduction(failing_zero, add);
+        for (int i = 0; i < 4; ++i) r.submit(inc, reduce(hs));
+        EXPECT_THROW(r.wait_all(), std::runtime_error);
+    }
+    EXPECT_EQ(s, 5.0);  // no contribution was folded in
+    for (rt::MemoryNodeInfo const& node : r.memory_nodes()) EXPECT_EQ(node.used, node.cached) << "node " << node.id;
 }
 
 TEST_P(RelaxedModes, ReduceWithoutMethodsIsAnError)
