@@ -33,6 +33,11 @@ public:
     /// Has the copy started in `slot` of `path` ended, arrived or failed? Asks without waiting:
     /// the channel's fallback should the call to `ended` be overdue.
     virtual bool copy_has_ended(CopyPath path, unsigned slot) noexcept = 0;
+    /// Returns once every `ended` of the copies started so far has been called. The transfer
+    /// engine calls it after its channel threads have stopped and before the channels go: an
+    /// announcement overdue (the copy found ended by asking) must not reach a channel that is
+    /// gone.
+    virtual void await_announcements() noexcept = 0;
     /// Copies r from the calling thread, any thread, and returns once the data has arrived
     /// (an eviction's write-back, the bus calibration). Throws DeviceError.
     virtual void copy_now(TransferRequest const& r) = 0;

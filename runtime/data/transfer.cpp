@@ -196,6 +196,8 @@ void TransferEngine::stop() noexcept
     }
     for (auto& c : channels_)
         if (c->thread.joinable()) c->thread.join();
+    for (auto& c : channels_)
+        if (c->device) c->device->await_announcements();
     channels_.clear();
 }
 

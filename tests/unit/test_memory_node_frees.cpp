@@ -53,6 +53,7 @@ public:
     }
     void finish_copy(detail::CopyPath, unsigned) override {}
     bool copy_has_ended(detail::CopyPath, unsigned) noexcept override { return true; }
+    void await_announcements() noexcept override {}
     void copy_now(detail::TransferRequest const&) override
     {
         throw tessera::DeviceError("GatedFrees copies nothing");

@@ -4,7 +4,7 @@
 // copies are in flight started at once; a copy whose end is never announced found by asking
 // the device, and its late announcement not taken for the end of the next copy in its slot; a
 // copy that fails to start (answered at once) or to finish fails its own request and no other;
-// stopping finishes every copy queued or in flight.
+// stopping finishes every copy queued or in flight, and waits for late announcements.
 #include "runtime/data/device_backend.hpp"
 #include "runtime/data/transfer.hpp"
 
@@ -83,6 +83,13 @@ public:
     {
         std::lock_guard lock(m_);
         return ended_[slot];
+    }
+    /// The late announcement is made now, as a GPU's callback runs once its stream is synchronized.
+    void await_announcements() noexcept override { announce_late(); }
+    bool late_announcement_pending()
+    {
+        std::lock_guard lock(m_);
+        return bool(late_);
     }
 
     /// Ends every copy started so far, in order, and the later ones as soon as started.
@@ -297,6 +304,20 @@ TEST_F(TransferEngine, ALateAnnouncementDoesNotEndTheNextCopyInItsSlot)
     EXPECT_FALSE(gpu.finished_a_copy_before_its_end());
     gpu.open_gate();
     copies.wait_all();
+    expect_all_arrived_in_order(copies);
+}
+
+// Copy 0 is found ended by asking, and its end is announced only when the device is asked to
+// deliver its announcements: stop() asks before its channels go, so the announcement reaches a
+// channel that still exists.
+TEST_F(TransferEngine, StopWaitsForLateAnnouncementsBeforeTheChannelsGo)
+{
+    gpu.announced_late = 0;
+    Copies& copies = make_copies(1);
+    submit_all(copies);
+    copies.wait_all();  // after announcement_overdue
+    engine.stop();
+    EXPECT_FALSE(gpu.late_announcement_pending());
     expect_all_arrived_in_order(copies);
 }
 

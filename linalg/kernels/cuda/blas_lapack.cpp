@@ -133,8 +133,10 @@ constexpr std::size_t host_info_bytes = 64;
 void report_info(rt::CudaContext const& ctx, int const* device, int* host, InfoReport report,
                  char const* what, std::shared_ptr<void> keep = {})
 {
-    rt::cuda_check(cudaMemcpyAsync(host, device, sizeof(int), cudaMemcpyDeviceToHost, ctx.stream),
-                   "cudaMemcpyAsync (info)");
+    if (const cudaError_t e = cudaMemcpyAsync(host, device, sizeof(int), cudaMemcpyDeviceToHost, ctx.stream)) {
+        ctx.at_completion([keep = std::move(keep)] {});  // what the stream still runs may use it
+        rt::cuda_check(e, "cudaMemcpyAsync (info)");
+    }
     ctx.at_completion([host, report = std::move(report), what, keep = std::move(keep)] {
         const int info = *host;
         if (info < 0)

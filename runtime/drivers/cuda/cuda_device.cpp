@@ -312,6 +312,16 @@ bool CudaDevice::copy_has_ended(CopyPath path, unsigned slot) noexcept
     return true;
 }
 
+void CudaDevice::await_announcements() noexcept
+{
+    // each announcement is a callback on its direction's announcer stream: once the stream
+    // is done, so are they (a faulted device still calls them, with its error)
+    DeviceGuard on(ordinal_);
+    for (cudaStream_t announcer : copy_announcers_)
+        if (announcer) (void)cudaStreamSynchronize(announcer);
+    (void)cudaGetLastError();
+}
+
 void CudaDevice::copy_now(TransferRequest const& r)
 {
     DeviceGuard on(ordinal_);

@@ -73,6 +73,7 @@ public:
     void start_copy(TransferRequest const& r, CopyPath path, unsigned slot, std::function<void()> ended) override;
     void finish_copy(CopyPath path, unsigned slot) override;
     bool copy_has_ended(CopyPath path, unsigned slot) noexcept override;
+    void await_announcements() noexcept override;
     void copy_now(TransferRequest const& r) override;
     bool reaches(DeviceBackend const& other) const noexcept override;
     void add_peer(int ordinal) { peers_.insert(ordinal); }
