@@ -36,6 +36,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -504,6 +505,12 @@ public:
         for (auto& h : handles_) r.submit(add_cl, readwrite(h), rt::value(1.0), rt::on_worker(gpu));
         r.wait_all();
     }
+    /// Keeps the GPU busy with a task on each tile lasting `seconds` (adding 0): while they
+    /// are in flight, the replicas are in use.
+    void keep_busy(rt::Runtime& r, rt::WorkerId gpu, double seconds)
+    {
+        for (auto& h : handles_) r.submit(slow_add_cl, readwrite(h), rt::value(0.0), rt::value(seconds), rt::on_worker(gpu));
+    }
     /// Unregisters the tiles, gives the device its capacity back, and checks that no tile's
     /// modified replica was lost.
     void release_and_check()
@@ -519,33 +526,49 @@ private:
     std::size_t before_ = 0;
 };
 
-// A workspace (what cuSOLVER and cuFFT need beside the data) that the GPU, full of replicas no
-// task uses, has no room for: the node evicts them (writing the modified ones back), and the
-// task runs instead of failing.
-TEST(CudaDriver, WorkspaceWithNoRoomEvictsUnusedReplicas)
+// CUDA only: fills a workspace of `elements` with x, then copies its head to v.
+const rt::Codelet<rt::Vector<double>, double, int64_t> fill_through_workspace_cl{
+    .name = "cuda_test_fill_through_workspace", .where = rt::ArchMask::cuda,
+    .cuda = [](rt::CudaContext const& c, rt::Vector<double> v, double x, int64_t elements) {
+        auto* w = static_cast<double*>(c.workspace(std::size_t(elements) * sizeof(double)));
+        tessera_test::launch_fill(w, elements, x, c.stream);
+        rt::cuda_check(cudaMemcpyAsync(v.ptr, w, std::size_t(v.n) * sizeof(double), cudaMemcpyDeviceToDevice, c.stream),
+                       "cudaMemcpyAsync");
+    }};
+
+/// 1 MB of data fits beside the replicas of `full`; its 2 MB of workspace only once two of
+/// them are evicted: the task runs instead of failing, and nothing is lost.
+void expect_workspace_served(rt::Runtime& r, rt::WorkerId gpu, double busy_seconds)
 {
-    rt::Runtime r{config(0, "64MB")};
-    REQUIRE_GPU(r, gpu);
     constexpr int64_t tile = GpuFullOfUnusedReplicas::tile;
-    // CUDA only: fills a workspace of `elements` with x, then copies its head to v
-    const rt::Codelet<rt::Vector<double>, double, int64_t> fill_through_workspace{
-        .name = "cuda_test_fill_through_workspace", .where = rt::ArchMask::cuda,
-        .cuda = [](rt::CudaContext const& c, rt::Vector<double> v, double x, int64_t elements) {
-            auto* w = static_cast<double*>(c.workspace(std::size_t(elements) * sizeof(double)));
-            tessera_test::launch_fill(w, elements, x, c.stream);
-            rt::cuda_check(cudaMemcpyAsync(v.ptr, w, std::size_t(v.n) * sizeof(double), cudaMemcpyDeviceToDevice, c.stream),
-                           "cudaMemcpyAsync");
-        }};
     std::vector<double> out(tile, 0.0);
     rt::Handle ho{r, rt::Vector<double>{out.data(), tile}};
     GpuFullOfUnusedReplicas full(r, gpu);
-    // 1 MB of data fits beside them; its 2 MB of workspace only once two of them are evicted
-    r.submit(fill_through_workspace, write(ho), rt::value(7.0), rt::value(2 * tile), rt::on_worker(gpu));
+    if (busy_seconds > 0) full.keep_busy(r, gpu, busy_seconds);
+    r.submit(fill_through_workspace_cl, write(ho), rt::value(7.0), rt::value(2 * tile), rt::on_worker(gpu));
     EXPECT_NO_THROW(r.wait_all());
     EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 2u);
     ho.unregister();
     full.release_and_check();
     EXPECT_EQ(std::count(out.begin(), out.end(), 7.0), tile);
+}
+
+// A workspace (what cuSOLVER and cuFFT need beside the data) that the GPU, full of replicas no
+// task uses, has no room for: the node evicts them (writing the modified ones back).
+TEST(CudaDriver, WorkspaceWithNoRoomEvictsUnusedReplicas)
+{
+    rt::Runtime r{config(0, "64MB")};
+    REQUIRE_GPU(r, gpu);
+    expect_workspace_served(r, gpu, 0);
+}
+
+// The same while the worker's earlier tasks, still in flight, use those replicas: it
+// completes them first (only its thread can), then the node evicts.
+TEST(CudaDriver, WorkspaceWithNoRoomCompletesTheTasksInFlightFirst)
+{
+    rt::Runtime r{config(0, "64MB")};
+    REQUIRE_GPU(r, gpu);
+    expect_workspace_served(r, gpu, 0.2);
 }
 #endif
 
@@ -627,23 +650,28 @@ TEST(CudaDriver, FftPlanOfTheWorkerTransformsOnItsStream)
 
 #if TESSERA_CUDA_SIM
 // A plan whose work area finds the GPU full of replicas no task uses: the node evicts them,
-// the plan is made again, and the transform runs instead of failing.
+// the plan is made again, and the transform runs instead of failing. The same while earlier
+// tasks in flight use those replicas: the worker completes them first.
 TEST(CudaDriver, FftPlanWithNoRoomEvictsUnusedReplicas)
 {
-    rt::Runtime r{config(0, "64MB")};
-    REQUIRE_GPU(r, gpu);
-    GpuFullOfUnusedReplicas full(r, gpu);
-    // the array (256 x 256 complex: 1 MB) fits beside the tiles, its plan's work area (as much
-    // again, on the simulator) only once one of them is evicted
-    std::vector<std::complex<double>> a(256 * 256, std::complex<double>(0)), want(a.size(), 1.0);
-    a[0] = 1.0;  // the transform of a unit impulse is all ones
-    rt::Handle ha{r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * a.size())}};
-    r.submit(fft_2d_cl, readwrite(ha), rt::value(256), rt::value(256), rt::on_worker(gpu));
-    EXPECT_NO_THROW(r.wait_all());
-    EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 1u);
-    ha.unregister();
-    full.release_and_check();
-    EXPECT_EQ(a, want);
+    for (double busy_seconds : {0.0, 0.2}) {
+        SCOPED_TRACE("earlier tasks in flight for " + std::to_string(busy_seconds) + " s");
+        rt::Runtime r{config(0, "64MB")};  // a new worker: no plan made yet
+        REQUIRE_GPU(r, gpu);
+        GpuFullOfUnusedReplicas full(r, gpu);
+        if (busy_seconds > 0) full.keep_busy(r, gpu, busy_seconds);
+        // the array (256 x 256 complex: 1 MB) fits beside the tiles, its plan's work area (as
+        // much again, on the simulator) only once one of them is evicted
+        std::vector<std::complex<double>> a(256 * 256, std::complex<double>(0)), want(a.size(), 1.0);
+        a[0] = 1.0;  // the transform of a unit impulse is all ones
+        rt::Handle ha{r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * a.size())}};
+        r.submit(fft_2d_cl, readwrite(ha), rt::value(256), rt::value(256), rt::on_worker(gpu));
+        EXPECT_NO_THROW(r.wait_all());
+        EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 1u);
+        ha.unregister();
+        full.release_and_check();
+        EXPECT_EQ(a, want);
+    }
 }
 #endif
 
@@ -1156,6 +1184,41 @@ TEST(CudaDriver, TheOtherGpuCarriesOnAfterOneRetires)
     hm.unregister();
     EXPECT_EQ(mismatches, 0);
 }
+
+#if TESSERA_CUDA_SIM
+std::atomic<int> gpu_ordinal_seen{-1};
+void note_gpu_cuda(rt::CudaContext const&, rt::Vector<double>)
+{
+    int ordinal = -1;
+    if (cudaGetDevice(&ordinal) == cudaSuccess) gpu_ordinal_seen = ordinal;
+}
+const rt::Codelet<rt::Vector<double>> note_gpu_cl{
+    .name = "cuda_test_note_gpu", .where = rt::ArchMask::cuda, .cuda = &note_gpu_cuda};
+
+// A GPU that refuses its context (here simulated GPU 0, as in exclusive-process mode held by
+// another process) is left out with a one-line notice naming it, and the next GPU serves
+// instead of the runtime failing to start.
+TEST(CudaDriver, AGpuThatRefusesItsContextIsLeftOutWithANotice)
+{
+    tessera::cudasim::set_unavailable(0, true);
+    testing::internal::CaptureStderr();
+    std::optional<rt::Runtime> r;
+    try {
+        r.emplace(config());  // one GPU asked for
+    } catch (...) {
+    }
+    const std::string notice = testing::internal::GetCapturedStderr();
+    tessera::cudasim::set_unavailable(0, false);
+    ASSERT_TRUE(r) << "the runtime did not start";
+    EXPECT_NE(notice.find("CUDA device 0 left out: cudaMemGetInfo"), std::string::npos) << notice;
+    REQUIRE_GPU(*r, gpu);
+    std::vector<double> x(16, 0.0);
+    rt::Handle hx{*r, rt::Vector<double>{x.data(), 16}};
+    r->submit(note_gpu_cl, readwrite(hx), rt::on_worker(gpu));
+    r->wait_all();
+    EXPECT_EQ(gpu_ordinal_seen.load(), 1);
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, GpuFault,
                          ::testing::Values("eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas", "dmdasd"));

@@ -141,6 +141,8 @@ void refuse_copies_to_host(int ordinal, int count)
     st.device(ordinal).copies_to_host_to_refuse = count;
 }
 
+void set_unavailable(int ordinal, bool unavailable) { State::get().device(ordinal).unavailable = unavailable; }
+
 std::size_t leave_free(int ordinal, std::size_t bytes)
 {
     State& st = State::get();
@@ -465,6 +467,7 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total)
 {
     if (!free || !total) return record(cudaErrorInvalidValue);
     Device& d = State::get().current();
+    if (d.unavailable) return record(cudaErrorDevicesUnavailable);
     if (cudaError_t e = sticky(d)) return e;
     std::lock_guard lock(State::get().m);
     *total = d.capacity;

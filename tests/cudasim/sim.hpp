@@ -22,7 +22,8 @@
 //   past its allocation, is reported on stderr and faults the device, as on a GPU.
 // - A fault is sticky: once a device has faulted, its operations are skipped and every call
 //   on it returns the error, as a CUDA context does after a kernel fault. A test may also make
-//   copies to the host fail without a fault (refuse_copies_to_host).
+//   copies to the host fail without a fault (refuse_copies_to_host), or a device refuse its
+//   context (set_unavailable).
 // Internal to the simulator.
 #pragma once
 
@@ -57,6 +58,7 @@ struct Device {
     std::set<Stream*> streams;
     std::atomic<cudaError_t> fault{cudaSuccess};  // sticky
     std::atomic<int> copies_to_host_to_refuse{0};  // see refuse_copies_to_host
+    std::atomic<bool> unavailable{false};          // see set_unavailable
 };
 
 /// A created stream: a thread running its operations in the order they were queued.
@@ -144,6 +146,11 @@ std::size_t leave_free(int ordinal, std::size_t bytes);
 /// cudaErrorUnknown, copying nothing and leaving the device usable (not sticky): a write-back
 /// that fails, for the tests of what the runtime then keeps.
 void refuse_copies_to_host(int ordinal, int count);
+
+/// Makes device `ordinal` refuse a context, as a GPU in exclusive-process mode that another
+/// process holds: cudaMemGetInfo (the first call that needs its context) returns
+/// cudaErrorDevicesUnavailable.
+void set_unavailable(int ordinal, bool unavailable);
 
 /// Records a non-success status as the thread's last error (cudaGetLastError) and returns it.
 cudaError_t record(cudaError_t status);

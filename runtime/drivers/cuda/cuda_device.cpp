@@ -30,16 +30,23 @@ std::vector<CudaDeviceInfo> find_cuda_devices(int limit)
         });
         return found;
     }
-    if (limit > 0) count = std::min(count, limit);
-    for (int d = 0; d < count; ++d) {
+    for (int d = 0; d < count && (limit < 0 || int(found.size()) < limit); ++d) {
         CudaDeviceInfo info;
         info.ordinal = d;
-        cudaDeviceProp prop{};
-        cuda_check(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties");
-        info.name = prop.name;
-        DeviceGuard on(d);
-        on.check();
-        cuda_check(cudaMemGetInfo(&info.free_memory, &info.total_memory), "cudaMemGetInfo");
+        try {
+            cudaDeviceProp prop{};
+            cuda_check(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties");
+            info.name = prop.name;
+            DeviceGuard on(d);
+            on.check();
+            // the first call that needs the device's context: refused where another process
+            // holds a GPU in exclusive-process mode, or the GPU is lost
+            cuda_check(cudaMemGetInfo(&info.free_memory, &info.total_memory), "cudaMemGetInfo");
+        } catch (DeviceError const& e) {
+            (void)cudaGetLastError();
+            std::fprintf(stderr, "tessera: CUDA device %d left out: %s\n", d, e.what());
+            continue;
+        }
         found.push_back(std::move(info));
     }
     return found;
@@ -336,6 +343,15 @@ bool CudaDevice::reaches(DeviceBackend const& other) const noexcept
     return gpu && peers_.contains(gpu->ordinal_) && gpu->peers_.contains(ordinal_);
 }
 
+bool CudaDevice::make_room(std::size_t bytes, bool& tasks_completed)
+{
+    if (reclaim_node_memory && reclaim_node_memory(bytes)) return true;
+    if (tasks_completed || !complete_tasks_in_flight) return false;
+    tasks_completed = true;
+    complete_tasks_in_flight();  // their replicas become unused: the next reclaim may evict them
+    return true;
+}
+
 void* CudaDevice::workspace(std::size_t bytes)
 {
     if (bytes <= workspace_bytes_) return workspace_;
@@ -366,7 +382,8 @@ void* CudaDevice::workspace(std::size_t bytes)
         return true;
     };
     if (try_allocate(grown) || (grown > bytes && try_allocate(bytes))) return workspace_;
-    while (reclaim_node_memory && reclaim_node_memory(bytes))
+    bool tasks_completed = false;
+    while (make_room(bytes, tasks_completed))
         if (try_allocate(bytes)) return workspace_;
     throw DeviceError("CUDA device " + std::to_string(ordinal_) + ": no room for a workspace of " +
                       std::to_string(bytes) + " bytes, even with every unused replica evicted");
@@ -399,7 +416,8 @@ cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType ty
         std::size_t work = 0;
         cuda_check(cufftEstimateMany(rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work), "cufftEstimateMany");
         // at least one replica each time: the estimate may be 0, or short of what failed
-        while (made == CUFFT_ALLOC_FAILED && reclaim_node_memory && reclaim_node_memory(std::max<std::size_t>(work, 1)))
+        bool tasks_completed = false;
+        while (made == CUFFT_ALLOC_FAILED && make_room(std::max<std::size_t>(work, 1), tasks_completed))
             made = make(plan);
     }
     cuda_check(made, "cufftMakePlanMany");

@@ -86,14 +86,23 @@ public:
     cudaError_t sticky_error() const noexcept;
     std::array<CudaTaskSlot, cuda_tasks_in_flight>& slots() noexcept { return slots_; }
     /// Stream-ordered device workspace of at least `bytes` (CudaContext::workspace). Where the
-    /// GPU has no room, the node frees unused memory (reclaim_node_memory) and it tries again;
-    /// throws DeviceError when even that leaves no room.
+    /// GPU has no room, the node frees unused memory (reclaim_node_memory) and it tries again,
+    /// completing the worker's other tasks in flight if need be (make_room); throws
+    /// DeviceError when even that leaves no room.
     void* workspace(std::size_t bytes);
-    /// The cached cuFFT plan of this shape (CudaContext::fft_plan).
+    /// The cached cuFFT plan of this shape (CudaContext::fft_plan); its work area finds room
+    /// as a workspace does.
     cufftHandle fft_plan(int rank, int const* n, int batch, cufftType type);
+    /// Set by the worker while it runs: completes its tasks in flight (not the one running).
+    std::function<void()> complete_tasks_in_flight;
 
 private:
     void release() noexcept;  // frees the CUDA resources created so far
+    /// Frees device memory after an allocation outside the node failed: the node's unused
+    /// memory first; once it has none left, the worker's tasks in flight are completed, as
+    /// they pin their data and only the worker's thread (this one) completes them, and the
+    /// node tries again. False when nothing more can be freed.
+    bool make_room(std::size_t bytes, bool& tasks_completed);
 
     int ordinal_;
     std::set<int> peers_;

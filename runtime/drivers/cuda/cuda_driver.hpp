@@ -30,6 +30,8 @@ struct CudaDeviceInfo {
 
 /// The GPUs the runtime may use, at most `limit` of them (< 0: all). Without a device or a
 /// driver, none, after a one-line notice on stderr (once per process; not when limit is 0).
+/// A GPU that refuses its context (exclusive-process mode held by another process, a lost
+/// GPU) is left out with a one-line notice naming it, and the next one is taken.
 std::vector<CudaDeviceInfo> find_cuda_devices(int limit);
 
 /// Opens GPU `ordinal` as a memory node's device: its transfer streams and allocator.

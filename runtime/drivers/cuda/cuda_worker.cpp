@@ -51,7 +51,13 @@ public:
           capacity_(rt.node(node_).info().capacity)
     {
         for (CudaTaskSlot& s : device.slots()) free_.push_back(&s);
+        // a task's workspace or cuFFT plan that finds no room: the tasks in flight before it
+        // pin their data, and only this thread completes them (it is the one asking)
+        device.complete_tasks_in_flight = [this] { drain(); };
     }
+    ~CudaWorker() { device_.complete_tasks_in_flight = nullptr; }
+    CudaWorker(CudaWorker const&) = delete;
+    CudaWorker& operator=(CudaWorker const&) = delete;
 
     bool idle() const noexcept { return in_flight_.empty(); }
     bool full() const noexcept { return free_.empty(); }
