@@ -35,7 +35,7 @@ void gemm_async(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& 
                 scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s)
 {
     check_gemm(transa, transb, A, B, C);
-    const auto call = detail::begin_call<T>(s, "gemm", {{"A", A}, {"B", B}, {"C", C}});
+    const auto call = detail::begin_call<T>(s, "gemm", {{"A", A}, {"B", B}, {"C", C, true}});
     const bool ta = transa != Op::notrans, tb = transb != Op::notrans;
     const int64_t kt = ta ? A.mt() : A.nt();
     if (C.m() == 0 || C.n() == 0) return;

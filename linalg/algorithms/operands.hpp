@@ -35,15 +35,19 @@ inline void require_op(std::string const& routine, char const* name, Op op)
     require(is_operation(op), routine + ": " + name + " must be Op::notrans, Op::trans or Op::conjtrans");
 }
 
-/// A matrix of a tile call, with its name in the call's documentation.
+/// A matrix of a tile call, with its name in the call's documentation, and whether the call
+/// writes it.
 template <Scalar T> struct Operand {
     char const* name;
     TileMatrix<T> const& matrix;
+    bool written = false;
 };
 
 /// Throws InvalidArgument naming the first matrix (not empty) that lives on another runtime
-/// than sequence `s`, or one of whose tiles the application unregistered or partitioned: a
-/// call checks them all before it submits anything, so that a bad one changes nothing.
+/// than sequence `s`, or one of whose tiles the application unregistered or partitioned, or a
+/// written matrix that shares elements with another of the call's (BLAS's aliasing: its
+/// kernels would read what they are overwriting): a call checks them all before it submits
+/// anything, so that a bad one changes nothing.
 template <Scalar T>
 void require_usable_on(Sequence const& s, std::string const& routine, std::initializer_list<Operand<T>> matrices)
 {
@@ -60,6 +64,12 @@ void require_usable_on(Sequence const& s, std::string const& routine, std::initi
                                    (registered ? " is partitioned: unpartition it first" : " is not registered"));
             }
     }
+    for (Operand<T> const& w : matrices)
+        if (w.written)
+            for (Operand<T> const& o : matrices)
+                if (&o != &w && w.matrix.overlaps(o.matrix)) [[unlikely]]
+                    throw InvalidArgument(routine + ": " + w.name + " shares elements with " + o.name +
+                                          ": a matrix the call writes must not overlap another of its matrices");
 }
 
 /// Checks the call's matrices (require_usable_on) and opens call `routine` on `s` until the

@@ -28,7 +28,7 @@ template <Scalar T>
 void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& s)
 {
     check_posv(uplo, A, B);  // before anything is submitted: a bad B must not leave A factored
-    const auto call = detail::begin_call<T>(s, "posv", {{"A", A}, {"B", B}});
+    const auto call = detail::begin_call<T>(s, "posv", {{"A", A, true}, {"B", B, true}});
     potrf_async(uplo, A, s);
     potrs_async(uplo, A, B, s);
 }

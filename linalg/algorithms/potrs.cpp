@@ -31,7 +31,7 @@ template <Scalar T>
 void potrs_async(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B, Sequence& s)
 {
     check_potrs("potrs", uplo, A, B);
-    const auto call = detail::begin_call<T>(s, "potrs", {{"A", A}, {"B", B}});
+    const auto call = detail::begin_call<T>(s, "potrs", {{"A", A}, {"B", B, true}});
     if (B.m() == 0 || B.n() == 0) return;
     const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
     if (uplo == Uplo::lower) {

@@ -40,7 +40,7 @@ void symm_or_hemm_async(char const* fn, bool hermitian, Side side, Uplo uplo, T 
                         TileMatrix<T> const& B, T beta, TileMatrix<T>& C, Sequence& s)
 {
     check_symm_or_hemm(fn, side, uplo, A, B, C);
-    const auto call = detail::begin_call<T>(s, fn, {{"A", A}, {"B", B}, {"C", C}});
+    const auto call = detail::begin_call<T>(s, fn, {{"A", A}, {"B", B}, {"C", C, true}});
     if (C.m() == 0 || C.n() == 0) return;
     if (alpha == T(0)) {  // C = beta C; A and B are not referenced (BLAS)
         if (beta != T(1)) scale_async(beta, C, s);

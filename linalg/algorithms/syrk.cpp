@@ -49,7 +49,7 @@ void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T a
                         T beta, TileMatrix<T>& C, Sequence& s)
 {
     check_syrk_or_herk(fn, hermitian, uplo, trans, A, C);
-    const auto call = detail::begin_call<T>(s, fn, {{"A", A}, {"C", C}});
+    const auto call = detail::begin_call<T>(s, fn, {{"A", A}, {"C", C, true}});
     if (C.n() == 0) return;
     const Op t = hermitian && is_complex_v<T> ? Op::conjtrans : Op::trans;
     const bool notrans = trans == Op::notrans;

@@ -24,7 +24,7 @@ void trmm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, 
                 TileMatrix<T>& B, Sequence& s)
 {
     detail::check_triangular("trmm", side, uplo, trans, diag, A, B);
-    const auto call = detail::begin_call<T>(s, "trmm", {{"A", A}, {"B", B}});
+    const auto call = detail::begin_call<T>(s, "trmm", {{"A", A}, {"B", B, true}});
     if (detail::triangular_done_early<T>(alpha, B, s)) return;
     const bool t = trans != Op::notrans;
     auto opA = [&](int64_t i, int64_t j) -> auto const& { return t ? A(j, i) : A(i, j); };

@@ -7,6 +7,8 @@
 #include <tessera/error.hpp>
 #include <tessera/rt/memory.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -15,6 +17,47 @@ namespace tessera::inline la {
 namespace {
 // ceil(extent / nb), without extent + nb - 1, which overflows for nb near INT64_MAX
 int64_t tiles_along(int64_t extent, int64_t nb) { return extent == 0 ? 0 : 1 + (extent - 1) / nb; }
+
+/// A column-major array: `m` x `n` elements of `bytes` each from address `first`, `ld` apart.
+struct ArrayExtent {
+    std::uintptr_t first;
+    int64_t m, n, ld;
+    std::size_t bytes;
+    std::uintptr_t end() const { return first + std::size_t((n - 1) * ld + m) * bytes; }
+};
+
+/// Do two non-empty arrays share an element? With one leading dimension ld, on the grid of
+/// ld rows that starts at the lower of the two: an array whose first element lies at offset
+/// r + c ld (0 <= r < ld) holds rows [r, r + m) of columns [c, c + n), folded into rows
+/// [0, r + m - ld) of columns [c + 1, c + n + 1) where r + m > ld: at most two rectangles
+/// each, compared exactly. Otherwise, their address ranges are compared.
+bool arrays_share_an_element(ArrayExtent const& a, ArrayExtent const& b)
+{
+    const std::uintptr_t origin = std::min(a.first, b.first);
+    const bool on_one_grid = a.ld == b.ld && a.bytes == b.bytes && (a.first - origin) % a.bytes == 0 &&
+                             (b.first - origin) % b.bytes == 0;
+    if (!on_one_grid) return a.first < b.end() && b.first < a.end();
+    struct Rectangle {
+        int64_t r0, r1, c0, c1;  // rows [r0, r1) x columns [c0, c1)
+    };
+    auto rectangles = [&](ArrayExtent const& x, Rectangle (&out)[2]) {
+        const auto offset = int64_t((x.first - origin) / x.bytes);
+        const int64_t r = offset % x.ld, c = offset / x.ld;
+        if (r + x.m <= x.ld) {
+            out[0] = {r, r + x.m, c, c + x.n};
+            return 1;
+        }
+        out[0] = {r, x.ld, c, c + x.n};
+        out[1] = {0, r + x.m - x.ld, c + 1, c + x.n + 1};
+        return 2;
+    };
+    Rectangle ra[2], rb[2];
+    const int na = rectangles(a, ra), nb = rectangles(b, rb);
+    for (int i = 0; i < na; ++i)
+        for (int j = 0; j < nb; ++j)
+            if (ra[i].r0 < rb[j].r1 && rb[j].r0 < ra[i].r1 && ra[i].c0 < rb[j].c1 && rb[j].c0 < ra[i].c1) return true;
+    return false;
+}
 }  // namespace
 
 template <Scalar T>
@@ -76,6 +119,8 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
     s->nb = nb;
     s->mt = tiles_along(m, nb);
     s->nt = tiles_along(n, nb);
+    s->array = a;
+    s->lda = lda;
     if (m > 0 && n > 0) s->pinned = rt.pin_for_transfers(a, std::size_t((n - 1) * lda + m) * sizeof(T));
     s->tiles.reserve(std::size_t(s->mt * s->nt));
     for (int64_t j = 0; j < s->nt; ++j)
@@ -114,9 +159,25 @@ TileMatrix<T> TileMatrix<T>::sub(int64_t i, int64_t j, int64_t mt, int64_t nt) c
     v.j0_ = j0_ + j;
     v.mt_ = mt;
     v.nt_ = nt;
-    v.m_ = mt == 0 ? 0 : std::min(s_->m, (v.i0_ + mt) * s_->nb) - v.i0_ * s_->nb;
-    v.n_ = nt == 0 ? 0 : std::min(s_->n, (v.j0_ + nt) * s_->nb) - v.j0_ * s_->nb;
+    // up to the storage's end, or whole tiles before it (mt nb < the rows left: no overflow)
+    v.m_ = mt == 0 ? 0 : v.i0_ + mt == s_->mt ? s_->m - v.i0_ * s_->nb : mt * s_->nb;
+    v.n_ = nt == 0 ? 0 : v.j0_ + nt == s_->nt ? s_->n - v.j0_ * s_->nb : nt * s_->nb;
     return v;
+}
+
+template <Scalar T>
+bool TileMatrix<T>::overlaps(TileMatrix const& other) const noexcept
+{
+    if (!s_ || !other.s_ || m_ == 0 || n_ == 0 || other.m_ == 0 || other.n_ == 0) return false;
+    if (s_ == other.s_)
+        return i0_ < other.i0_ + other.mt_ && other.i0_ < i0_ + mt_ && j0_ < other.j0_ + other.nt_ &&
+               other.j0_ < j0_ + nt_;
+    if (!s_->array || !other.s_->array) return false;  // tile storage of its own is no one else's
+    auto extent = [](TileMatrix const& x) {
+        T const* first = x.s_->array + x.i0_ * x.s_->nb + x.j0_ * x.s_->nb * x.s_->lda;
+        return ArrayExtent{reinterpret_cast<std::uintptr_t>(first), x.m_, x.n_, x.s_->lda, sizeof(T)};
+    };
+    return arrays_share_an_element(extent(*this), extent(other));
 }
 
 template <Scalar T>

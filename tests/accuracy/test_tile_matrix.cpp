@@ -301,6 +301,52 @@ TEST_P(TileMatrixAccuracy, BadArgumentsThrow)
         TM one_tile{*rt, 5, 5, std::numeric_limits<int64_t>::max()};
         EXPECT_EQ(one_tile.mt(), 1);
         EXPECT_EQ(one_tile.nt(), 1);
+        // a view's rows up to the storage's end, without (i + mt) nb overflowing
+        TM tall{*rt, std::numeric_limits<int64_t>::max(), 0, huge};
+        EXPECT_EQ(tall.sub(0, 0, 2, 0).m(), std::numeric_limits<int64_t>::max());
+        EXPECT_EQ(tall.sub(1, 0, 1, 0).m(), std::numeric_limits<int64_t>::max() - huge);
+        EXPECT_EQ(tall.sub(0, 0, 1, 0).m(), huge);
+    });
+}
+
+// overlaps(): views of one matrix whose tile ranges meet; wraps of one array whose elements
+// meet, exactly with one leading dimension (a column folded into the next one included), by
+// address range with two.
+TEST_P(TileMatrixAccuracy, OverlapsTellsWhetherTwoMatricesShareAnElement)
+{
+    with_precision([&]<class T>() {
+        using TM = tessera::TileMatrix<T>;
+        auto rt = make_runtime();
+        TM P{*rt, 6, 6, 2};
+        EXPECT_TRUE(P.overlaps(P));
+        EXPECT_TRUE(P.sub(0, 0, 2, 2).overlaps(P.sub(1, 1, 2, 2)));
+        EXPECT_FALSE(P.sub(0, 0, 1, 3).overlaps(P.sub(1, 0, 2, 3)));
+        EXPECT_FALSE(P.sub(0, 0, 3, 1).overlaps(P.sub(0, 1, 3, 2)));
+        EXPECT_FALSE(P.sub(0, 0, 0, 3).overlaps(P));  // an empty view shares nothing
+        EXPECT_TRUE(P.sub(1, 1, 2, 2).sub(0, 0, 1, 1).overlaps(P.sub(1, 1, 1, 1)));  // a view of a view
+        EXPECT_FALSE(P.overlaps(TM{*rt, 6, 6, 2}));  // storage of its own
+        EXPECT_FALSE(P.overlaps(TM{}));
+
+        std::vector<T> a(8 * 8);  // lda = 8
+        auto wrap = [&](int64_t offset, int64_t m, int64_t n, int64_t lda) {
+            return TM::wrap(*rt, a.data() + offset, m, n, lda, 4);
+        };
+        auto left = wrap(0, 8, 4, 8), right = wrap(32, 8, 4, 8), top = wrap(0, 4, 8, 8), bottom = wrap(4, 4, 8, 8);
+        EXPECT_FALSE(left.overlaps(right));
+        EXPECT_FALSE(top.overlaps(bottom));  // their address ranges interleave, their elements do not
+        EXPECT_TRUE(left.overlaps(bottom));
+        EXPECT_TRUE(bottom.overlaps(left));
+        EXPECT_TRUE(top.overlaps(right));
+        auto folded = wrap(6, 4, 2, 8);  // rows 6-7 of columns 0 and 1, rows 0-1 of columns 1 and 2
+        EXPECT_TRUE(folded.overlaps(wrap(8, 2, 1, 8)));    // rows 0-1 of column 1
+        EXPECT_FALSE(folded.overlaps(wrap(10, 2, 1, 8)));  // rows 2-3 of column 1
+        EXPECT_TRUE(folded.overlaps(wrap(15, 1, 1, 8)));   // row 7 of column 1
+        EXPECT_FALSE(folded.overlaps(wrap(26, 4, 1, 8)));  // rows 2-5 of column 3
+        EXPECT_TRUE(left.sub(1, 0, 1, 1).overlaps(bottom.sub(0, 0, 1, 1)));  // views of wraps
+        EXPECT_FALSE(left.sub(0, 0, 1, 1).overlaps(bottom));
+        auto other_ld = wrap(40, 2, 2, 4);  // a.data() + 40, 44 .. 46: inside right's range
+        EXPECT_TRUE(other_ld.overlaps(right));
+        EXPECT_FALSE(other_ld.overlaps(left));
     });
 }
 

@@ -57,6 +57,62 @@ TEST_P(TileOperands, ATilePartitionedOrUnregisteredIsNamedAndNothingChanges)
     });
 }
 
+// A matrix a call writes must not share elements with another of the call's (BLAS's kernels
+// would read what they overwrite): the same matrix twice, overlapping views and wraps of one
+// array whose elements meet are refused, naming both matrices, and nothing changes. Reading
+// one matrix twice, disjoint views and disjoint wraps of one array are served.
+TEST_P(TileOperands, AWrittenMatrixThatOverlapsAnotherIsNamedAndNothingChanges)
+{
+    with_precision([&]<class T>() {
+        rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
+        const T one = T(real_t<T>(1));
+        const std::string rule = ": a matrix the call writes must not overlap another of its matrices";
+        const Dense<T> P0 = random_dense<T>(4, 4, 7);
+        auto P = tiles_of(r, P0, 2);
+        auto top_left = P.sub(0, 0, 1, 1), top_right = P.sub(0, 1, 1, 1), bottom_right = P.sub(1, 1, 1, 1);
+        auto top_row = P.sub(0, 0, 1, 2), left_column = P.sub(0, 0, 2, 1);
+        EXPECT_EQ(invalid_argument_of([&] { tessera::gemm(Op::notrans, Op::notrans, one, P, P, T(0), P); }),
+                  "gemm: C shares elements with A" + rule);
+        EXPECT_EQ(invalid_argument_of(
+                      [&] { tessera::gemm(Op::notrans, Op::notrans, one, top_left, top_right, one, top_right); }),
+                  "gemm: C shares elements with B" + rule);
+        EXPECT_EQ(invalid_argument_of(
+                      [&] { tessera::symm(Side::left, Uplo::lower, one, top_left, top_right, one, top_right); }),
+                  "symm: C shares elements with B" + rule);
+        EXPECT_EQ(invalid_argument_of([&] { tessera::syrk(Uplo::lower, Op::notrans, one, left_column, one, P); }),
+                  "syrk: C shares elements with A" + rule);
+        EXPECT_EQ(invalid_argument_of(
+                      [&] { tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, P, P); }),
+                  "trsm: B shares elements with A" + rule);
+        EXPECT_EQ(invalid_argument_of(
+                      [&] { tessera::trmm(Side::right, Uplo::upper, Op::notrans, Diag::nonunit, one, P, P); }),
+                  "trmm: B shares elements with A" + rule);
+        EXPECT_EQ(invalid_argument_of([&] { tessera::potrs(Uplo::lower, top_left, top_row); }),
+                  "potrs: B shares elements with A" + rule);
+        EXPECT_EQ(invalid_argument_of([&] { (void)tessera::posv(Uplo::lower, top_left, top_row); }),
+                  "posv: A shares elements with B" + rule);
+        EXPECT_EQ(norm1_diff(to_dense(P), P0), 0.0) << "a refused call changed P";
+
+        // top_right += top_left bottom_right: disjoint views of one matrix
+        Dense<T> E = P0;
+        blas::gemm<T>(Op::notrans, Op::notrans, 2, 2, 2, one, E.data(), E.ld, E.data() + 2 + 2 * E.ld, E.ld, one,
+                      E.data() + 2 * E.ld, E.ld);
+        tessera::gemm(Op::notrans, Op::notrans, one, top_left, bottom_right, one, top_right);
+        EXPECT_LE(norm1_diff(to_dense(P), E), 8 * eps<T>() * (norm1(P0) * norm1(P0) + norm1(P0)));
+        EXPECT_NO_THROW(tessera::gemm(Op::notrans, Op::conjtrans, one, top_left, top_left, one, bottom_right));
+
+        // wraps of one array (lda = 8): rows 0-3 and 4-7 share no element, columns 0-3 and rows 0-3 do
+        std::vector<T> a(8 * 8, T(0));
+        auto A = tessera::TileMatrix<T>::wrap(r, a.data(), 4, 4, 8, 4);
+        auto bottom = tessera::TileMatrix<T>::wrap(r, a.data() + 4, 4, 8, 8, 4);
+        auto top = tessera::TileMatrix<T>::wrap(r, a.data(), 4, 8, 8, 4);
+        EXPECT_NO_THROW(tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, A, bottom));
+        EXPECT_EQ(invalid_argument_of(
+                      [&] { tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, A, top); }),
+                  "trsm: B shares elements with A" + rule);
+    });
+}
+
 // A submission that still throws (a handle partitioned under the sequence's own submit) fails
 // the sequence with that exception: the tasks submitted before it and later calls do not run
 // on alone, and wait() reports it.

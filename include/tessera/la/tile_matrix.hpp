@@ -72,6 +72,10 @@ public:
     rt::Runtime& runtime() const;
     /// True when the tiles live in the matrix's own contiguous tile storage (not wrapped).
     bool owns_storage() const noexcept { return s_ && s_->buffer != nullptr; }
+    /// True when this matrix and `other` share an element: views of one matrix whose tile
+    /// ranges meet, or wrapped arrays whose elements meet in memory (with different leading
+    /// dimensions, whose address ranges meet).
+    bool overlaps(TileMatrix const& other) const noexcept;
     explicit operator bool() const noexcept { return s_ != nullptr; }
 
 private:
@@ -79,6 +83,8 @@ private:
         rt::Runtime* rt = nullptr;
         int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
         T* buffer = nullptr;      ///< the tile storage (allocate_for_transfers), or nullptr when wrapping
+        T* array = nullptr;       ///< the wrapped array, or nullptr
+        int64_t lda = 0;          ///< its leading dimension
         rt::PinnedRegion pinned;  ///< a wrapped array, page-locked when GPUs will copy it
         std::vector<Tile> tiles;  ///< tile (i, j) at i + j mt; unregistered before `pinned`
         ~Storage();
