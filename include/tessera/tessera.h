@@ -45,8 +45,8 @@ int tessera_init(void);
 void tessera_finalize(void);
 /* Tile size of the following calls (0: automatic, the default); -1 if nb < 0. */
 int tessera_set_tile_size(int nb);
-/* The message of this thread's last call if it returned TESSERA_ERROR or a bad argument, ""
-   if it succeeded. */
+/* The message of this thread's last call (other than tessera_finalize and this one) if it
+   returned TESSERA_ERROR or a bad argument, "" if it succeeded. */
 const char* tessera_last_error(void);
 
 /* C = alpha op(A) op(B) + beta C */

@@ -4,6 +4,7 @@
 
 #include <tessera/error.hpp>
 
+#include "linalg/lapack/library_call.hpp"
 #include "linalg/lapack/strips.hpp"
 
 #include <algorithm>
@@ -20,11 +21,13 @@ namespace tessera::inline la {
 namespace {
 struct Library {
     std::mutex m;
-    std::condition_variable no_calls;  // signalled when `calls` drops to 0
+    std::condition_variable changed;  // `calls` dropped to 0, or a finalize() ended
     std::unique_ptr<rt::Runtime> rt;
-    int64_t calls = 0;  // LAPACK-style calls holding rt (detail::LibraryCall)
+    int64_t calls = 0;        // LAPACK-style calls holding rt (detail::LibraryCall)
+    bool finalizing = false;  // a finalize() waits for the calls: new ones wait for it
     ~Library() { rt.reset(); }  // at exit: waits for the tasks, stops the workers
 };
+thread_local int calls_on_this_thread = 0;  // LibraryCall nesting (posv's potrf)
 Library& library()
 {
     static Library lib;
@@ -44,11 +47,18 @@ void init(rt::RuntimeConfig config)
 void finalize() noexcept
 {
     Library& lib = library();
-    std::unique_lock lock(lib.m);
-    lib.no_calls.wait(lock, [&] { return lib.calls == 0; });
-    // Stopped under the lock: a call that comes meanwhile starts a new runtime once this one
-    // is gone, not beside it.
-    lib.rt.reset();
+    std::unique_ptr<rt::Runtime> r;
+    {
+        std::unique_lock lock(lib.m);
+        lib.changed.wait(lock, [&] { return !lib.finalizing; });  // another finalize() first
+        lib.finalizing = true;  // new calls wait: a steady stream of them would never let calls reach 0
+        lib.changed.wait(lock, [&] { return lib.calls == 0; });
+        r = std::move(lib.rt);
+        lib.finalizing = false;
+    }
+    lib.changed.notify_all();
+    // Stopped outside the lock: its tasks may still ask for the library's runtime.
+    r.reset();
 }
 
 bool initialized() noexcept
@@ -69,17 +79,20 @@ rt::Runtime& runtime()
 detail::LibraryCall::LibraryCall()
 {
     Library& lib = library();
-    std::lock_guard lock(lib.m);
+    std::unique_lock lock(lib.m);
+    if (calls_on_this_thread == 0) lib.changed.wait(lock, [&] { return !lib.finalizing; });
     if (!lib.rt) lib.rt = std::make_unique<rt::Runtime>();
     rt_ = lib.rt.get();
     ++lib.calls;
+    ++calls_on_this_thread;
 }
 
 detail::LibraryCall::~LibraryCall()
 {
     Library& lib = library();
+    --calls_on_this_thread;
     std::lock_guard lock(lib.m);
-    if (--lib.calls == 0) lib.no_calls.notify_all();
+    if (--lib.calls == 0) lib.changed.notify_all();
 }
 
 void set_tile_size(int64_t nb)

@@ -21,6 +21,7 @@
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/library_call.hpp"
 #include "linalg/lapack/strips.hpp"
 
 #include <vector>

@@ -6,6 +6,7 @@
 
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/library_call.hpp"
 
 namespace tessera::inline la {
 

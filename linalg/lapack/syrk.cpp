@@ -5,6 +5,7 @@
 
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/library_call.hpp"
 
 #include <algorithm>
 

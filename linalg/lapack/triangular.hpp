@@ -6,6 +6,7 @@
 #include <tessera/la/context.hpp>
 
 #include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/library_call.hpp"
 
 #include <algorithm>
 

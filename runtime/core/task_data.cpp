@@ -5,8 +5,10 @@
 #include "runtime/data/data_state.hpp"
 
 #include <tessera/error.hpp>
+#include <tessera/rt/cuda.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 namespace tessera::rt::detail {
@@ -99,8 +101,14 @@ void* TaskData::private_copy(DataState* d, WorkerId w)
     }
     try {
         red.init_ops->run(red.init, arch, 0, args);
-    } catch (...) {  // the buffer is no one's: back to the node (a failed launch runs nothing)
-        rt_.node(node_).release(p, d->layout.bytes());
+    } catch (...) {
+        // The buffer is no one's: back to the node, on a GPU once the stream has passed the
+        // task's end (the init may have queued kernels before it failed), else at once.
+        MemoryNode& node = rt_.node(node_);
+        std::shared_ptr<void> back(p, [&node, bytes = d->layout.bytes()](void* q) { node.release(q, bytes); });
+#if TESSERA_HAVE_CUDA
+        if (cuda_) cuda_->at_completion([back] {});  // held, not run, by a failed task until its end
+#endif
         throw;
     }
     std::lock_guard lock(d->cm);

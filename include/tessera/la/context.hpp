@@ -20,30 +20,14 @@ namespace tessera::inline la {
 /// Starts the library's runtime with `config`. Throws InvalidArgument if it is already
 /// running (finalize() first) or the configuration is bad.
 void init(rt::RuntimeConfig config = {});
-/// Waits for the LAPACK-style and C calls running on other threads, then for the runtime's
-/// tasks, and stops it (a no-op when not started). A later call starts it again. A reference
-/// from runtime() must not be used after it.
+/// Waits for the LAPACK-style and C calls running on other threads (calls made meanwhile wait
+/// for it), then for the runtime's tasks, and stops it (a no-op when not started). A later
+/// call starts it again. A reference from runtime() must not be used after it.
 void finalize() noexcept;
 /// True while the library's runtime is running.
 bool initialized() noexcept;
 /// The library's runtime, started with the default configuration if need be.
 rt::Runtime& runtime();
-
-namespace detail {
-/// The library's runtime held by one LAPACK-style call, from its start to its return:
-/// finalize() waits until no call holds it, so a call never sees its runtime destroyed.
-class LibraryCall {
-public:
-    LibraryCall();  ///< starts the runtime if need be
-    ~LibraryCall();
-    LibraryCall(LibraryCall const&) = delete;
-    LibraryCall& operator=(LibraryCall const&) = delete;
-    rt::Runtime& runtime() const noexcept { return *rt_; }
-
-private:
-    rt::Runtime* rt_;
-};
-}  // namespace detail
 
 /// The routines whose tile size is tuned separately.
 enum class Routine : uint8_t { gemm, symm, syrk, trsm, trmm, potrf, potrs, posv, potri };

@@ -6,6 +6,7 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -275,10 +276,15 @@ void CudaDevice::enqueue_copy(TransferRequest const& r, cudaStream_t s)
 namespace {
 // cudaStreamAddCallback rather than cudaLaunchHostFunc: it is called once whatever happens,
 // with the error of a device that has faulted, where a host function would never be.
-void CUDART_CB announce_copy_end(cudaStream_t, cudaError_t, void* ended)
+struct Announcement {
+    CudaDevice* device;
+    std::function<void()> ended;
+};
+void CUDART_CB announce_copy_end(cudaStream_t, cudaError_t, void* announcement)
 {
-    std::unique_ptr<std::function<void()>> announce(static_cast<std::function<void()>*>(ended));
-    (*announce)();
+    std::unique_ptr<Announcement> a(static_cast<Announcement*>(announcement));
+    a->ended();
+    a->device->announcement_made();  // last: the device may go once none is pending
 }
 }  // namespace
 
@@ -293,9 +299,15 @@ void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned sl
         enqueue_copy(r, s);
         cuda_check(cudaEventRecord(done, s), "cudaEventRecord (copy)");
         cuda_check(cudaStreamWaitEvent(announcer, done, 0), "cudaStreamWaitEvent (copy end)");
-        auto announce = std::make_unique<std::function<void()>>(std::move(ended));
-        cuda_check(cudaStreamAddCallback(announcer, announce_copy_end, announce.get(), 0),
-                   "cudaStreamAddCallback (copy end)");
+        auto announce = std::make_unique<Announcement>(Announcement{this, std::move(ended)});
+        {
+            std::lock_guard lock(announcements_m_);
+            ++announcements_pending_;
+        }
+        if (const cudaError_t e = cudaStreamAddCallback(announcer, announce_copy_end, announce.get(), 0)) {
+            announcement_made();  // never to be called
+            cuda_check(e, "cudaStreamAddCallback (copy end)");
+        }
         announce.release();  // the callback owns it now
     } catch (...) {
         // the planes queued before the failure may still be copying into the destination,
@@ -319,14 +331,22 @@ bool CudaDevice::copy_has_ended(CopyPath path, unsigned slot) noexcept
     return true;
 }
 
+void CudaDevice::announcement_made() noexcept
+{
+    std::lock_guard lock(announcements_m_);
+    if (--announcements_pending_ == 0) announcements_made_.notify_all();
+}
+
 void CudaDevice::await_announcements() noexcept
 {
-    // each announcement is a callback on its direction's announcer stream: once the stream
-    // is done, so are they (a faulted device still calls them, with its error)
-    DeviceGuard on(ordinal_);
-    for (cudaStream_t announcer : copy_announcers_)
-        if (announcer) (void)cudaStreamSynchronize(announcer);
-    (void)cudaGetLastError();
+    // Each announcement is a callback on its direction's announcer stream, called even on a
+    // faulted GPU (with its error), whose streams synchronize at once: counted, not waited
+    // for through the streams. Bounded: a driver that never calls back must not hang the
+    // runtime's shutdown.
+    std::unique_lock lock(announcements_m_);
+    if (!announcements_made_.wait_for(lock, std::chrono::seconds(10), [&] { return announcements_pending_ == 0; }))
+        std::fprintf(stderr, "tessera: CUDA device %d: %u copy-end callbacks still pending at shutdown\n", ordinal_,
+                     announcements_pending_);
 }
 
 void CudaDevice::copy_now(TransferRequest const& r)

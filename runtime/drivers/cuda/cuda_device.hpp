@@ -13,9 +13,11 @@
 #include <tessera/rt/cuda.hpp>
 
 #include <array>
+#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <vector>
@@ -50,6 +52,9 @@ public:
     std::optional<TaskData> data;
     cudaEvent_t start = nullptr, end = nullptr;
     std::exception_ptr error;
+    /// The worker completed other tasks while this one was being queued (make_room): the
+    /// stream sat idle between its events, so their interval is no sample of its kernels.
+    bool timing_disturbed = false;
     std::vector<std::function<void()>> completions;
     void* host_scratch = nullptr;  // CudaContext::host_scratch_bytes, page-locked
     CudaDevice* device = nullptr;
@@ -74,6 +79,8 @@ public:
     void finish_copy(CopyPath path, unsigned slot) override;
     bool copy_has_ended(CopyPath path, unsigned slot) noexcept override;
     void await_announcements() noexcept override;
+    /// Called by a copy-end callback once its announcement is made.
+    void announcement_made() noexcept;
     void copy_now(TransferRequest const& r) override;
     bool reaches(DeviceBackend const& other) const noexcept override;
     void add_peer(int ordinal) { peers_.insert(ordinal); }
@@ -115,6 +122,11 @@ private:
     std::array<cudaStream_t, 2> copy_streams_{};
     std::array<std::array<cudaEvent_t, copies_in_flight>, 2> copies_done_{};
     std::array<cudaStream_t, 2> copy_announcers_{};
+    // the announcements queued and not yet made: await_announcements waits for them, as a
+    // faulted GPU's stream synchronizes at once, before its callbacks have run
+    std::mutex announcements_m_;
+    std::condition_variable announcements_made_;
+    unsigned announcements_pending_ = 0;
     cudaStream_t stream_ = nullptr;  // the worker's
     cudaMemPool_t node_pool_ = nullptr;     // the node's memory, with memory pools
     cudaStream_t memory_stream_ = nullptr;  // the order of its allocations and frees

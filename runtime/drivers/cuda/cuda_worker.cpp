@@ -53,7 +53,10 @@ public:
         for (CudaTaskSlot& s : device.slots()) free_.push_back(&s);
         // a task's workspace or cuFFT plan that finds no room: the tasks in flight before it
         // pin their data, and only this thread completes them (it is the one asking)
-        device.complete_tasks_in_flight = [this] { drain(); };
+        device.complete_tasks_in_flight = [this] {
+            if (launching_) launching_->timing_disturbed = true;
+            drain();
+        };
     }
     ~CudaWorker() { device_.complete_tasks_in_flight = nullptr; }
     CudaWorker(CudaWorker const&) = delete;
@@ -96,12 +99,14 @@ public:
         s.bytes = bytes;
         in_flight_bytes_ += bytes;
         s.error = nullptr;
+        s.timing_disturbed = false;
         s.completions.clear();
         cudaStream_t stream = device_.stream();
         try {
             // the handles are bound to this GPU: an implementation that made another current
             // must not move the next task
             cuda_check(cudaSetDevice(device_.ordinal()), "cudaSetDevice");
+            launching_ = &s;
             bind_data(s, t);
             cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
             KernelArgs args{s.data->slots(), t->values, &s.context};
@@ -119,6 +124,7 @@ public:
             (void)cudaGetLastError();
             retire_if_faulted();
         }
+        launching_ = nullptr;
         in_flight_.push_back(&s);
     }
 
@@ -201,7 +207,8 @@ private:
         }
         if (!s.error) {
             float ms = 0;
-            if (cudaEventElapsedTime(&ms, s.start, s.end) == cudaSuccess) seconds = double(ms) * 1e-3;
+            if (!s.timing_disturbed && cudaEventElapsedTime(&ms, s.start, s.end) == cudaSuccess)
+                seconds = double(ms) * 1e-3;
             (void)cudaGetLastError();
             for (auto& f : s.completions) {
                 try {
@@ -230,6 +237,7 @@ private:
     bool retired_ = false;
     std::vector<CudaTaskSlot*> free_;
     std::deque<CudaTaskSlot*> in_flight_;
+    CudaTaskSlot* launching_ = nullptr;  // the slot launch() is queuing (make_room may drain meanwhile)
 };
 
 }  // namespace
