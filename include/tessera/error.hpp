@@ -7,7 +7,9 @@
 /// The library never calls exit() or abort().
 #pragma once
 
+#include <concepts>
 #include <source_location>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -61,6 +63,16 @@ inline void require(bool ok, std::string_view what,
 {
     if (!ok) [[unlikely]]
         throw InvalidArgument(std::string(what), at);
+}
+
+/// The same check with a message built only when it fails, for hot paths (a submit checks
+/// every buffer): `require(ok, [&] { return "argument " + std::to_string(k) + ": ..."; })`.
+template <std::invocable F>
+    requires std::convertible_to<std::invoke_result_t<F>, std::string>
+void require(bool ok, F&& what, std::source_location at = std::source_location::current())
+{
+    if (!ok) [[unlikely]]
+        throw InvalidArgument(std::string(what()), at);
 }
 
 }  // namespace tessera

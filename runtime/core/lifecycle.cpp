@@ -43,19 +43,22 @@ Task* make_control_task(RuntimeImpl* rt, Task::Kind kind)
 
 void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index)
 {
-    std::string arg = "submit: argument " + std::to_string(arg_index + 1);
-    require(s != nullptr && s->registered.load(std::memory_order_acquire), arg + ": handle is not registered");
-    require(s->rt == t->rt, arg + ": handle belongs to another runtime");
+    // the messages are built only when a check fails: this runs for every buffer of every task
+    auto arg = [&](char const* what) {
+        return "submit: argument " + std::to_string(arg_index + 1) + ": " + what;
+    };
+    require(s != nullptr && s->registered.load(std::memory_order_acquire), [&] { return arg("handle is not registered"); });
+    require(s->rt == t->rt, [&] { return arg("handle belongs to another runtime"); });
     {
         std::lock_guard lock(s->m);
-        require(!s->partitioned, arg + ": handle is partitioned; use its sub-handles or unpartition it");
+        require(!s->partitioned, [&] { return arg("handle is partitioned; use its sub-handles or unpartition it"); });
     }
     if (m == Mode::REDUX)
-        require(s->reduction.redux != nullptr, arg + ": reduce(h) needs h.set_reduction(init, redux) first");
+        require(s->reduction.redux != nullptr, [&] { return arg("reduce(h) needs h.set_reduction(init, redux) first"); });
     for (BufferSlot const& b : t->buffers)
         if (b.state == s && b.mode != m)
             require(coherent(b.mode) && coherent(m) && b.mode != Mode::COMMUTE && m != Mode::COMMUTE,
-                    arg + ": the same handle twice, with modes that do not combine");
+                    [&] { return arg("the same handle twice, with modes that do not combine"); });
     t->buffers.push_back(BufferSlot{s, s->host_ptr, &s->layout, m});  // where it executes, set then
 }
 
@@ -83,25 +86,30 @@ void task_set_tag(Task* t, TagId id)
 
 void task_set_worker(Task* t, unsigned w, std::size_t arg_index)
 {
-    require(w < t->rt->worker_count(), "submit: argument " + std::to_string(arg_index + 1) + ": on_worker(" +
-                                           std::to_string(w) + "): there are " +
-                                           std::to_string(t->rt->worker_count()) + " workers");
+    require(w < t->rt->worker_count(), [&] {
+        return "submit: argument " + std::to_string(arg_index + 1) + ": on_worker(" + std::to_string(w) +
+               "): there are " + std::to_string(t->rt->worker_count()) + " workers";
+    });
     t->bound_worker = w;
 }
 
 void task_set_context(Task* t, ContextId c, std::size_t arg_index)
 {
-    require(c.value < t->rt->context_count(), "submit: argument " + std::to_string(arg_index + 1) +
-                                                  ": in_context: unknown context " + std::to_string(c.value));
+    require(c.value < t->rt->context_count(), [&] {
+        return "submit: argument " + std::to_string(arg_index + 1) + ": in_context: unknown context " +
+               std::to_string(c.value);
+    });
     t->context = c.value;
 }
 
 void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index)
 {
-    require(pred.get() != nullptr,
-            "submit: argument " + std::to_string(arg_index + 1) + ": after() names an empty task reference");
-    require(pred.get()->rt == t->rt,
-            "submit: argument " + std::to_string(arg_index + 1) + ": after() names a task of another runtime");
+    require(pred.get() != nullptr, [&] {
+        return "submit: argument " + std::to_string(arg_index + 1) + ": after() names an empty task reference";
+    });
+    require(pred.get()->rt == t->rt, [&] {
+        return "submit: argument " + std::to_string(arg_index + 1) + ": after() names a task of another runtime";
+    });
     task_retain(pred.get());
     t->explicit_preds.push_back(pred.get());
 }

@@ -195,7 +195,7 @@ void RuntimeImpl::untrack(DataState* d) noexcept
 
 WorkerInfo const& RuntimeImpl::worker(WorkerId w) const
 {
-    require(w < workers_.size(), "worker: id " + std::to_string(w) + " out of range");
+    require(w < workers_.size(), [&] { return "worker: id " + std::to_string(w) + " out of range"; });
     return workers_[w];
 }
 
