@@ -41,11 +41,13 @@ Task* make_control_task(RuntimeImpl* rt, Task::Kind kind)
     return t;
 }
 
-void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index)
+void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index, std::size_t element)
 {
     // the messages are built only when a check fails: this runs for every buffer of every task
     auto arg = [&](char const* what) {
-        return "submit: argument " + std::to_string(arg_index + 1) + ": " + what;
+        std::string a = "submit: argument " + std::to_string(arg_index + 1);
+        if (element != no_element) a += ", element " + std::to_string(element);
+        return a + ": " + what;
     };
     require(s != nullptr && s->registered.load(std::memory_order_acquire), [&] { return arg("handle is not registered"); });
     require(s->rt == t->rt, [&] { return arg("handle belongs to another runtime"); });
@@ -61,6 +63,8 @@ void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index)
                     [&] { return arg("the same handle twice, with modes that do not combine"); });
     t->buffers.push_back(BufferSlot{s, s->host_ptr, &s->layout, m});  // where it executes, set then
 }
+
+void task_begin_buffer_parameter(Task* t) { t->buffer_groups.push_back(uint32_t(t->buffers.size())); }
 
 void* task_value_storage(Task* t, std::size_t size, std::size_t align)
 {
@@ -310,7 +314,7 @@ std::vector<Task*> give_back_commute_handles(Task* t)
 double RuntimeImpl::run_kernel(Task* t, WorkerId w)
 {
     TaskData data(*this, t, w, NodeId(workers_[w].memory_node));
-    KernelArgs args{data.slots(), t->values, nullptr};
+    KernelArgs args = kernel_args(t, data.slots());
     auto start = std::chrono::steady_clock::now();
     t->ops->run(t->codelet, workers_[w].arch, first_runnable_implementation(t, w).value_or(0), args);
     auto took = std::chrono::steady_clock::now() - start;
@@ -381,7 +385,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
         tls_rank = rank;
         tls_size = size;
         try {
-            KernelArgs args{t->running_slots, t->values, nullptr};
+            KernelArgs args = kernel_args(t, t->running_slots);
             t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0), args);
         } catch (...) {
             fail(t, std::current_exception());

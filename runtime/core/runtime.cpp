@@ -240,7 +240,7 @@ std::optional<unsigned> RuntimeImpl::first_runnable_implementation(Task const* t
 {
     Arch arch = workers_[w].arch;
     unsigned n = t->ops->implementations(t->codelet, arch);
-    KernelArgs args{t->buffers.data(), t->values, nullptr};
+    KernelArgs args = kernel_args(t, t->buffers.data());
     for (unsigned i = 0; i < n; ++i)
         if (t->ops->can_execute(t->codelet, arch, i, args)) return i;
     return std::nullopt;

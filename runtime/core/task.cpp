@@ -126,6 +126,7 @@ void Task::reset() noexcept
     codelet = nullptr;
     ops = nullptr;
     buffers.clear();
+    buffer_groups.clear();
     values = nullptr;
     heap_values = nullptr;
     heap_values_align = 0;

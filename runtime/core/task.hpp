@@ -42,6 +42,7 @@ public:
     void const* codelet = nullptr;
     CodeletOps const* ops = nullptr;
     std::vector<BufferSlot> buffers;  // keeps its capacity across reuses from the pool
+    std::vector<uint32_t> buffer_groups;  // codelets with spans: KernelArgs::groups; else empty
     alignas(std::max_align_t) std::byte inline_values[inline_value_bytes];
     void* values = nullptr;
     void* heap_values = nullptr;
@@ -99,6 +100,12 @@ public:
     /// Resets for reuse from the pool.
     void reset() noexcept;
 };
+
+/// The arguments of t's kernel over `slots` (its buffers where the kernel runs).
+inline KernelArgs kernel_args(Task const* t, BufferSlot const* slots, CudaContext const* cuda = nullptr) noexcept
+{
+    return KernelArgs{slots, t->values, cuda, t->buffer_groups.empty() ? nullptr : t->buffer_groups.data()};
+}
 
 /// Makes `succ` wait for `pred` (counted in succ->pending before pred can release it; a
 /// no-op, save for failure propagation, if pred already completed).

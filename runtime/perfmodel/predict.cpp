@@ -74,7 +74,7 @@ Prediction RuntimeImpl::predict(Task* t, std::string const& arch, double unit_sp
         p = models_.predict(*model, arch, t->footprint, t->data_bytes);
         if (p.known()) return p;
     }
-    KernelArgs args{t->buffers.data(), t->values, nullptr};
+    KernelArgs args = kernel_args(t, t->buffers.data());
     double flops = t->ops->flops(t->codelet, args);
     if (flops < 0) return p;  // nothing better: uncalibrated, or calibrating with a few samples
     double speed = models_.speed(arch);
@@ -111,7 +111,7 @@ void RuntimeImpl::record_sample(Task* t, WorkerId w, double seconds)
 {
     std::string arch = t->group_size > 1 ? "cpu_x" + std::to_string(t->group_size) : perf_arch_[w];
     PerfModel const* model = t->ops->model(t->codelet);
-    KernelArgs args{t->buffers.data(), t->values, nullptr};
+    KernelArgs args = kernel_args(t, t->buffers.data());
     double flops = t->ops->flops(t->codelet, args);
     if (!model && flops < 0) return;
     if (t->footprint == 0) compute_footprint(t);

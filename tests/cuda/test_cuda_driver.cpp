@@ -139,6 +139,47 @@ TEST(CudaDriver, CoherencyBetweenHostEmulatedAndGpu)
     for (double e : x) ASSERT_EQ(e, value + 60);
 }
 
+// A span parameter on a GPU: each element of the span is a buffer of its own on the GPU's node
+// (fetched, written back, evicted like a single buffer). A GPU of 64 KB holds one span of
+// 4 x 16 KB at a time, so that each task evicts what the one before left; a chain of overlapping
+// spans hopping between the core and the GPU gives the sequential result.
+void add_all_cpu(rt::Span<rt::Vector<double>> vs, double x)
+{
+    for (rt::Vector<double> v : vs) add_cpu(v, x);
+}
+void add_all_cuda(rt::CudaContext const& c, rt::Span<rt::Vector<double>> vs, double x)
+{
+    for (rt::Vector<double> v : vs) add_cuda(c, v, x);
+}
+const rt::Codelet<rt::Span<rt::Vector<double>>, double> add_all_cl{
+    .name = "cuda_test_add_all", .cpu = &add_all_cpu, .cuda = &add_all_cuda};
+
+TEST(CudaDriver, SpanElementsMoveAndAreEvictedOneByOne)
+{
+    rt::Runtime r{config(0, "64KB")};
+    REQUIRE_GPU(r, gpu);
+    constexpr std::size_t nvec = 10, len = 2048;  // 16 KB each
+    std::vector<std::vector<double>> x(nvec, std::vector<double>(len, 0.0));
+    std::vector<double> want(nvec, 0.0);
+    {
+        std::vector<rt::Handle<rt::Vector<double>>> h;
+        for (auto& v : x) h.emplace_back(r, rt::Vector<double>{v.data(), int64_t(len)});
+        std::mt19937 rng(3);
+        for (int t = 0; t < 40; ++t) {
+            std::vector<rt::Handle<rt::Vector<double>>*> span;
+            while (span.size() < 4) {
+                std::size_t j = rng() % nvec;
+                if (std::find(span.begin(), span.end(), &h[j]) == span.end()) span.push_back(&h[j]);
+            }
+            for (auto* e : span) want[std::size_t(e - h.data())] += t;
+            r.submit(add_all_cl, rt::readwrite_all(span), rt::value(double(t)), rt::on_worker(t % 3 == 0 ? 0 : gpu));
+        }
+        r.wait_all();
+    }
+    for (std::size_t j = 0; j < nvec; ++j)
+        for (double e : x[j]) ASSERT_EQ(e, want[j]) << "vector " << j;
+}
+
 /// The runtime's CUDA workers.
 std::vector<rt::WorkerId> cuda_workers(rt::Runtime& r)
 {

@@ -15,6 +15,7 @@
 
 #include <tessera/rt/access.hpp>
 #include <tessera/rt/interfaces.hpp>
+#include <tessera/rt/span.hpp>
 
 #include <array>
 #include <concepts>
@@ -108,21 +109,18 @@ struct Codelet {
 
 namespace detail {
 
-/// One buffer of a task as the executing unit sees it: the replica's address on the unit's
-/// memory node, its layout, and the access mode.
-struct BufferSlot {
-    DataState* state = nullptr;
-    void* ptr = nullptr;
-    Layout const* layout = nullptr;
-    Mode mode = Mode::R;
-};
-
 /// What a type-erased call of an implementation needs.
 struct KernelArgs {
-    BufferSlot const* buffers;  ///< one per buffer parameter, in parameter order
+    BufferSlot const* buffers;  ///< the task's buffers, in parameter order (a span's in a row)
     void* values;               ///< the std::tuple of the value parameters
     CudaContext const* cuda;    ///< for CUDA implementations
+    /// For a codelet with span parameters: buffer parameter b has the buffers
+    /// [groups[b], groups[b + 1]). nullptr otherwise (parameter b is buffer b).
+    uint32_t const* groups = nullptr;
 };
+
+/// A kernel parameter that takes buffers: a view (one buffer) or a Span (any number).
+template <class P> inline constexpr bool is_buffer_param_v = is_view_v<P> || is_span_v<P>;
 
 /// The operations the runtime needs on a codelet whose parameter types it does not know.
 struct CodeletOps {
@@ -140,8 +138,11 @@ struct CodeletOps {
 template <class... Params>
 struct Signature {
     static constexpr std::size_t arity = sizeof...(Params);
-    static constexpr std::array<bool, arity> is_buffer{is_view_v<Params>...};
-    static constexpr std::size_t buffers = (std::size_t(is_view_v<Params>) + ... + 0);
+    static constexpr std::array<bool, arity> is_buffer{is_buffer_param_v<Params>...};
+    /// Buffer parameters (a span counts once).
+    static constexpr std::size_t buffers = (std::size_t(is_buffer_param_v<Params>) + ... + 0);
+    /// Some parameter is a span: the task records where each buffer parameter's buffers start.
+    static constexpr bool has_spans = (is_span_v<Params> || ...);
     static constexpr std::size_t values = arity - buffers;
     /// slot[k]: index among the buffers (or among the values) of parameter k.
     static constexpr std::array<std::size_t, arity> slot = [] {
@@ -159,7 +160,7 @@ struct Signature {
         return p;
     }();
     using Values = decltype(std::tuple_cat(
-        std::declval<std::conditional_t<is_view_v<Params>, std::tuple<>, std::tuple<Params>>>()...));
+        std::declval<std::conditional_t<is_buffer_param_v<Params>, std::tuple<>, std::tuple<Params>>>()...));
     using Param = std::tuple<Params...>;
 
     /// The argument for parameter K, rebuilt from the buffers and the value tuple.
@@ -167,8 +168,11 @@ struct Signature {
     static std::tuple_element_t<K, Param> arg(KernelArgs const& a)
     {
         using P = std::tuple_element_t<K, Param>;
-        if constexpr (is_view_v<P>) {
-            BufferSlot const& b = a.buffers[slot[K]];
+        if constexpr (is_span_v<P>) {
+            uint32_t first = a.groups[slot[K]], last = a.groups[slot[K] + 1];
+            return P(a.buffers + first, last - first);
+        } else if constexpr (is_view_v<P>) {
+            BufferSlot const& b = a.buffers[has_spans ? a.groups[slot[K]] : slot[K]];
             return view_of<P>(b.ptr, *b.layout);
         } else {
             return std::get<slot[K]>(*static_cast<Values*>(a.values));

@@ -21,6 +21,7 @@
 #include <tessera/rt/memory.hpp>
 #include <tessera/rt/perfmodel.hpp>
 #include <tessera/rt/sched.hpp>
+#include <tessera/rt/span.hpp>
 #include <tessera/rt/task.hpp>
 
 #include <cstdint>
@@ -90,7 +91,11 @@ struct DependencyEdge {
 namespace detail {
 class RuntimeImpl;
 Task* task_create(Runtime& rt, void const* codelet, CodeletOps const* ops);
-void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index);
+/// Adds buffer `s` accessed with mode m; `element`: its index in a span argument, or no_element.
+inline constexpr std::size_t no_element = std::size_t(-1);
+void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index, std::size_t element = no_element);
+/// Records that the next buffers belong to the next buffer parameter (codelets with spans).
+void task_begin_buffer_parameter(Task* t);
 void* task_value_storage(Task* t, std::size_t size, std::size_t align);
 void task_values_constructed(Task* t, void (*destroy)(void*)) noexcept;
 void task_set_priority(Task* t, int p) noexcept;
@@ -119,6 +124,9 @@ inline constexpr bool submittable_v<Codelet<Params...>, Args...> = [] {
 
 template <class T> constexpr Mode mode_of = Mode::R;
 template <Interface I, Mode M> constexpr Mode mode_of<Access<I, M>> = M;
+template <Interface I, Mode M, class R> constexpr Mode mode_of<AccessAll<I, M, R>> = M;
+template <class T> inline constexpr bool is_access_all_v = false;
+template <Interface I, Mode M, class R> inline constexpr bool is_access_all_v<AccessAll<I, M, R>> = true;
 
 inline void apply_option(Task* t, Priority p, std::size_t) noexcept { task_set_priority(t, p.value); }
 inline void apply_option(Task* t, Callback c, std::size_t) { task_set_callback(t, std::move(c.fn)); }
@@ -162,7 +170,7 @@ public:
     Runtime& operator=(Runtime const&) = delete;
 
     /// Submits a task of codelet `cl`: one argument per kernel parameter (read(h), write(h),
-    /// readwrite(h), value(x)), then options (priority, callback, tag, after). Asynchronous:
+    /// readwrite(h), value(x); read_all(r), write_all(r), readwrite_all(r) for a Span), then options (priority, callback, tag, after). Asynchronous:
     /// returns at once with a reference to the task. Throws InvalidArgument if a handle is
     /// not registered or is partitioned, or a tag is already in use; nothing is submitted then.
     template <class... Params, class... Args>
@@ -267,16 +275,25 @@ TaskRef Runtime::submit(Codelet<Params...> const& cl, Args&&... args)
     detail::Task* t = detail::task_create(*this, &cl, &detail::CodeletOpsFor<Params...>::ops);
     try {
         auto argv = std::forward_as_tuple(std::forward<Args>(args)...);
-        // buffers, in parameter order
+        // buffers, in parameter order; a span's elements in a row, where each buffer
+        // parameter's first buffer is recorded (Sig::has_spans)
         [&]<std::size_t... K>(std::index_sequence<K...>) {
             (([&] {
                  if constexpr (Sig::is_buffer[K]) {
                      using A = std::remove_cvref_t<std::tuple_element_t<K, std::tuple<Args...>>>;
-                     detail::task_add_buffer(t, std::get<K>(argv).state, detail::mode_of<A>, K);
+                     if constexpr (Sig::has_spans) detail::task_begin_buffer_parameter(t);
+                     if constexpr (detail::is_access_all_v<A>) {
+                         std::size_t e = 0;
+                         for (auto&& h : *std::get<K>(argv).range)
+                             detail::task_add_buffer(t, detail::handle_of(h).state(), detail::mode_of<A>, K, e++);
+                     } else {
+                         detail::task_add_buffer(t, std::get<K>(argv).state, detail::mode_of<A>, K);
+                     }
                  }
              }()),
              ...);
         }(std::index_sequence_for<Params...>{});
+        if constexpr (Sig::has_spans) detail::task_begin_buffer_parameter(t);  // the end of the last
         // values, copied into the task as the parameter types
         if constexpr (Sig::values > 0) {
             void* mem = detail::task_value_storage(t, sizeof(Values), alignof(Values));

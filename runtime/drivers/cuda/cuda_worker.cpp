@@ -109,7 +109,7 @@ public:
             launching_ = &s;
             bind_data(s, t);
             cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
-            KernelArgs args{s.data->slots(), t->values, &s.context};
+            KernelArgs args = kernel_args(t, s.data->slots(), &s.context);
             (void)cudaGetLastError();  // a not-ready query of this thread's is not the task's
             t->ops->run(t->codelet, Arch::cuda, rt_.first_runnable_implementation(t, w_).value_or(0), args);
             // a kernel of the implementation's own that failed to launch (bad configuration,
