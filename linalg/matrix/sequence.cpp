@@ -5,7 +5,10 @@
 
 #include <tessera/error.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <string>
 
 namespace tessera::inline la {
 
@@ -28,41 +31,77 @@ int64_t Sequence::wait()
 {
     // Every task is waited for, even after a failure: nothing may still run on the data when
     // the caller goes on.
-    std::exception_ptr first;
-    uint64_t first_call = 0;
     for (Submitted const& submitted : state_->tasks) {
         try {
             submitted.task.wait();
         } catch (...) {
-            if (!first) {
-                first = std::current_exception();
-                first_call = submitted.call;
-            }
         }
+        harvest(submitted);
     }
     state_->tasks.clear();
+    state_->sweep_at = 1024;
     state_->kept.clear();
     state_->registrations.clear();
-    if (first && !state_->error) {
-        state_->error = first;
-        state_->error_call = first_call;
+    if (state_->task_error && !state_->error) {
+        state_->error = state_->task_error;
+        state_->error_call = state_->task_error_call;
     }
+    state_->task_error = nullptr;
+    state_->task_error_id = UINT64_MAX;
     if (state_->error) std::rethrow_exception(state_->error);
     return info();
+}
+
+void Sequence::harvest(Submitted const& done) noexcept
+{
+    if (!done.task.failed() || done.task.id() > state_->task_error_id) return;
+    try {
+        done.task.wait();  // done: rethrows its error at once (a cancelled task's: its cause's)
+    } catch (...) {
+        state_->task_error = std::current_exception();
+        state_->task_error_id = done.task.id();
+        state_->task_error_call = done.call;
+    }
+}
+
+void Sequence::sweep_done_tasks()
+{
+    std::vector<Submitted>& tasks = state_->tasks;
+    std::size_t kept = 0;
+    for (Submitted& s : tasks) {
+        if (s.task.done())
+            harvest(s);
+        else
+            tasks[kept++] = std::move(s);
+    }
+    tasks.resize(kept);
+    state_->sweep_at = std::max<std::size_t>(1024, 2 * kept);
 }
 
 std::optional<SequenceCall> Sequence::failed_call() const
 {
     const uint64_t call = state_->error ? state_->error_call : state_->info.call_of_value();
     if (call == 0) return std::nullopt;
-    return SequenceCall{state_->calls.at(std::size_t(call - 1)), int64_t(call)};
+    return SequenceCall{state_->calls.name(call), int64_t(call)};
+}
+
+uint64_t Sequence::CallNames::add(std::string_view routine)
+{
+    if (runs_.empty() || runs_.back().routine != routine) runs_.push_back({count_ + 1, std::string(routine)});
+    return ++count_;
+}
+
+std::string const& Sequence::CallNames::name(uint64_t call) const
+{
+    require(call >= 1 && call <= count_, "Sequence: no call " + std::to_string(call));
+    auto after = std::upper_bound(runs_.begin(), runs_.end(), call, [](uint64_t c, Run const& r) { return c < r.first; });
+    return std::prev(after)->routine;
 }
 
 Sequence::CallScope Sequence::call(std::string const& routine)
 {
     if (state_->open_depth == 0) {
-        state_->calls.push_back(routine);  // first: if it throws, no call is left open
-        state_->open_call = state_->calls.size();
+        state_->open_call = state_->calls.add(routine);  // first: if it throws, no call is left open
     }
     ++state_->open_depth;
     return CallScope{state_.get()};
@@ -76,8 +115,7 @@ Sequence::CallScope::~CallScope()
 uint64_t Sequence::current_call(std::string_view codelet)
 {
     if (state_->open_call != 0) return state_->open_call;
-    state_->calls.emplace_back(codelet);
-    return state_->calls.size();
+    return state_->calls.add(codelet);
 }
 
 std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* end, std::string const& shape,

@@ -265,11 +265,16 @@ private:
         }
         state_->info.failed.cancel();
     }
+    // Keeps t until it is done, so that wait() sees its error. Memory stays bounded: once the
+    // list doubles, the tasks done are dropped from it (their errors harvested first), so that
+    // it holds about twice the runtime's pending tasks at most, whatever the sequence's length.
     rt::TaskRef kept(uint64_t call, rt::TaskRef t)
     {
         state_->tasks.push_back({t, call});
+        if (state_->tasks.size() >= state_->sweep_at) sweep_done_tasks();
         return t;
     }
+    void sweep_done_tasks();
     // The number of the call a task submitted now belongs to: the open one, or a new call of
     // its own named `codelet`.
     uint64_t current_call(std::string_view codelet);
@@ -284,13 +289,35 @@ private:
         rt::TaskRef task;
         uint64_t call;  // the number of the call it belongs to
     };
+    // Keeps the first error in submission order among the tasks done so far (State::task_error).
+    void harvest(Submitted const& done) noexcept;
+    /// The routine of each call, numbered from 1; a run of calls of the same routine (tasks
+    /// submitted outside calls, one call each) is stored once.
+    class CallNames {
+    public:
+        uint64_t add(std::string_view routine);
+        std::string const& name(uint64_t call) const;
+        uint64_t count() const noexcept { return count_; }
+
+    private:
+        struct Run {
+            uint64_t first;  // the run's first call
+            std::string routine;
+        };
+        std::vector<Run> runs_;
+        uint64_t count_ = 0;
+    };
     struct State {
         rt::Runtime* rt;
         detail::InfoSlot info;
         std::exception_ptr error;
         uint64_t error_call = 0;  // the call whose task or submission threw `error`
-        std::vector<Submitted> tasks;
-        std::vector<std::string> calls;  // call c's routine at c - 1
+        std::vector<Submitted> tasks;  // not known to be done at the last sweep
+        std::size_t sweep_at = 1024;   // sweep the done tasks out of `tasks` at this size
+        std::exception_ptr task_error;  // the first task error found by a sweep...
+        uint64_t task_error_id = UINT64_MAX;  // ... by task id (submission order)
+        uint64_t task_error_call = 0;
+        CallNames calls;
         uint64_t open_call = 0;          // 0: none open
         int open_depth = 0;              // the open call's scopes: its own and those inside it
         std::vector<std::shared_ptr<void const>> kept;
