@@ -20,6 +20,7 @@
 
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/instantiate.hpp"
+#include "linalg/kernels/cpu/blas_lapack.hpp"
 #include "linalg/lapack/arguments.hpp"
 #include "linalg/lapack/library_call.hpp"
 #include "linalg/lapack/strips.hpp"
@@ -64,6 +65,8 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     detail::check_array(fn, 12, "C", c, quick);
     detail::check_leading(fn, 13, "ldc", ldc, m);
     if (quick) return;
+    if (detail::inside_task())
+        return detail::run_inline([&] { kernels::cpu::gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
     const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     if (!uses_ab) {  // C = beta C: A and B are not referenced

@@ -21,6 +21,12 @@ int64_t potri(Uplo uplo, int64_t n, T* a, int64_t lda)
     for (int64_t i = 0; i < n; ++i)
         if (a[i + i * lda] == T(0)) return i + 1;
     if (n == 0) return 0;
+    if (detail::inside_task())
+        return detail::run_inline([&] {
+            const int64_t info = kernels::cpu::trtri<T>(uplo, Diag::nonunit, n, a, lda);  // 0: no zero on the diagonal
+            kernels::cpu::lauum<T>(uplo, n, a, lda);
+            return info;
+        });
     const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potri, precision_letter<T>(), n));

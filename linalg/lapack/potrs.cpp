@@ -14,6 +14,7 @@
 #include "linalg/lapack/library_call.hpp"
 #include "linalg/lapack/strips.hpp"
 
+#include <array>
 #include <vector>
 
 namespace tessera::inline la {
@@ -56,6 +57,13 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
     detail::check_array(fn, 6, "B", b, n == 0 || nrhs == 0);
     detail::check_leading(fn, 7, "ldb", ldb, n);
     if (n == 0 || nrhs == 0) return 0;
+    if (detail::inside_task())
+        return detail::run_inline([&] {
+            const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
+            for (Op op : uplo == Uplo::lower ? std::array{Op::notrans, conjtrans} : std::array{conjtrans, Op::notrans})
+                kernels::cpu::trsm<T>(Side::left, uplo, op, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
+            return int64_t{0};
+        });
     const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     if (const int64_t width = detail::strip_width(rt, nrhs)) {

@@ -32,6 +32,9 @@ void symm_or_hemm(char const* fn, bool hermitian, Side side, Uplo uplo, int64_t 
     detail::check_array(fn, 11, "C", c, quick);
     detail::check_leading(fn, 12, "ldc", ldc, m);
     if (quick) return;
+    if (detail::inside_task())
+        return detail::run_inline(
+            [&] { kernels::cpu::symm<T>(side, uplo, hermitian, m, n, alpha, a, lda, b, ldb, beta, c, ldc); });
     const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::symm, precision_letter<T>(), std::max(m, n));

@@ -32,15 +32,25 @@ inline void check_triangular_arguments(char const* fn, Side side, Uplo uplo, Op 
 }
 
 /// The LAPACK-style form of trmm or trsm (`fn`, whose tile size `routine` picks): checks the
-/// arguments, then calls tile_form(A, B) with A and B tiled in place on the library's runtime.
-/// With alpha = 0, B = 0 and A is not referenced (BLAS).
-template <Scalar T, class TileForm>
+/// arguments, then calls tile_form(A, B) with A and B tiled in place on the library's runtime,
+/// or, inside a task, kernel(a, b) on the arrays (inside_task). With alpha = 0, B = 0 and A is
+/// not referenced (BLAS).
+template <Scalar T, class TileForm, class Kernel>
 void triangular_in_place(char const* fn, Routine routine, Side side, Uplo uplo, Op transa, Diag diag, int64_t m,
-                         int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb, TileForm&& tile_form)
+                         int64_t n, T alpha, T const* a, int64_t lda, T* b, int64_t ldb, TileForm&& tile_form,
+                         Kernel&& kernel)
 {
     const bool uses_a = alpha != T(0) && m > 0 && n > 0;
     check_triangular_arguments(fn, side, uplo, transa, diag, m, n, uses_a, a, lda, b, ldb);
     if (m == 0 || n == 0) return;
+    if (inside_task()) {
+        run_inline([&] {
+            if (uses_a) kernel();
+            else
+                for (int64_t j = 0; j < n; ++j) std::fill_n(b + j * ldb, m, T(0));
+        });
+        return;
+    }
     const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(routine, precision_letter<T>(), std::max(m, n));

@@ -13,7 +13,8 @@ void trmm(Side side, Uplo uplo, Op transa, Diag diag, int64_t m, int64_t n, scal
     detail::triangular_in_place<T>("trmm", Routine::trmm, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb,
                                    [&](TileMatrix<T> const& A, TileMatrix<T>& B) {
                                        trmm(side, uplo, transa, diag, alpha, A, B);
-                                   });
+                                   },
+                                   [&] { kernels::cpu::trmm<T>(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb); });
 }
 
 #define TESSERA_INSTANTIATE(T) \

@@ -13,7 +13,8 @@ void trsm(Side side, Uplo uplo, Op transa, Diag diag, int64_t m, int64_t n, scal
     detail::triangular_in_place<T>("trsm", Routine::trsm, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb,
                                    [&](TileMatrix<T> const& A, TileMatrix<T>& B) {
                                        trsm(side, uplo, transa, diag, alpha, A, B);
-                                   });
+                                   },
+                                   [&] { kernels::cpu::trsm<T>(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb); });
 }
 
 #define TESSERA_INSTANTIATE(T) \

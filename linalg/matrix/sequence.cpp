@@ -14,6 +14,13 @@ namespace tessera::inline la {
 
 Sequence::Sequence(rt::Runtime& rt) : state_(std::make_unique<State>())
 {
+    // Its wait would block a worker on the runtime, which can deadlock it: the tile calls, all
+    // of which run on a sequence, are refused inside a task before they submit anything (the
+    // LAPACK-style calls run inline there instead).
+    require(rt::Runtime::current_worker() == rt::no_worker,
+            "Sequence: cannot be used inside a task (its wait could deadlock the runtime); the tile calls "
+            "cannot either: submit the tile algorithm's tasks from the application, or call the "
+            "LAPACK-style routine, which runs inline in a task");
     state_->rt = &rt;
     state_->one_blas_thread = kernels::cpu::single_threaded_blas();  // every tile call has a sequence
 }
@@ -29,6 +36,8 @@ Sequence::~Sequence()
 
 int64_t Sequence::wait()
 {
+    require(rt::Runtime::current_worker() == rt::no_worker,
+            "Sequence::wait: cannot wait from inside a task (it could deadlock)");
     // Every task is waited for, even after a failure: nothing may still run on the data when
     // the caller goes on.
     for (Submitted const& submitted : state_->tasks) {
