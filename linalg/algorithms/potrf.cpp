@@ -40,7 +40,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
     const bool stack_pairs = lower && !A.owns_storage();
     for (int64_t k = 0; k < nt; ++k) {
         s.submit(cl::potrf<T>, rt::value(uplo), readwrite(A(k, k)), rt::value(k * A.nb()),
-                 rt::value(s.info_target()), rt::priority(int(2 * (nt - k))));
+                 rt::value(s.info_target(OnInfo::stops)), rt::priority(int(2 * (nt - k))));
         for (int64_t m = k + 1; m < nt; ++m) {
             if (lower)  // A(m,k) = A(m,k) L(k,k)^{-H}
                 s.submit(cl::trsm<T>, rt::value(Side::right), rt::value(uplo), rt::value(conjtrans),

@@ -65,7 +65,7 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
         // tiles do not wait for each other: each runs even after another's failure, so that
         // the first zero on the diagonal is the one reported (but not after an earlier call's).
         s.submit_finding_info(finding, cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()),
-                              v(s.info_target(finding)));
+                              v(s.info_target(OnInfo::stops, finding)));
     }
 }
 

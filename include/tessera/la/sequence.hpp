@@ -7,18 +7,20 @@
 ///     tessera::potrs_async(Uplo::lower, A, B, s);   // its tasks wait for potrf's by data
 ///     int64_t info = s.wait();                      // LAPACK's info of the failure, or 0
 ///
-/// A failure poisons the sequence (as in PLASMA): once a factorization finds info > 0 or a
-/// task throws, the sequence's tasks that have not started do not run (CancelToken; save
-/// those that look for the smallest info of the call that failed, submit_finding_info), later
-/// calls on it submit nothing, and wait() reports the failure (the smallest info when several
-/// calls failed: for calls that do not depend on each other, which of them got to fail first
-/// depends on timing). Every call checks its matrices before it submits anything; a
-/// submission that still throws (a handle partitioned meanwhile) fails the sequence too, with
-/// that exception. What a failed call leaves in its matrices is
+/// LAPACK's info is a result: wait() returns the smallest one recorded (a zero pivot of
+/// getrf, reported with the factorization completed). A routine whose later steps would
+/// compute garbage stops on it (OnInfo::stops: potrf, trtri); then, as when a task throws, the
+/// failure poisons the sequence (as in PLASMA): the sequence's tasks that have not started do
+/// not run (CancelToken; save those that look for the smallest info of the call that failed,
+/// submit_finding_info), later calls on it submit nothing, and wait() reports the failure
+/// (the smallest info when several calls failed: for calls that do not depend on each other,
+/// which of them got to fail first depends on timing). Every call checks its matrices before
+/// it submits anything; a submission that still throws (a handle partitioned meanwhile) fails
+/// the sequence too, with that exception. What a failed call leaves in its matrices is
 /// unspecified, as in LAPACK (the factorization stops part-way); the tasks of the calls
 /// chained after it that ran before the failure was known have written their results, the
 /// others have not run: a matrix such a call writes can be partly updated. failed_call() says
-/// which call failed (PLASMA's request status):
+/// which call failed, or recorded the info returned (PLASMA's request status):
 ///
 ///     if (s.wait() != 0) std::cerr << s.failed_call()->routine;   // "potrf", call 1
 #pragma once
@@ -41,10 +43,20 @@
 
 namespace tessera::inline la {
 
+/// What a positive LAPACK info does to the sequence that records it. LAPACK's info is a
+/// result, not an error (getrf reports the first zero pivot and completes the factorization):
+/// by default it is only reduced. A routine whose later steps would compute garbage (potrf:
+/// the trailing update of a non-positive minor) opts in to stopping.
+enum class OnInfo : uint8_t {
+    continues,  ///< the smallest info is kept; nothing is cancelled
+    stops,      ///< the sequence fails: its tasks that have not started do not run
+};
+
 namespace detail {
-/// Where factorization tasks report LAPACK's info: the smallest positive value wins, since
-/// the first failing minor is the one LAPACK reports. Recording a failure cancels the
-/// sequence's tasks that have not started.
+/// Where factorization tasks report LAPACK's info, as a reduction: the smallest positive
+/// value wins, since the first failing pivot or minor is the one LAPACK reports (each task
+/// adds its tile's global offset: SLATE's kk + iinfo). Recording with OnInfo::stops also
+/// cancels the sequence's tasks that have not started.
 struct InfoSlot {
     /// `finding` of the tasks that are not a call's tasks looking for the smallest info.
     static constexpr uint64_t no_call = 0;
@@ -57,8 +69,9 @@ struct InfoSlot {
     std::atomic<uint64_t> failing_call{none_yet};
 
     /// Records info > 0 of the call numbered `call` (Sequence::failed_call), found by a task
-    /// of finding call `finding` (no_call: not one looking for the smallest info).
-    void record(int64_t info, uint64_t call, uint64_t finding = no_call) noexcept
+    /// of finding call `finding` (no_call: not one looking for the smallest info); with
+    /// OnInfo::stops, the sequence fails.
+    void record(int64_t info, uint64_t call, uint64_t finding, OnInfo on_info) noexcept
     {
         {
             SpinLock lock{recording_};  // the value and its call change together
@@ -68,6 +81,7 @@ struct InfoSlot {
                 call_of_value_ = call;
             }
         }
+        if (on_info == OnInfo::continues) return;
         // cancelled with no record yet: a task's exception came first
         const uint64_t mine = failed.cancelled() ? no_call : finding;
         uint64_t seen = none_yet;
@@ -107,13 +121,14 @@ private:
 };
 
 /// What a factorization task records its info with, passed to it by value: the sequence's
-/// slot, the number of the call it belongs to, and its finding call (InfoSlot::no_call unless
-/// it looks for the smallest info of its call).
+/// slot, the number of the call it belongs to, its finding call (InfoSlot::no_call unless it
+/// looks for the smallest info of its call), and whether a positive info stops the sequence.
 struct InfoTarget {
     InfoSlot* slot;
     uint64_t call;
     uint64_t finding = InfoSlot::no_call;
-    void record(int64_t info) const noexcept { slot->record(info, call, finding); }
+    OnInfo on_info = OnInfo::continues;
+    void record(int64_t info) const noexcept { slot->record(info, call, finding, on_info); }
 };
 
 /// The token of one call's tasks that look for the smallest info (Sequence::finding_call):
@@ -234,9 +249,10 @@ public:
     /// Where the open call's factorization tasks record their info (internal: passed to tasks);
     /// `finding` is their finding_call(), if they look for the smallest info. With no call
     /// open, an info is recorded with no call, which failed_call() cannot name.
-    detail::InfoTarget info_target(uint64_t finding = detail::InfoSlot::no_call) const noexcept
+    detail::InfoTarget info_target(OnInfo on_info = OnInfo::continues,
+                                   uint64_t finding = detail::InfoSlot::no_call) const noexcept
     {
-        return {&state_->info, state_->open_call, finding};
+        return {&state_->info, state_->open_call, finding, on_info};
     }
     /// Keeps `p` alive until the sequence's tasks are done (e.g. registrations of user memory).
     void keep_alive(std::shared_ptr<void const> p) { state_->kept.push_back(std::move(p)); }
