@@ -329,7 +329,8 @@ TEST(SpanParallelTasks, SpmdRanksShareTheSpan)
 TEST(SpanEmulatedDevices, SpansLargerThanHalfADeviceMoveAndGiveTheSequentialData)
 {
     // 2 devices of 64 KB; 12 vectors of 8 KB; spans of 4 to 6 of them (32 to 48 KB): a device
-    // holds one span's data, so that every task evicts what the one before left there
+    // holds one span's data, so that every task evicts what the one before left there. Every
+    // other task is bound to a device, the others placed by the policy.
     for (char const* sched : {"eager", "dmda", "dmdas", "ws"}) {
         rt::Runtime r{{.ncpus = 1, .scheduler = sched, .nemu = 2, .emu_memory = "64KB", .perfmodel_dir = "none"}};
         constexpr std::size_t nvec = 12;
@@ -347,13 +348,16 @@ TEST(SpanEmulatedDevices, SpansLargerThanHalfADeviceMoveAndGiveTheSequentialData
             }
             for (std::size_t e = 0; e < p.size(); ++e)
                 for (int64_t& x : want[p[e]]) x = affine(x, t + int64_t(e));
-            r.submit(affine_all, rt::readwrite_all(v.pick(p)), rt::value(int64_t{t}));
+            if (t % 2)  // every other task on a device, alternately: data moves between the two
+                r.submit(affine_all, rt::readwrite_all(v.pick(p)), rt::value(int64_t{t}), rt::on_worker(1 + (t / 2) % 2));
+            else  // the others where the policy puts them
+                r.submit(affine_all, rt::readwrite_all(v.pick(p)), rt::value(int64_t{t}));
         }
         r.wait_all();
         auto done = r.executed_per_worker();
         v.h.clear();
         EXPECT_EQ(v.data, want) << sched;
-        EXPECT_GT(done[1] + done[2], 0u) << sched << ": no span task ran on an emulated device";
+        EXPECT_GE(done[1] + done[2], 20u) << sched << ": the bound tasks did not run on the devices";
     }
 }
 
