@@ -5,7 +5,7 @@
 // tests check alike (NaN where a routine must not read, the padding below m it must not
 // write, the position a bad argument is reported at, the solve residual). Each
 // tests/accuracy/*.cpp is its own executable: code they share lives in headers, this one,
-// triangular.hpp (trmm and trsm) and lapacke_oracle.hpp (LAPACKE's info as the oracle).
+// triangular.hpp (trmm and trsm) and common/oracle.hpp (CBLAS and LAPACKE as the oracle).
 //
 //     class PotrfAccuracy : public tessera::test::AccuracySweep {};
 //     TEST_P(PotrfAccuracy, Residual) {
@@ -16,9 +16,8 @@
 
 #include <tessera/tessera.hpp>
 
-#include "linalg/kernels/cpu/blas_lapack.hpp"
+#include "common/oracle.hpp"
 
-#include <cblas.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -44,7 +43,9 @@ using tessera::Uplo;
 using tessera::la::is_complex_v;
 using tessera::la::real_t;
 using tessera::la::Scalar;
-namespace blas = tessera::la::kernels::cpu;
+/// The references: CBLAS and LAPACKE called directly (common/oracle.hpp), never the library's
+/// kernel layer.
+namespace blas = tessera::test::oracle;
 
 /// The residual bound (STYLE.md: the shared SLATE/LAPACK++/PLASMA default).
 inline constexpr double tol = 50;

@@ -6,7 +6,7 @@
 // is not referenced. A matrix whose leading minor of order k is not positive definite gives
 // LAPACK's info = k (LAPACKE's own posv on the same matrix is the oracle), and the
 // LAPACK-style form then leaves B untouched, as LAPACK does. Bad arguments throw naming them.
-#include "accuracy/lapacke_oracle.hpp"
+#include "accuracy/accuracy.hpp"
 
 namespace tessera::test {
 namespace {
@@ -120,7 +120,7 @@ TEST_P(PosvAccuracy, NotPositiveDefiniteGivesLapackInfoAndKeepsB)
                 Dense<T> A0 = hpd_dense<T>(n, 11);
                 A0(bad, bad) = T(-1);
                 Dense<T> refA = A0, refB = B0;
-                const int64_t expected = lapacke_posv(uplo, n, nrhs, refA.data(), refA.ld, refB.data(), refB.ld);
+                const int64_t expected = blas::posv<T>(uplo, n, nrhs, refA.data(), refA.ld, refB.data(), refB.ld);
                 ASSERT_EQ(expected, bad + 1);
 
                 Dense<T> F = A0, X = B0;

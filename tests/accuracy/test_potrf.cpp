@@ -4,7 +4,7 @@
 // matrix whose leading minor of order k is not positive definite gives LAPACK's info = k
 // (LAPACKE's own potrf on the same matrix is the oracle), and so does a NaN pivot (derived:
 // OpenBLAS does not stop at one); bad arguments throw naming them.
-#include "accuracy/lapacke_oracle.hpp"
+#include "accuracy/accuracy.hpp"
 
 #include <limits>
 
@@ -89,7 +89,7 @@ TEST_P(PotrfAccuracy, NotPositiveDefiniteGivesLapackInfo)
                 Dense<T> A0 = hpd_dense<T>(n, 11);
                 A0(bad, bad) = T(-1);
                 Dense<T> ref = A0;
-                const int64_t expected = lapacke_potrf(uplo, n, ref.data(), ref.ld);
+                const int64_t expected = blas::potrf<T>(uplo, n, ref.data(), ref.ld);
                 ASSERT_EQ(expected, bad + 1);
                 Dense<T> F = A0;
                 EXPECT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), expected) << "LAPACK-style, bad=" << bad;

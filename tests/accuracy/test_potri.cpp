@@ -10,7 +10,7 @@
 // factor has). A zero on the factor's diagonal gives LAPACK's info (LAPACKE's own potri is
 // the oracle) and the LAPACK-style form then leaves A untouched, as LAPACK does. Bad
 // arguments throw naming them.
-#include "accuracy/lapacke_oracle.hpp"
+#include "accuracy/accuracy.hpp"
 
 #include <chrono>
 #include <thread>
@@ -185,7 +185,7 @@ TEST_P(PotriAccuracy, ZeroOnTheDiagonalGivesLapackInfo)
                 C(bad, bad) = T(0);
                 if (bad < 90) C(90, 90) = T(0);  // a later zero, possibly found first: the smallest wins
                 Dense<T> ref = C;
-                const int64_t expected = lapacke_potri(uplo, n, ref.data(), ref.ld);
+                const int64_t expected = blas::potri<T>(uplo, n, ref.data(), ref.ld);
                 ASSERT_EQ(expected, bad + 1);
 
                 Dense<T> F = C;

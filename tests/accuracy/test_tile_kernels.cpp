@@ -1,15 +1,20 @@
-// Checks that the per-tile kernels never touch memory outside their tile: each tile ends at a
-// guard page (PROT_NONE), so a read or write one element past the end faults. This caught
+// Checks the CPU tile kernels themselves (linalg/kernels/cpu), against CBLAS and LAPACKE called
+// directly: the per-tile kernels never touch memory outside their tile (each tile ends at a
+// guard page (PROT_NONE), so a read or write one element past the end faults; this caught
 // OpenBLAS 0.3.21's clauum/zlauum('U'), which read past the matrix and crashed a tile that
-// ended a mapping; the kernel layer works around it. Also checks that the recursive trsm
-// matches the BLAS call in every (side, uplo, trans) case.
+// ended a mapping; the kernel layer works around it); the recursive trsm matches cblas_?trsm
+// in every (side, uplo, trans, diag) case, the recursive potrf LAPACKE's, info included.
 #include "accuracy/accuracy.hpp"
+
+#include "linalg/kernels/cpu/blas_lapack.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 namespace tessera::test {
 namespace {
+
+namespace kernel = tessera::la::kernels::cpu;  // under test here; blas:: is the oracle
 
 /// n x n elements of T that end exactly at a PROT_NONE page.
 template <Scalar T>
@@ -58,11 +63,11 @@ TEST_P(TileKernels, FactorizationsStayInsideTheirTile)
                 const Dense<T> H = hpd_dense<T>(n, 40 + uint64_t(n));
                 GuardedTile<T> g(n);
                 g.set(H);
-                ASSERT_EQ(blas::potrf<T>(uplo, n, g.data(), n), 0);
+                ASSERT_EQ(kernel::potrf<T>(uplo, n, g.data(), n), 0);
                 const Dense<T> F = g.get();
-                ASSERT_EQ(blas::trtri<T>(uplo, Diag::nonunit, n, g.data(), n), 0);
+                ASSERT_EQ(kernel::trtri<T>(uplo, Diag::nonunit, n, g.data(), n), 0);
                 g.set(F);
-                blas::lauum<T>(uplo, n, g.data(), n);  // U U^H or L^H L of the factor
+                kernel::lauum<T>(uplo, n, g.data(), n);  // U U^H or L^H L of the factor
                 // The triangle lauum computed, against the same product on the host.
                 Dense<T> L = triangle(F, uplo), P(n, n);
                 if (uplo == Uplo::upper)
@@ -97,8 +102,8 @@ TEST_P(TileKernels, RecursiveTrsmMatchesBlas)
                             const Dense<T> B = random_dense<T>(m, n, 4);
                             Dense<T> X = B, Y = B;
                             const T alpha = T(real_t<T>(0.5));
-                            blas::trsm<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld, X.data(), X.ld);
-                            blas::trsm_blas<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld, Y.data(), Y.ld);
+                            kernel::trsm<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld, X.data(), X.ld);
+                            blas::trsm<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld, Y.data(), Y.ld);
                             EXPECT_LT(norm1_diff(X, Y) / (norm1(Y) * double(k) * eps<T>()), tol)
                                 << "k=" << k << " side=" << char(side) << " uplo=" << char(uplo)
                                 << " trans=" << char(trans) << " diag=" << char(diag);
@@ -113,8 +118,8 @@ TEST_P(TileKernels, RecursivePotrfMatchesLapack)
             for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
                 const Dense<T> H = hpd_dense<T>(n, 50 + uint64_t(n));
                 Dense<T> F = H, G = H;
-                ASSERT_EQ(blas::potrf<T>(uplo, n, F.data(), F.ld), 0);
-                ASSERT_EQ(blas::potrf_lapack<T>(uplo, n, G.data(), G.ld), 0);
+                ASSERT_EQ(kernel::potrf<T>(uplo, n, F.data(), F.ld), 0);
+                ASSERT_EQ(blas::potrf<T>(uplo, n, G.data(), G.ld), 0);
                 EXPECT_LT(norm1_diff(F, G) / (norm1(G) * double(n) * eps<T>()), tol)
                     << "n=" << n << " uplo=" << char(uplo);
                 // A failure anywhere, in either half of any level of the recursion, gives
@@ -122,9 +127,9 @@ TEST_P(TileKernels, RecursivePotrfMatchesLapack)
                 for (int64_t bad : {int64_t(0), n / 2 - 1, n / 2, n / 2 + 1, n - 1}) {
                     Dense<T> B = H, C = H;
                     B(bad, bad) = C(bad, bad) = T(-1);
-                    EXPECT_EQ(blas::potrf<T>(uplo, n, B.data(), B.ld), bad + 1)
+                    EXPECT_EQ(kernel::potrf<T>(uplo, n, B.data(), B.ld), bad + 1)
                         << "n=" << n << " uplo=" << char(uplo) << " bad=" << bad;
-                    EXPECT_EQ(blas::potrf_lapack<T>(uplo, n, C.data(), C.ld), bad + 1);
+                    EXPECT_EQ(blas::potrf<T>(uplo, n, C.data(), C.ld), bad + 1);
                 }
             }
     });
