@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <optional>
 #include <vector>
 
 namespace tessera::bench {
@@ -26,6 +27,10 @@ public:
     std::vector<std::string> list(std::string const& name, std::vector<std::string> fallback) const;
     std::vector<int64_t> integers(std::string const& name, std::vector<int64_t> fallback) const;
     int64_t integer(std::string const& name, int64_t fallback) const;
+    /// The integer of --name, or nullopt when absent (RuntimeConfig's default applies).
+    std::optional<int> given_integer(std::string const& name) const;
+    /// The text of --name, or nullopt when absent.
+    std::optional<std::string> given_text(std::string const& name) const;
     /// The policies of --sched (`fallback` if absent), each checked to be known before
     /// anything is measured; "" is the runtime's default.
     std::vector<std::string> policies(std::vector<std::string> fallback) const;
@@ -41,6 +46,12 @@ private:
 };
 
 inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+/// A policy of Options::policies as RuntimeConfig takes it: "" (the runtime's default) unset.
+inline std::optional<std::string> scheduler_of(std::string const& policy)
+{
+    return policy.empty() ? std::nullopt : std::optional<std::string>(policy);
+}
 
 /// One measured configuration.
 struct Result {

@@ -288,8 +288,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
 {
     auto ns = o.integers("n", {1000, 2000, 4000});
     const int64_t nb_opt = o.integer("nb", 0), reps = o.integer("reps", 3);
-    const int ncpus = int(o.integer("ncpus", -1)), nemu = int(o.integer("nemu", 0));
-    const int ncuda = int(o.integer("ncuda", -1));
+    const std::optional<int> ncpus = o.given_integer("ncpus"), ncuda = o.given_integer("ncuda");
+    const int nemu = int(o.integer("nemu", 0));
     auto scheds = o.policies({"dmdas"});
     const std::string svg = o.text("svg", "");
     const std::string uplo_text = o.text("uplo", "L");
@@ -326,7 +326,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         bool with_gpus = false;
         for (std::size_t si = 0; si < scheds.size(); ++si) {
             la::finalize();
-            la::init({.ncpus = ncpus, .scheduler = scheds[si], .nemu = nemu, .ncuda = ncuda});
+            la::init({.ncpus = ncpus, .scheduler = scheduler_of(scheds[si]), .nemu = nemu, .ncuda = ncuda});
             const unsigned gpus = cuda_workers(la::runtime());
             with_gpus = with_gpus || gpus > 0;
             la::set_tile_size(nb_opt);

@@ -85,6 +85,18 @@ int64_t Options::integer(std::string const& name, int64_t fallback) const
     return v[0];
 }
 
+std::optional<int> Options::given_integer(std::string const& name) const
+{
+    if (!has(name)) return std::nullopt;
+    return int(integer(name, 0));
+}
+
+std::optional<std::string> Options::given_text(std::string const& name) const
+{
+    if (!has(name)) return std::nullopt;
+    return value_of(name);
+}
+
 std::vector<std::string> Options::names() const
 {
     std::vector<std::string> out;

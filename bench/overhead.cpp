@@ -116,7 +116,7 @@ int run(Options const& o, Report& report)
 {
     auto ns = o.integers("n", {100000});
     int64_t reps = o.integer("reps", 5);
-    int ncpus = int(o.integer("ncpus", -1));
+    const std::optional<int> ncpus = o.given_integer("ncpus");
     auto shapes = o.list("variant", {"independent", "chain", "grid"});
     auto scheds = o.policies({""});
     bool with_peer = !o.has("no-peer") && peers::starpu_available();
@@ -128,7 +128,7 @@ int run(Options const& o, Report& report)
     for (std::string const& sched : scheds) {
         std::vector<std::vector<std::vector<double>>> peer_seconds(ns.size(), std::vector<std::vector<double>>(shapes.size()));
         if (with_peer) {  // StarPU first, in its own session, with the same workers and policy
-            Runtime probe{{.ncpus = ncpus, .scheduler = sched, .ncuda = 0}};
+            Runtime probe{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .ncuda = 0}};
             peers::StarPU starpu(int(probe.worker_count()), std::string(probe.scheduler()));
             for (std::size_t a = 0; a < ns.size(); ++a)
                 for (std::size_t b = 0; b < shapes.size(); ++b)
@@ -136,7 +136,7 @@ int run(Options const& o, Report& report)
                         peer_seconds[a][b].push_back(starpu.empty_tasks_seconds(shapes[b], ns[a]));
         }
         // the gated runs hold every task at once: no submission window
-        Runtime rt{{.ncpus = ncpus, .scheduler = sched, .max_pending_tasks = 0, .ncuda = 0}};
+        Runtime rt{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .max_pending_tasks = 0, .ncuda = 0}};
         for (std::size_t a = 0; a < ns.size(); ++a) {
             for (std::size_t b = 0; b < shapes.size(); ++b) {
                 std::vector<double> total, submit, exec;

@@ -66,7 +66,7 @@ double makespan(std::string const& sched, int64_t nt, int64_t nb, int ncpus, int
                 int64_t reps, std::vector<double>& times)
 {
     // No GPU: the emulated devices are then the last workers, the ones spend() slows down.
-    Runtime r{{.ncpus = ncpus, .scheduler = sched, .nemu = nemu, .emu_bandwidth = bw, .ncuda = 0,
+    Runtime r{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .emu_bandwidth = bw, .ncuda = 0,
                .perfmodel_dir = "none"}};
     first_device_worker = unsigned(r.worker_count()) - unsigned(nemu);
     std::vector<double> a(std::size_t(nt * nb * nt * nb), 1.0);

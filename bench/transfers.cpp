@@ -43,9 +43,10 @@ int run(Options const& o, Report& report)
 {
     auto ns = o.integers("n", {2048});
     int64_t nb = o.integer("nb", 256), reps = o.integer("reps", 3);
-    int nemu = int(o.integer("nemu", 2)), ncpus = int(o.integer("ncpus", -1));
+    const int nemu = int(o.integer("nemu", 2));
+    const std::optional<int> ncpus = o.given_integer("ncpus");
     auto scheds = o.policies(policies().names());
-    std::string mem = o.text("emu-mem", ""), bw = o.text("emu-bandwidth", "");
+    const std::optional<std::string> mem = o.given_text("emu-mem"), bw = o.given_text("emu-bandwidth");
     double latency = double(o.integer("emu-latency", 0));
     require(nb >= 1 && reps >= 1, "--nb and --reps must be at least 1");
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -75,7 +76,7 @@ int run(Options const& o, Report& report)
         double flops = 2.0 * double(n) * double(n) * double(n);
 
         for (std::string const& sched : scheds) {
-            Runtime r{{.ncpus = ncpus, .scheduler = sched, .nemu = nemu, .emu_memory = mem, .emu_bandwidth = bw,
+            Runtime r{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .emu_memory = mem, .emu_bandwidth = bw,
                        .emu_latency_us = latency}};
             std::vector<double> times;
             std::vector<double> C;

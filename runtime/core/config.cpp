@@ -65,47 +65,53 @@ std::optional<T> env_number(char const* name, std::string const& field)
 void RuntimeImpl::resolve_config()
 {
     RuntimeConfig& c = config_;
-    if (c.ncuda < 0) c.ncuda = env_number<int>("TESSERA_NCUDA", "RuntimeConfig::ncuda").value_or(-1);
-    if (c.cuda_memory.empty() && env("TESSERA_CUDA_MEM")) c.cuda_memory = env("TESSERA_CUDA_MEM");
-    if (!c.cuda_memory.empty()) parse_bytes(c.cuda_memory, "RuntimeConfig::cuda_memory / TESSERA_CUDA_MEM");
-    if (c.cuda_pin_threshold.empty() && env("TESSERA_CUDA_PIN_THRESHOLD"))
-        c.cuda_pin_threshold = env("TESSERA_CUDA_PIN_THRESHOLD");
-    if (c.cuda_pin_threshold.empty())
+    // a string setting left unset takes its environment variable, if any
+    auto from_env = [](std::optional<std::string>& field, char const* name) {
+        if (!field && env(name)) field = env(name);
+    };
+    if (!c.ncuda) c.ncuda = env_number<int>("TESSERA_NCUDA", "RuntimeConfig::ncuda");
+    require(!c.ncuda || *c.ncuda >= 0, "RuntimeConfig::ncuda / TESSERA_NCUDA must be >= 0");
+    from_env(c.cuda_memory, "TESSERA_CUDA_MEM");
+    if (c.cuda_memory) parse_bytes(*c.cuda_memory, "RuntimeConfig::cuda_memory / TESSERA_CUDA_MEM");
+    from_env(c.cuda_pin_threshold, "TESSERA_CUDA_PIN_THRESHOLD");
+    if (!c.cuda_pin_threshold)
         pin_threshold_ = Runtime::default_pin_threshold;
-    else if (lowercase(c.cuda_pin_threshold) == "never")
+    else if (lowercase(*c.cuda_pin_threshold) == "never")
         pin_threshold_ = std::numeric_limits<std::size_t>::max();
     else
-        pin_threshold_ = parse_bytes(c.cuda_pin_threshold,
+        pin_threshold_ = parse_bytes(*c.cuda_pin_threshold,
                                      "RuntimeConfig::cuda_pin_threshold / TESSERA_CUDA_PIN_THRESHOLD (a size or never)");
 #if TESSERA_HAVE_CUDA
-    cuda_devices_ = find_cuda_devices(c.ncuda);
+    cuda_devices_ = find_cuda_devices(c.ncuda.value_or(-1));
 #endif
     c.ncuda = int(cuda_devices_.size());
     // one core drives each GPU: by default the CPU workers take the others
-    int default_cpus = std::max(1, int(topology_.cores()) - c.ncuda);
-    if (c.ncpus < 0) c.ncpus = env_number<int>("TESSERA_NCPU", "RuntimeConfig::ncpus").value_or(default_cpus);
-    require(c.ncpus >= 1, "RuntimeConfig::ncpus / TESSERA_NCPU must be at least 1, got " + std::to_string(c.ncpus));
-    if (c.scheduler.empty()) c.scheduler = env("TESSERA_SCHED") ? env("TESSERA_SCHED") : "dmdas";
-    if (c.pin_workers < 0) c.pin_workers = env_number<int>("TESSERA_PIN", "RuntimeConfig::pin_workers").value_or(1);
-    if (c.max_pending_tasks < 0)
+    const int default_cpus = std::max(1, int(topology_.cores()) - *c.ncuda);
+    if (!c.ncpus) c.ncpus = env_number<int>("TESSERA_NCPU", "RuntimeConfig::ncpus").value_or(default_cpus);
+    require(*c.ncpus >= 1, "RuntimeConfig::ncpus / TESSERA_NCPU must be at least 1, got " + std::to_string(*c.ncpus));
+    from_env(c.scheduler, "TESSERA_SCHED");
+    if (!c.scheduler) c.scheduler = "dmdas";
+    if (!c.pin_workers) c.pin_workers = env_number<int>("TESSERA_PIN", "RuntimeConfig::pin_workers").value_or(1) != 0;
+    if (!c.max_pending_tasks)
         c.max_pending_tasks =
             env_number<int64_t>("TESSERA_MAX_PENDING", "RuntimeConfig::max_pending_tasks").value_or(10000);
-    require(c.max_pending_tasks == 0 || c.max_pending_tasks >= 2,
+    require(*c.max_pending_tasks == 0 || *c.max_pending_tasks >= 2,
             "RuntimeConfig::max_pending_tasks / TESSERA_MAX_PENDING must be 0 (no limit) or >= 2");
 
-    if (c.nemu < 0) c.nemu = env_number<int>("TESSERA_NEMU", "RuntimeConfig::nemu").value_or(0);
-    require(c.nemu >= 0 && c.nemu <= 64, "RuntimeConfig::nemu / TESSERA_NEMU must be in [0, 64]");
-    if (c.emu_memory.empty() && env("TESSERA_EMU_MEM")) c.emu_memory = env("TESSERA_EMU_MEM");
-    if (c.emu_bandwidth.empty() && env("TESSERA_EMU_BANDWIDTH")) c.emu_bandwidth = env("TESSERA_EMU_BANDWIDTH");
-    if (c.emu_latency_us < 0)
+    if (!c.nemu) c.nemu = env_number<int>("TESSERA_NEMU", "RuntimeConfig::nemu").value_or(0);
+    require(*c.nemu >= 0 && *c.nemu <= 64, "RuntimeConfig::nemu / TESSERA_NEMU must be in [0, 64]");
+    from_env(c.emu_memory, "TESSERA_EMU_MEM");
+    from_env(c.emu_bandwidth, "TESSERA_EMU_BANDWIDTH");
+    if (!c.emu_latency_us)
         c.emu_latency_us = env_number<double>("TESSERA_EMU_LATENCY", "RuntimeConfig::emu_latency_us").value_or(0);
-    if (c.emu_speed < 0) c.emu_speed = env_number<double>("TESSERA_EMU_SPEED", "RuntimeConfig::emu_speed").value_or(1);
-    require(c.emu_speed > 0, "RuntimeConfig::emu_speed / TESSERA_EMU_SPEED must be positive");
-    if (c.perfmodel_dir.empty()) c.perfmodel_dir = ModelStore::default_directory();
-    if (c.sched_log.empty() && env("TESSERA_SCHED_LOG")) c.sched_log = env("TESSERA_SCHED_LOG");
+    require(*c.emu_latency_us >= 0, "RuntimeConfig::emu_latency_us / TESSERA_EMU_LATENCY must be >= 0");
+    if (!c.emu_speed) c.emu_speed = env_number<double>("TESSERA_EMU_SPEED", "RuntimeConfig::emu_speed").value_or(1);
+    require(*c.emu_speed > 0, "RuntimeConfig::emu_speed / TESSERA_EMU_SPEED must be positive");
+    if (!c.perfmodel_dir) c.perfmodel_dir = ModelStore::default_directory();  // TESSERA_PERFMODEL_DIR/<host>...
+    from_env(c.sched_log, "TESSERA_SCHED_LOG");
     // validate the sizes now, with the names of where they came from
-    if (!c.emu_memory.empty()) parse_bytes(c.emu_memory, "RuntimeConfig::emu_memory / TESSERA_EMU_MEM");
-    if (!c.emu_bandwidth.empty()) parse_bytes(c.emu_bandwidth, "RuntimeConfig::emu_bandwidth / TESSERA_EMU_BANDWIDTH");
+    if (c.emu_memory) parse_bytes(*c.emu_memory, "RuntimeConfig::emu_memory / TESSERA_EMU_MEM");
+    if (c.emu_bandwidth) parse_bytes(*c.emu_bandwidth, "RuntimeConfig::emu_bandwidth / TESSERA_EMU_BANDWIDTH");
 }
 
 }  // namespace detail

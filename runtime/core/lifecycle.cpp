@@ -180,7 +180,7 @@ TaskRef task_submit(Task* t)
 void RuntimeImpl::on_submit(Task* t)
 {
     int64_t n = pending_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    int64_t max = config_.max_pending_tasks;
+    int64_t max = *config_.max_pending_tasks;
     // the window only throttles the application: a worker submitting from a task, or the
     // runtime submitting for itself, must not block
     if (max > 0 && n > max && !t->internal && current_worker_id() == no_worker) {
@@ -502,7 +502,7 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
             if (t->kind != Task::Kind::codelet) return;  // control tasks are not counted
             int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
             if (left == 0) pending_.notify_all();
-            if (window_waiting_.load(std::memory_order_seq_cst) && left <= config_.max_pending_tasks / 2) {
+            if (window_waiting_.load(std::memory_order_seq_cst) && left <= *config_.max_pending_tasks / 2) {
                 std::lock_guard lock(window_m_);
                 window_waiting_.store(false, std::memory_order_relaxed);
                 window_cv_.notify_all();

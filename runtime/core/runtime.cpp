@@ -33,8 +33,8 @@ void set_current_worker(RuntimeImpl* rt, WorkerId w) noexcept
 RuntimeImpl::RuntimeImpl(RuntimeConfig config) : config_(std::move(config))
 {
     resolve_config();
-    policy_ = policies().create(config_.scheduler);  // throws for an unknown name
-    models_.set_directory(config_.perfmodel_dir == "none" ? "" : config_.perfmodel_dir);
+    policy_ = policies().create(*config_.scheduler);  // throws for an unknown name
+    models_.set_directory(*config_.perfmodel_dir == "none" ? "" : *config_.perfmodel_dir);
     open_decision_log();
     add_workers();
     calibrate_bus();
@@ -67,11 +67,11 @@ void RuntimeImpl::add_workers()
 {
     // memory node 0: the host; one CPU worker per core on it
     nodes_.push_back(std::make_unique<MemoryNode>(host_node, NodeKind::host, 0));
-    for (int i = 0; i < config_.ncpus; ++i) {
+    for (int i = 0; i < *config_.ncpus; ++i) {
         WorkerInfo w;
         w.id = WorkerId(workers_.size());
         w.arch = Arch::cpu;
-        w.core = config_.pin_workers ? topology_.core_pu(unsigned(i)) : -1;
+        w.core = *config_.pin_workers ? topology_.core_pu(unsigned(i)) : -1;
         w.memory_node = host_node;
         workers_.push_back(w);
         bind_core_.push_back(unsigned(i));
@@ -80,27 +80,27 @@ void RuntimeImpl::add_workers()
     }
     // emulated accelerators: a memory node of its own, its transfer channels, an unpinned worker
     std::size_t capacity =
-        config_.emu_memory.empty() ? 0 : parse_bytes(config_.emu_memory, "RuntimeConfig::emu_memory");
-    LinkModel link{config_.emu_bandwidth.empty() ? 0.0
-                                                 : double(parse_bytes(config_.emu_bandwidth, "RuntimeConfig::emu_bandwidth")),
-                   config_.emu_latency_us * 1e-6};
-    for (int e = 0; e < config_.nemu; ++e) {
+        config_.emu_memory ? parse_bytes(*config_.emu_memory, "RuntimeConfig::emu_memory") : 0;
+    LinkModel link{config_.emu_bandwidth ? double(parse_bytes(*config_.emu_bandwidth, "RuntimeConfig::emu_bandwidth")) : 0.0,
+                   *config_.emu_latency_us * 1e-6};
+    for (int e = 0; e < *config_.nemu; ++e) {
         NodeId node = NodeId(nodes_.size());
         nodes_.push_back(std::make_unique<MemoryNode>(node, NodeKind::emu, capacity));
         WorkerInfo w;
         w.id = WorkerId(workers_.size());
         w.arch = Arch::emu;
         w.memory_node = int(node);
-        w.speed = config_.emu_speed;
+        w.speed = *config_.emu_speed;
         workers_.push_back(w);
         bind_core_.push_back(0);
         perf_arch_.push_back("emu" + std::to_string(e));
-        slowdown_.push_back(config_.emu_speed < 1 ? 1.0 / config_.emu_speed : 1.0);
+        slowdown_.push_back(*config_.emu_speed < 1 ? 1.0 / *config_.emu_speed : 1.0);
     }
     add_cuda_workers();
     // combined workers: consecutive CPU workers (consecutive cores), 2, 4, ... and all of them
-    for (int size = 2; size <= config_.ncpus; size = size * 2 > config_.ncpus && size != config_.ncpus ? config_.ncpus : size * 2)
-        for (int first = 0; first + size <= config_.ncpus; first += size) {
+    const int ncpus = *config_.ncpus;
+    for (int size = 2; size <= ncpus; size = size * 2 > ncpus && size != ncpus ? ncpus : size * 2)
+        for (int first = 0; first + size <= ncpus; first += size) {
             std::vector<WorkerId> g;
             for (int i = first; i < first + size; ++i) g.push_back(WorkerId(i));
             groups_.push_back(std::move(g));
@@ -129,16 +129,15 @@ void RuntimeImpl::add_cuda_workers()
         devices_.resize(node + 1);
         devices_[node] = open_cuda_device(info.ordinal);
         opened.push_back(devices_[node].get());
-        std::size_t capacity = config_.cuda_memory.empty()
-                                   ? info.free_memory / 10 * 9
-                                   : parse_bytes(config_.cuda_memory, "RuntimeConfig::cuda_memory");
+        std::size_t capacity = config_.cuda_memory ? parse_bytes(*config_.cuda_memory, "RuntimeConfig::cuda_memory")
+                                                   : info.free_memory / 10 * 9;
         nodes_.push_back(std::make_unique<MemoryNode>(node, NodeKind::cuda, capacity, devices_[node].get()));
         devices_[node]->reclaim_node_memory = [n = nodes_.back().get()](std::size_t bytes) { return n->reclaim(bytes); };
         WorkerInfo w;
         w.id = WorkerId(workers_.size());
         w.arch = Arch::cuda;
-        unsigned core = unsigned(config_.ncpus) + unsigned(g);
-        w.core = config_.pin_workers ? topology_.core_pu(core) : -1;
+        unsigned core = unsigned(*config_.ncpus) + unsigned(g);
+        w.core = *config_.pin_workers ? topology_.core_pu(core) : -1;
         w.memory_node = int(node);
         w.speed = cuda_default_speed;
         workers_.push_back(w);

@@ -141,7 +141,7 @@ void RuntimeImpl::calibrate_bus()
     std::ostringstream sig;  // what the links depend on: the nodes, the emulated link, the GPUs
     sig << "nodes " << node_count();
     for (NodeId n = 1; n < node_count(); ++n) sig << (node(n).kind() == NodeKind::cuda ? " cuda" : " emu");
-    sig << " emu_bandwidth '" << config_.emu_bandwidth << "' emu_latency_us " << config_.emu_latency_us;
+    sig << " emu_bandwidth '" << config_.emu_bandwidth.value_or("") << "' emu_latency_us " << *config_.emu_latency_us;
     for (CudaDeviceInfo const& g : cuda_devices_) sig << " gpu" << g.ordinal << " '" << g.name << "'";
     std::string path = models_.directory().empty() ? "" : models_.directory() + "/" + bus_model_file(sig.str());
     if (!path.empty() && bus_.load(path, sig.str())) return;
@@ -197,14 +197,14 @@ void RuntimeImpl::calibrate_bus()
 
 void RuntimeImpl::open_decision_log()
 {
-    if (config_.sched_log.empty()) return;
-    if (config_.sched_log == "stderr") {
+    if (!config_.sched_log) return;
+    if (*config_.sched_log == "stderr") {
         sched_log_ = &std::cerr;
         return;
     }
-    sched_log_file_ = std::make_unique<std::ofstream>(config_.sched_log, std::ios::app);
+    sched_log_file_ = std::make_unique<std::ofstream>(*config_.sched_log, std::ios::app);
     require(static_cast<bool>(*sched_log_file_),
-            "RuntimeConfig::sched_log / TESSERA_SCHED_LOG: cannot open '" + config_.sched_log + "'");
+            "RuntimeConfig::sched_log / TESSERA_SCHED_LOG: cannot open '" + *config_.sched_log + "'");
     sched_log_ = sched_log_file_.get();
 }
 

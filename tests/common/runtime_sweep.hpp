@@ -85,7 +85,7 @@ class RuntimeSweep : public testing::TestWithParam<RuntimeParam> {
 protected:
     int ncpus() const { return GetParam().ncpus; }
     std::string const& scheduler() const { return GetParam().scheduler; }
-    std::unique_ptr<rt::Runtime> make_runtime(int64_t max_pending = -1) const
+    std::unique_ptr<rt::Runtime> make_runtime(std::optional<int64_t> max_pending = std::nullopt) const
     {
         rt::RuntimeConfig c = config_of(GetParam());
         c.max_pending_tasks = max_pending;

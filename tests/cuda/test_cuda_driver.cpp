@@ -94,7 +94,7 @@ constexpr bool simulated_gpu = false;
         if (!found) GTEST_SKIP() << "no GPU: the CUDA driver's tests need one";                \
     }
 
-rt::RuntimeConfig config(int nemu = 0, std::string cuda_memory = "")
+rt::RuntimeConfig config(int nemu = 0, std::optional<std::string> cuda_memory = std::nullopt)
 {
     return {.ncpus = 1, .scheduler = "dmdas", .nemu = nemu, .ncuda = 1, .cuda_memory = cuda_memory,
             .perfmodel_dir = "none"};

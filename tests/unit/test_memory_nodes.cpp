@@ -35,7 +35,7 @@ const rt::Codelet<rt::Vector<double>, double> add_cl{.name = "add", .cpu = &add_
 
 class MemoryNodes : public testing::TestWithParam<std::string> {
 protected:
-    rt::RuntimeConfig config(std::string emu_memory = "") const
+    rt::RuntimeConfig config(std::optional<std::string> emu_memory = std::nullopt) const
     {
         return {.ncpus = 2, .scheduler = GetParam(), .nemu = 2, .emu_memory = emu_memory};
     }

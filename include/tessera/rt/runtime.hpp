@@ -28,6 +28,7 @@
 #include <initializer_list>
 #include <memory>
 #include <new>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -36,40 +37,43 @@
 
 namespace tessera::rt {
 
-/// How to start a runtime. A field left at its default takes the environment variable named
-/// in its comment, then the built-in default.
+/// How to start a runtime. A field left unset takes the environment variable named in its
+/// comment, then the built-in default; Runtime::config() returns every field that has a
+/// default set to the value in use.
 struct RuntimeConfig {
-    int ncpus = -1;                   ///< CPU workers (TESSERA_NCPU; default: every core)
-    std::string scheduler;            ///< policy name (TESSERA_SCHED; default: "dmdas", i.e.
-                                      ///< heft-tmdp-pr)
-    int pin_workers = -1;             ///< pin workers to cores: 1/0 (TESSERA_PIN; default 1)
-    int64_t max_pending_tasks = -1;   ///< submission blocks while this many tasks are pending,
-                                      ///< until half have completed; 0: never
-                                      ///< (TESSERA_MAX_PENDING; default 10000)
+    std::optional<int> ncpus;                ///< CPU workers (TESSERA_NCPU; default: every core)
+    std::optional<std::string> scheduler;    ///< policy name (TESSERA_SCHED; default: "dmdas",
+                                             ///< i.e. heft-tmdp-pr)
+    std::optional<bool> pin_workers;         ///< pin workers to cores (TESSERA_PIN=1/0; default yes)
+    std::optional<int64_t> max_pending_tasks;  ///< submission blocks while this many tasks are
+                                               ///< pending, until half have completed; 0: never
+                                               ///< (TESSERA_MAX_PENDING; default 10000)
     // ---- emulated accelerators (DESIGN.md): each a memory node, a transfer thread, a worker ----
-    int nemu = -1;                    ///< how many (TESSERA_NEMU; default 0)
-    std::string emu_memory;           ///< capacity of each, e.g. "16MB" (TESSERA_EMU_MEM;
-                                      ///< default: no limit)
-    std::string emu_bandwidth;        ///< host link bandwidth per second, e.g. "2GB"
-                                      ///< (TESSERA_EMU_BANDWIDTH; default: memcpy speed)
-    double emu_latency_us = -1;       ///< host link latency in µs (TESSERA_EMU_LATENCY; default 0)
-    double emu_speed = -1;            ///< speed relative to a core (TESSERA_EMU_SPEED; default 1):
-                                      ///< below 1 each kernel is padded to last 1/speed times
-                                      ///< longer; above 1 only the scheduling weight changes
+    std::optional<int> nemu;                 ///< how many (TESSERA_NEMU; default 0)
+    std::optional<std::string> emu_memory;   ///< capacity of each, e.g. "16MB" (TESSERA_EMU_MEM;
+                                             ///< unset: no limit)
+    std::optional<std::string> emu_bandwidth;  ///< host link bandwidth per second, e.g. "2GB"
+                                               ///< (TESSERA_EMU_BANDWIDTH; unset: memcpy speed)
+    std::optional<double> emu_latency_us;    ///< host link latency in µs (TESSERA_EMU_LATENCY; default 0)
+    std::optional<double> emu_speed;         ///< speed relative to a core (TESSERA_EMU_SPEED; default 1):
+                                             ///< below 1 each kernel is padded to last 1/speed times
+                                             ///< longer; above 1 only the scheduling weight changes
     // ---- CUDA GPUs (builds with CUDA): each a memory node and a worker on a reserved core ----
-    int ncuda = -1;                   ///< how many GPUs at most (TESSERA_NCUDA; default: all);
-                                      ///< each takes a core from the default ncpus
-    std::string cuda_memory;          ///< device memory each GPU may hold replicas in, e.g.
-                                      ///< "64MB" (TESSERA_CUDA_MEM; default: 90% of what is
-                                      ///< free at start); beyond it, replicas are evicted
-    std::string cuda_pin_threshold;   ///< the LAPACK-style calls page-lock user arrays of at
-                                      ///< least this size while GPUs copy them, e.g. "64MB",
-                                      ///< or "never" (TESSERA_CUDA_PIN_THRESHOLD; default 16MB)
+    std::optional<int> ncuda;                ///< how many GPUs at most (TESSERA_NCUDA; default: all);
+                                             ///< each takes a core from the default ncpus
+    std::optional<std::string> cuda_memory;  ///< device memory each GPU may hold replicas in, e.g.
+                                             ///< "64MB" (TESSERA_CUDA_MEM; unset: 90% of what is
+                                             ///< free at start); beyond it, replicas are evicted
+    std::optional<std::string> cuda_pin_threshold;  ///< the LAPACK-style calls page-lock user arrays
+                                                    ///< of at least this size while GPUs copy them,
+                                                    ///< e.g. "64MB", or "never"
+                                                    ///< (TESSERA_CUDA_PIN_THRESHOLD; default 16MB)
     // ---- performance models ----
-    std::string perfmodel_dir;        ///< where models persist (TESSERA_PERFMODEL_DIR; default
-                                      ///< ~/.cache/tessera/perfmodels/<host>); "none": nowhere
-    std::string sched_log;            ///< explain each scheduling decision to this file, or
-                                      ///< "stderr" (TESSERA_SCHED_LOG; default: off)
+    std::optional<std::string> perfmodel_dir;  ///< where models persist (TESSERA_PERFMODEL_DIR;
+                                               ///< default ~/.cache/tessera/perfmodels/<host>);
+                                               ///< "none": nowhere
+    std::optional<std::string> sched_log;    ///< explain each scheduling decision to this file, or
+                                             ///< "stderr" (TESSERA_SCHED_LOG; unset: off)
 };
 
 class Runtime;
