@@ -146,6 +146,7 @@ void add_implicit_dependencies(Task* t, std::vector<Task*>& control)
 TaskRef task_submit(Task* t)
 {
     RuntimeImpl& rt = *t->rt;
+    rt.find_implementations(t);
     if (!rt.runnable_somewhere(t)) {
         std::string what = t->bound_worker != no_worker ? "on_worker(" + std::to_string(t->bound_worker) + ")" : "no worker";
         std::string name(t->ops->name(t->codelet));
@@ -465,13 +466,36 @@ void RuntimeImpl::record_error(std::exception_ptr e)
 
 // ---- completion ---------------------------------------------------------------------------------------
 
+namespace {
+/// What complete() works through: the tasks to complete, and those a tag released.
+struct CompletionLists {
+    std::vector<Task*> work, released;
+    bool in_use = false;
+};
+}  // namespace
+
 void RuntimeImpl::complete(Task* first, WorkerId w)
 {
     // Completing a failed task can cancel whole chains of successors: an explicit work list
-    // instead of recursion keeps the stack flat.
-    std::vector<Task*> work{first};
-    std::vector<Task*> released;
-    std::vector<Successor> successors;
+    // instead of recursion keeps the stack flat. The lists are the thread's own, kept from one
+    // completion to the next (no allocation per task), unless a completion is nested in another
+    // on this thread (then it takes fresh ones).
+    thread_local CompletionLists mine;
+    CompletionLists fresh;
+    CompletionLists& lists = mine.in_use ? fresh : mine;
+    struct InUse {
+        CompletionLists& l;
+        explicit InUse(CompletionLists& x) noexcept : l(x) { l.in_use = true; }
+        ~InUse()
+        {
+            l.work.clear();
+            l.released.clear();
+            l.in_use = false;
+        }
+    } in_use(lists);
+    std::vector<Task*>& work = lists.work;
+    std::vector<Task*>& released = lists.released;
+    work.push_back(first);
     while (!work.empty()) {
         Task* t = work.back();
         work.pop_back();
@@ -485,16 +509,15 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
 
         std::exception_ptr error;
         {
-            std::lock_guard lock(t->m);
+            std::lock_guard lock(t->m);  // completed: no successor is added from now on
             t->completed = true;
-            successors.swap(t->successors);
             if (t->failed) error = t->error;
         }
-        for (Successor const& s : successors) {
+        for (Successor const& s : t->successors) {
             if (error && s.propagates_failure) s.task->poison(error);
             drop_dependency(s.task, w, work);
         }
-        successors.clear();
+        t->successors.clear();  // keeps its capacity for the task's next use from the pool
         // done and no longer pending (and its tag done, atomically with both): whoever
         // waits for one of them sees the others
         auto retire = [&] {

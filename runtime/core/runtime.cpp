@@ -235,14 +235,32 @@ void RuntimeImpl::prefetch(ReadyTask t, WorkerId w) noexcept
     }
 }
 
-std::optional<unsigned> RuntimeImpl::first_runnable_implementation(Task const* t, WorkerId w) const
+namespace {
+int8_t find_first_runnable(Task const* t, Arch arch)
 {
-    Arch arch = workers_[w].arch;
     unsigned n = t->ops->implementations(t->codelet, arch);
     KernelArgs args = kernel_args(t, t->buffers.data());
     for (unsigned i = 0; i < n; ++i)
-        if (t->ops->can_execute(t->codelet, arch, i, args)) return i;
-    return std::nullopt;
+        if (t->ops->can_execute(t->codelet, arch, i, args)) return int8_t(i);
+    return Task::impl_none;
+}
+}  // namespace
+
+void RuntimeImpl::find_implementations(Task* t) const
+{
+    for (WorkerId w : arch_representatives_) {
+        const auto arch = std::size_t(workers_[w].arch);
+        t->first_impl[arch] = find_first_runnable(t, workers_[w].arch);
+    }
+}
+
+std::optional<unsigned> RuntimeImpl::first_runnable_implementation(Task const* t, WorkerId w) const
+{
+    const Arch arch = workers_[w].arch;
+    int8_t i = t->first_impl[std::size_t(arch)];
+    if (i == Task::impl_unknown) i = find_first_runnable(t, arch);  // not submitted yet
+    if (i == Task::impl_none) return std::nullopt;
+    return unsigned(i);
 }
 
 bool RuntimeImpl::able(Task const* t, WorkerId w) const

@@ -100,6 +100,9 @@ public:
     }
     /// The implementation of t that worker w runs: the first its can_execute allows.
     std::optional<unsigned> first_runnable_implementation(Task const* t, WorkerId w) const;
+    /// Finds, once, the implementation each architecture would run t with (before t is
+    /// visible to the policies, which then only read it).
+    void find_implementations(Task* t) const;
     /// Whether a policy may give t to w: w may take t (binding, context) and has an
     /// implementation for it. A retired worker takes only the tasks no worker in service can
     /// run, which it fails (retired_worker_loop), so that every task has a worker to go to.

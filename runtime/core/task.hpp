@@ -43,6 +43,10 @@ public:
     CodeletOps const* ops = nullptr;
     std::vector<BufferSlot> buffers;  // keeps its capacity across reuses from the pool
     std::vector<uint32_t> buffer_groups;  // codelets with spans: KernelArgs::groups; else empty
+    // TaskData's while the task runs (kept here, with their capacity, across reuses from the
+    // pool: running a task allocates nothing in steady state)
+    std::vector<BufferSlot> running_buffers;
+    std::vector<std::pair<DataState*, Mode>> acquired;
     alignas(std::max_align_t) std::byte inline_values[inline_value_bytes];
     void* values = nullptr;
     void* heap_values = nullptr;
@@ -65,6 +69,10 @@ public:
     std::atomic<unsigned> next_rank{0}; // each member of the group takes the next rank
     std::atomic<unsigned> arrived{0};   // barrier count: data ready at size, kernel done at 2 size
     BufferSlot const* running_slots = nullptr;  // a parallel task's data on its node (rank 0's)
+    // per architecture, the implementation its workers run (first_runnable_implementation),
+    // found once at submission: policies ask for every worker and every pop
+    static constexpr int8_t impl_unknown = -2, impl_none = -1;
+    int8_t first_impl[arch_count] = {impl_unknown, impl_unknown, impl_unknown};
     double predicted = 0;               // the length its policy expects (ReadyTask::set_predicted)
     uint64_t footprint = 0;             // shape hash of its buffers, 0 until computed
     double data_bytes = 0;

@@ -15,8 +15,10 @@ namespace tessera::rt::detail {
 
 TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda,
                    MemoryNode::Wait wait)
-    : rt_(rt), t_(t), node_(node), cuda_(cuda), wait_(wait), slots_(t->buffers)
+    : rt_(rt), t_(t), node_(node), cuda_(cuda), wait_(wait), slots_(t->running_buffers), acquired_(t->acquired)
 {
+    slots_.assign(t->buffers.begin(), t->buffers.end());
+    acquired_.clear();
     require_room_for_all();
     try {
         for (std::size_t i = 0; i < t->buffers.size(); ++i) bind(i, w);

@@ -2,7 +2,8 @@
 // buffers valid there, scratch buffers from the node's allocation cache, REDUX buffers the
 // worker's private copy (created and initialized on first use). The kernel gets slots() (the
 // task's own slots keep describing the registered data: a policy may still read them
-// meanwhile). Constructing it may block while data arrives; destroying it lets the data go.
+// meanwhile). Its lists live in the task (Task::running_buffers, Task::acquired), whose pool
+// keeps their capacity: running a task allocates nothing in steady state. Constructing it may block while data arrives; destroying it lets the data go.
 // Internal.
 #pragma once
 
@@ -47,9 +48,9 @@ private:
     NodeId node_;
     CudaContext const* cuda_;
     MemoryNode::Wait wait_;
-    std::vector<BufferSlot> slots_;
+    std::vector<BufferSlot>& slots_;                       // t->running_buffers
     std::size_t bound_ = 0;
-    std::vector<std::pair<DataState*, Mode>> acquired_;
+    std::vector<std::pair<DataState*, Mode>>& acquired_;   // t->acquired
 };
 
 }  // namespace tessera::rt::detail
