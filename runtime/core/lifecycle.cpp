@@ -23,7 +23,7 @@ namespace tessera::rt::detail {
 Task* task_create(Runtime& rt, void const* codelet, CodeletOps const* ops)
 {
     Task* t = allocate_task();
-    t->rt = &rt.impl();
+    t->rt = &Internals::impl(rt);
     t->kind = Task::Kind::codelet;
     t->codelet = codelet;
     t->ops = ops;
@@ -108,14 +108,14 @@ void task_set_context(Task* t, ContextId c, std::size_t arg_index)
 
 void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index)
 {
-    require(pred.get() != nullptr, [&] {
+    require(Internals::task(pred) != nullptr, [&] {
         return "submit: argument " + std::to_string(arg_index + 1) + ": after() names an empty task reference";
     });
-    require(pred.get()->rt == t->rt, [&] {
+    require(Internals::task(pred)->rt == t->rt, [&] {
         return "submit: argument " + std::to_string(arg_index + 1) + ": after() names a task of another runtime";
     });
-    task_retain(pred.get());
-    t->explicit_preds.push_back(pred.get());
+    task_retain(Internals::task(pred));
+    t->explicit_preds.push_back(Internals::task(pred));
 }
 
 void task_discard(Task* t) noexcept { recycle_task(t); }
@@ -173,7 +173,7 @@ TaskRef task_submit(Task* t)
     add_implicit_dependencies(t, control);
     release_control_tasks(control);
     rt.release_dependency(t, no_worker);  // drop the submission guard
-    return TaskRef(t);
+    return Internals::adopt_task<TaskRef>(t);
 }
 
 // ---- readiness ---------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ void RuntimeImpl::push(Task* t)
         }
         parking_.wake(w);
     } else {
-        policy_->push(ReadyTask(t));
+        policy_->push(Internals::adopt_task<ReadyTask>(t));
     }
     task_release(t);
 }
@@ -260,7 +260,7 @@ ReadyTask RuntimeImpl::pop(WorkerId w)
             Task* t = b.q.front();
             b.q.pop_front();
             b.nonempty.store(!b.q.empty(), std::memory_order_release);
-            return ReadyTask(t);
+            return Internals::adopt_task<ReadyTask>(t);
         }
     }
     return policy_->pop(w);
@@ -368,7 +368,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
     unsigned rank = t->next_rank.fetch_add(1, std::memory_order_acq_rel), size = t->group_size;
     std::optional<TaskData> data;
     if (rank == 0) {
-        policy_->on_start(ReadyTask(t), w);
+        policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
         if (!t->skips()) {
             try {
                 data.emplace(*this, t, w, NodeId(workers_[w].memory_node));
@@ -408,7 +408,7 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
         }
         data.reset();
         if (!t->cancelled) executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
-        policy_->on_complete(ReadyTask(t), w);
+        policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
         complete(t, w);
     }
     task_release(t);  // this member's alias
@@ -434,7 +434,7 @@ bool RuntimeImpl::begin(Task* t, WorkerId w)
 {
     if (!t->skips() && !take_commute_handles(t)) return false;  // pushed again when its turn comes
     t->ran_on = w;
-    policy_->on_start(ReadyTask(t), w);
+    policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
     return true;
 }
 
@@ -452,7 +452,7 @@ void RuntimeImpl::end(Task* t, WorkerId w, double seconds, std::exception_ptr er
         if (error) fail(t, error);
         executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
     }
-    policy_->on_complete(ReadyTask(t), w);
+    policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
     std::vector<Task*> waiters = give_back_commute_handles(t);
     complete(t, w);
     for (Task* x : waiters) push(x);

@@ -34,7 +34,7 @@ void RuntimeImpl::retire_worker(WorkerId w, std::string const& why)
     any_retired_.store(true, std::memory_order_release);  // after the worker's own flag
     std::fprintf(stderr, "tessera: worker %u (%s) retired: %s; the other workers take its tasks\n", w,
                  perf_arch_[w].c_str(), why.c_str());
-    for (ReadyTask t : policy_->withdraw(w)) hand_back(t.get(), w, false);
+    for (ReadyTask t : policy_->withdraw(w)) hand_back(Internals::task(t), w, false);
     // A push may have woken this worker alone for a task that now waits for the others, in a
     // shared queue or a deque they steal from: every sleeper looks again.
     parking_.wake_all();
@@ -55,9 +55,9 @@ void RuntimeImpl::hand_back(Task* t, WorkerId w, bool popped)
         return;
     }
     // like any popped task, it starts and ends for the policy
-    if (popped) policy_->on_start(ReadyTask(t), w);
+    if (popped) policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
     if (t->skips()) {  // cancelled meanwhile (its group, a failed predecessor): no error of its own
-        if (popped) policy_->on_complete(ReadyTask(t), w);
+        if (popped) policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
         complete(t, w);
         return;
     }
@@ -69,7 +69,7 @@ void RuntimeImpl::hand_back(Task* t, WorkerId w, bool popped)
     fail(t, std::make_exception_ptr(DeviceError("task '" + std::string(t->ops->name(t->codelet)) +
                                                 "': no worker in service can run it; worker " + std::to_string(w) +
                                                 " (" + perf_arch_[w] + ") was retired: " + why)));
-    if (popped) policy_->on_complete(ReadyTask(t), w);
+    if (popped) policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
     complete(t, w);  // cancels what depends on it
 }
 
@@ -81,11 +81,11 @@ void retired_worker_loop(RuntimeImpl& rt, WorkerId w)
         uint32_t ticket = parking.prepare_wait(w);
         bool any = false;
         for (ReadyTask t : rt.policy().withdraw(w)) {  // placed for w just before it retired
-            rt.hand_back(t.get(), w, false);
+            rt.hand_back(Internals::task(t), w, false);
             any = true;
         }
         while (ReadyTask t = rt.pop(w)) {  // bound to w, or which no worker in service can run
-            rt.hand_back(t.get(), w, true);
+            rt.hand_back(Internals::task(t), w, true);
             any = true;
         }
         if (any) {

@@ -218,7 +218,7 @@ std::vector<WorkerId> RuntimeImpl::neighbours(WorkerId w) const
 
 void RuntimeImpl::wake_any(ReadyTask t) noexcept
 {
-    parking_.wake_one([&](WorkerId w) { return can_run_on(t.get(), w); });
+    parking_.wake_one([&](WorkerId w) { return can_run_on(Internals::task(t), w); });
 }
 
 void RuntimeImpl::prefetch(ReadyTask t, WorkerId w) noexcept
@@ -226,7 +226,7 @@ void RuntimeImpl::prefetch(ReadyTask t, WorkerId w) noexcept
     if (node_count() == 1) return;  // one memory node: everything is where it runs
     if (retired(w)) return;         // it runs nothing more
     NodeId node = NodeId(workers_[w].memory_node);
-    for (BufferSlot const& b : t.get()->buffers) {
+    for (BufferSlot const& b : Internals::task(t)->buffers) {
         if (!reads(b.mode) || b.mode == Mode::COMMUTE) continue;  // nothing to bring in
         try {
             prefetch_replica(b.state, node);
@@ -305,7 +305,7 @@ std::vector<WorkerId> RuntimeImpl::context_workers(ContextId c) const
 
 void RuntimeImpl::push_to_group(ReadyTask rt, std::size_t g)
 {
-    Task* t = rt.get();
+    Task* t = Internals::task(rt);
     require(g < groups_.size(), "push_to_group: no combined worker " + std::to_string(g));
     auto const& members = groups_[g];
     t->group = g;

@@ -163,7 +163,7 @@ std::shared_ptr<DataState> register_data(Runtime& rt, void* ptr, Layout const& l
     if (l.kind == InterfaceKind::block)
         require(l.ld >= std::max<int64_t>(1, l.nx) && l.ldz >= std::max<int64_t>(1, l.ld * l.ny),
                 "register: block ldy must be >= max(1, nx) and ldz >= ldy * ny");
-    RuntimeImpl& impl = rt.impl();
+    RuntimeImpl& impl = Internals::impl(rt);
     std::shared_ptr<DataState> d;
     if (ptr) {
         d = std::make_shared<DataState>(&impl, ptr, l, nullptr);

@@ -26,6 +26,20 @@ namespace tessera::rt {
 namespace detail {
 class DataState;
 class Task;
+
+/// How the runtime reaches what its public types keep private (their records: a handle's
+/// DataState, a task reference's Task, a runtime's RuntimeImpl), as Taskflow's Task keeps its
+/// Node* with friends: the installed API shows none of it. Members are templates, so that
+/// each class is complete where they are used.
+struct Internals {
+    template <class H> static DataState* state(H const& h) noexcept { return h.state_.get(); }
+    template <class H> static auto const& shared_state(H const& h) noexcept { return h.state_; }
+    template <class H, class S> static H adopt_state(S&& s) noexcept { return H(std::forward<S>(s)); }
+    template <class R> static Task* task(R const& r) noexcept { return r.t_; }
+    template <class R> static R adopt_task(Task* t) noexcept { return R(t); }
+    template <class RT> static auto& impl(RT& r) noexcept { return *r.impl_; }
+    template <class G, class V> static G guard(V view, Task* pseudo) noexcept { return G(view, pseudo); }
+};
 }  // namespace detail
 
 template <Interface I> class Handle;
@@ -55,12 +69,12 @@ struct Access {
     detail::DataState* state;
 };
 
-template <Interface I> Access<I, Mode::R> read(Handle<I> const& h) noexcept { return {h.state()}; }
-template <Interface I> Access<I, Mode::W> write(Handle<I>& h) noexcept { return {h.state()}; }
-template <Interface I> Access<I, Mode::RW> readwrite(Handle<I>& h) noexcept { return {h.state()}; }
-template <Interface I> Access<I, Mode::SCRATCH> scratch(Handle<I>& h) noexcept { return {h.state()}; }
-template <Interface I> Access<I, Mode::REDUX> reduce(Handle<I>& h) noexcept { return {h.state()}; }
-template <Interface I> Access<I, Mode::COMMUTE> commute(Handle<I>& h) noexcept { return {h.state()}; }
+template <Interface I> Access<I, Mode::R> read(Handle<I> const& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::W> write(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::RW> readwrite(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::SCRATCH> scratch(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::REDUX> reduce(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::COMMUTE> commute(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
 
 /// A by-value argument, copied into the task at submission.
 template <class V>

@@ -53,10 +53,11 @@ public:
     /// already partitioned, the filter does not fit the interface, or a count is < 1 or larger
     /// than the extent it splits.
     Partition(Handle<I>& parent, Filter f)
-        : parent_(parent.shared_state()), rows_(f.parts_a), cols_(f.parts_b)
+        : parent_(detail::Internals::shared_state(parent)), rows_(f.parts_a), cols_(f.parts_b)
     {
         require(parent_ != nullptr, "partition: handle is not registered");
-        for (auto& c : detail::partition_data(parent_.get(), f)) children_.emplace_back(std::move(c));
+        for (auto& c : detail::partition_data(parent_.get(), f))
+            children_.push_back(detail::Internals::adopt_state<Handle<I>>(std::move(c)));
     }
     Partition(Partition&& o) noexcept
         : parent_(std::move(o.parent_)), rows_(o.rows_), cols_(o.cols_),
@@ -97,7 +98,7 @@ private:
     {
         std::vector<detail::DataState*> states;
         states.reserve(children_.size());
-        for (auto& c : children_) states.push_back(c.state());
+        for (auto& c : children_) states.push_back(detail::Internals::state(c));
         detail::unpartition_data(parent_.get(), states, throw_on_error);
         parent_.reset();
         children_.clear();
@@ -119,7 +120,8 @@ Partition<I> partition(Handle<I>& h, Filter f)
 template <Interface I>
 bool partitioned(Handle<I> const& h) noexcept
 {
-    return h.state() && detail::data_partitioned(*h.state());
+    detail::DataState* s = detail::Internals::state(h);
+    return s && detail::data_partitioned(*s);
 }
 
 }  // namespace tessera::rt

@@ -44,7 +44,6 @@ void set_reduction(DataState* s, void const* init, CodeletOps const* init_ops, v
 template <View V>
 class AcquireGuard {
 public:
-    AcquireGuard(V view, detail::Task* pseudo) noexcept : view_(view), pseudo_(pseudo) {}
     AcquireGuard(AcquireGuard&& o) noexcept : view_(o.view_), pseudo_(std::exchange(o.pseudo_, nullptr)) {}
     AcquireGuard& operator=(AcquireGuard&&) = delete;
     ~AcquireGuard() { release(); }
@@ -59,6 +58,8 @@ public:
     }
 
 private:
+    friend struct detail::Internals;
+    AcquireGuard(V view, detail::Task* pseudo) noexcept : view_(view), pseudo_(pseudo) {}
     V view_;
     detail::Task* pseudo_;
 };
@@ -109,7 +110,8 @@ public:
         using V = std::conditional_t<M == Mode::R, const_view_t<I>, I>;
         require(state_ != nullptr, "acquire: handle is not registered");
         detail::Task* pseudo = detail::acquire_data(state_.get(), M);
-        return AcquireGuard<V>(view_of<V>(detail::data_host_ptr(*state_), detail::data_layout(*state_)), pseudo);
+        return detail::Internals::guard<AcquireGuard<V>>(
+            view_of<V>(detail::data_host_ptr(*state_), detail::data_layout(*state_)), pseudo);
     }
 
     /// A handle with no user memory behind it: the runtime allocates its home buffer, whose
@@ -135,13 +137,10 @@ public:
                               &detail::CodeletOpsFor<I, const_view_t<I>>::ops);
     }
 
-    /// The runtime's record of this handle (nullptr when empty).
-    detail::DataState* state() const noexcept { return state_.get(); }
-    std::shared_ptr<detail::DataState> const& shared_state() const noexcept { return state_; }
-    /// Adopts an existing record (used by partitions for their children).
-    explicit Handle(std::shared_ptr<detail::DataState> s) noexcept : state_(std::move(s)) {}
-
 private:
+    friend struct detail::Internals;
+    /// Adopts an existing record (partitions' children).
+    explicit Handle(std::shared_ptr<detail::DataState> s) noexcept : state_(std::move(s)) {}
     template <class P>
     static P* checked(P* p)
     {

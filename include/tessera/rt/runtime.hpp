@@ -233,7 +233,7 @@ public:
     template <Interface I>
     void prefetch(Handle<I> const& h, NodeId node)
     {
-        prefetch_data(h.state(), node);
+        prefetch_data(detail::Internals::state(h), node);
     }
 
     // ---- introspection ----
@@ -263,10 +263,9 @@ public:
     /// The worker running the calling thread, or no_worker for a non-worker thread.
     static WorkerId current_worker() noexcept;
 
-    detail::RuntimeImpl& impl() noexcept { return *impl_; }
-    void prefetch_data(detail::DataState* d, NodeId node);
-
 private:
+    friend struct detail::Internals;
+    void prefetch_data(detail::DataState* d, NodeId node);
     std::unique_ptr<detail::RuntimeImpl> impl_;
 };
 
@@ -289,7 +288,7 @@ TaskRef Runtime::submit(Codelet<Params...> const& cl, Args&&... args)
                      if constexpr (detail::is_access_all_v<A>) {
                          std::size_t e = 0;
                          for (auto&& h : *std::get<K>(argv).range)
-                             detail::task_add_buffer(t, detail::handle_of(h).state(), detail::mode_of<A>, K, e++);
+                             detail::task_add_buffer(t, detail::Internals::state(detail::handle_of(h)), detail::mode_of<A>, K, e++);
                      } else {
                          detail::task_add_buffer(t, std::get<K>(argv).state, detail::mode_of<A>, K);
                      }

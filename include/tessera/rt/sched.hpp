@@ -46,7 +46,6 @@ struct WorkerInfo {
 class ReadyTask {
 public:
     ReadyTask() = default;
-    explicit ReadyTask(detail::Task* t) noexcept : t_(t) {}
     explicit operator bool() const noexcept { return t_ != nullptr; }
     friend bool operator==(ReadyTask, ReadyTask) = default;
 
@@ -77,9 +76,10 @@ public:
     /// The length a policy expects, kept with the task (e.g. to correct expected ends).
     void set_predicted(double seconds) noexcept;
     double predicted() const noexcept;
-    detail::Task* get() const noexcept { return t_; }
 
 private:
+    friend struct detail::Internals;
+    explicit ReadyTask(detail::Task* t) noexcept : t_(t) {}
     detail::Task* t_ = nullptr;
 };
 

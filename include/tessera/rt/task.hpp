@@ -20,8 +20,6 @@ void task_release(Task* t) noexcept;
 class TaskRef {
 public:
     TaskRef() = default;
-    /// Adopts one reference to `t` (used by the runtime).
-    explicit TaskRef(detail::Task* t) noexcept : t_(t) {}
     TaskRef(TaskRef const& o) noexcept : t_(o.t_)
     {
         if (t_) detail::task_retain(t_);
@@ -52,9 +50,11 @@ public:
     /// The task's submission number, unique within its runtime (0 for an empty reference).
     uint64_t id() const noexcept;
     explicit operator bool() const noexcept { return t_ != nullptr; }
-    detail::Task* get() const noexcept { return t_; }
 
 private:
+    friend struct detail::Internals;
+    /// Adopts one reference to `t`.
+    explicit TaskRef(detail::Task* t) noexcept : t_(t) {}
     detail::Task* t_ = nullptr;
 };
 

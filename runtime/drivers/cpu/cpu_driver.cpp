@@ -9,7 +9,7 @@ void worker_loop(RuntimeImpl& rt, WorkerId w)
     for (bool stop = false; !stop;) {
         ReadyTask t = rt.pop(w);
         if (!t) t = sleep_until_work(rt, w, stop);
-        if (t) rt.execute(t.get(), w);
+        if (t) rt.execute(Internals::task(t), w);
     }
 }
 

@@ -256,7 +256,7 @@ void cuda_worker_loop(RuntimeImpl& rt, WorkerId w, DeviceBackend& backend)
         }
         if (!worker.full()) {
             if (ReadyTask t = rt.pop(w)) {
-                worker.launch(t.get());
+                worker.launch(Internals::task(t));
                 continue;
             }
         }
@@ -272,7 +272,7 @@ void cuda_worker_loop(RuntimeImpl& rt, WorkerId w, DeviceBackend& backend)
         // nothing in flight and nothing to do: sleep as a CPU worker does
         bool stop = false;
         if (ReadyTask t = sleep_until_work(rt, w, stop))
-            worker.launch(t.get());
+            worker.launch(Internals::task(t));
         else if (stop)
             return;
     }
