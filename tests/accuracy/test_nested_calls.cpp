@@ -17,6 +17,7 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -129,8 +130,8 @@ TEST_P(NestedCalls, GemmSymmSyrkTrsmTrmmRunInlineAndMatchBlas)
     for (Case const& k : cases) {
         std::vector<double> want = c0, got1 = c0, got2 = c0;
         k.blas(want);
-        int calls = 0;
-        in_two_tasks(host(), [&] { k.tessera(calls++ == 0 ? got1 : got2); });
+        std::atomic<int> calls{0};  // the two tasks run at once: each takes its own C
+        in_two_tasks(host(), [&] { k.tessera(calls.fetch_add(1) == 0 ? got1 : got2); });
         EXPECT_LT(relative_difference(got1, want), tol) << k.name;
         EXPECT_LT(relative_difference(got2, want), tol) << k.name;
     }
@@ -152,10 +153,10 @@ TEST_P(NestedCalls, PotrfPotrsPosvPotriRunInlineAndMatchLapack)
     std::vector<double> solved(rhs);
     std::vector<int64_t> infos;
     std::mutex m;
-    int round = 0;
+    std::atomic<int> round{0};  // the two tasks run at once: each takes its part
     in_two_tasks(host(), [&] {
         std::vector<int64_t> got;
-        if (round++ == 0) {  // one task factors, solves and inverts; the other runs posv
+        if (round.fetch_add(1) == 0) {  // one task factors, solves and inverts; the other runs posv
             got.push_back(tessera::potrf(Uplo::lower, n, f.data(), n));
             got.push_back(tessera::potrs(Uplo::lower, n, int64_t{7}, static_cast<double const*>(l.data()), n, solved.data(), n));
             got.push_back(tessera::potri(Uplo::lower, n, p.data(), n));
@@ -189,9 +190,9 @@ TEST_P(NestedCalls, InfoOfAMatrixThatIsNotPositiveDefinite)
     const auto b0 = b;
     int64_t potrf_info = -1, posv_info = -1;
     auto f = a, s = a;
-    int round = 0;
+    std::atomic<int> round{0};  // the two tasks run at once: each takes its part
     in_two_tasks(host(), [&] {
-        if (round++ == 0) potrf_info = tessera::potrf(Uplo::lower, n, f.data(), n);
+        if (round.fetch_add(1) == 0) potrf_info = tessera::potrf(Uplo::lower, n, f.data(), n);
         else posv_info = tessera::posv(Uplo::lower, n, int64_t{2}, s.data(), n, b.data(), n);
     });
     EXPECT_EQ(potrf_info, lapack_info);
@@ -208,9 +209,9 @@ TEST_P(NestedCalls, TheCApiRunsInline)
     ASSERT_EQ(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', n, l.data(), n), 0);
     auto f = spd;
     int gemm_info1 = -1, gemm_info2 = -1, potrf_info = -1;
-    int round = 0;
+    std::atomic<int> round{0};  // the two tasks run at once: each takes its part
     in_two_tasks(host(), [&] {
-        if (round++ == 0) {
+        if (round.fetch_add(1) == 0) {
             gemm_info1 = tessera_dgemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, got1.data(), n);
             potrf_info = tessera_dpotrf('U', n, f.data(), n);
         } else {
