@@ -22,8 +22,10 @@
 #include <mutex>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace tessera::test {
@@ -259,6 +261,19 @@ inline const rt::Codelet<int64_t> throw_cl{.name = "throw", .cpu = &throw_cpu};
 inline void sleep_cpu(int64_t us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }
 /// Sleeps `us` microseconds.
 inline const rt::Codelet<int64_t> sleep_cl{.name = "sleep", .cpu = &sleep_cpu};
+
+// ---- the recorded task graph ------------------------------------------------------------------
+
+/// An edge of the recorded graph as a comparable tuple: (from, to, kind).
+using Edge = std::tuple<uint64_t, uint64_t, rt::DependencyKind>;
+/// The edges recorded (Runtime::recorded_dependencies), as a set: the order they were added
+/// in is the runtime's business.
+inline std::set<Edge> edge_set(std::vector<rt::DependencyEdge> const& edges)
+{
+    std::set<Edge> s;
+    for (auto const& e : edges) s.emplace(e.from, e.to, e.kind);
+    return s;
+}
 
 // ---- environment variables ------------------------------------------------------------------
 

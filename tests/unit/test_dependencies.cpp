@@ -93,14 +93,6 @@ const rt::Codelet<CV, V> task_b{.name = "B", .cpu = &b_cpu};
 const rt::Codelet<CV, V> task_c{.name = "C", .cpu = &c_cpu};
 const rt::Codelet<CV, CV, V> task_d{.name = "D", .cpu = &d_cpu};
 
-using Edge = std::tuple<uint64_t, uint64_t, Kind>;
-std::set<Edge> edge_set(std::vector<rt::DependencyEdge> const& edges)
-{
-    std::set<Edge> s;
-    for (auto const& e : edges) s.emplace(e.from, e.to, e.kind);
-    return s;
-}
-
 class Dependencies : public RuntimeSweep {};
 
 // ---- implicit data dependencies -------------------------------------------------------------

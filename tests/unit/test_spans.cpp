@@ -130,14 +130,6 @@ struct Vectors {
     }
 };
 
-using Edge = std::tuple<uint64_t, uint64_t, Kind>;
-std::set<Edge> edge_set(std::vector<rt::DependencyEdge> const& edges)
-{
-    std::set<Edge> s;
-    for (auto const& e : edges) s.emplace(e.from, e.to, e.kind);
-    return s;
-}
-
 class Spans : public RuntimeSweep {};
 
 TEST_P(Spans, KernelSeesEveryElementBesideSingleBuffersAndValues)
