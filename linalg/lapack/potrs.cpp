@@ -71,10 +71,9 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
         return 0;
     }
     const int64_t nb = tile_size(Routine::potrs, precision_letter<T>(), n);
-    // A is only read: casting const away for the registration is safe.
-    auto A = TileMatrix<T>::wrap(rt, const_cast<T*>(a), n, n, lda, nb);
+    const auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);  // read only
     auto B = TileMatrix<T>::wrap(rt, b, n, nrhs, ldb, nb);
-    potrs(uplo, A, B);
+    potrs(uplo, A.matrix(), B);
     return 0;
 }
 

@@ -43,11 +43,10 @@ void symm_or_hemm(char const* fn, bool hermitian, Side side, Uplo uplo, int64_t 
         scale(beta, C);
         return;
     }
-    // A and B are only read: casting const away for the registration is safe.
-    auto A = TileMatrix<T>::wrap(rt, const_cast<T*>(a), ka, ka, lda, nb);
-    auto B = TileMatrix<T>::wrap(rt, const_cast<T*>(b), m, n, ldb, nb);
-    if (hermitian) hemm(side, uplo, alpha, A, B, beta, C);
-    else symm(side, uplo, alpha, A, B, beta, C);
+    const auto A = TileMatrix<T>::wrap(rt, a, ka, ka, lda, nb);  // read only
+    const auto B = TileMatrix<T>::wrap(rt, b, m, n, ldb, nb);
+    if (hermitian) hemm(side, uplo, alpha, A.matrix(), B.matrix(), beta, C);
+    else symm(side, uplo, alpha, A.matrix(), B.matrix(), beta, C);
 }
 
 }  // namespace

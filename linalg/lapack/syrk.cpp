@@ -43,13 +43,13 @@ void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::syrk, precision_letter<T>(), std::max(n, k));
     auto C = TileMatrix<T>::wrap(rt, c, n, n, ldc, nb);
-    // A is only read: casting const away for the registration is safe. When it is not
-    // referenced (alpha = 0 or k = 0), an empty n x 0 op(A) makes the tile form compute
-    // C = beta C on the triangle.
-    auto A = uses_a ? TileMatrix<T>::wrap(rt, const_cast<T*>(a), arows, acols, lda, nb)
-                    : TileMatrix<T>::wrap(rt, nullptr, notrans ? n : 0, notrans ? 0 : n, std::max<int64_t>(1, n), nb);
-    if (hermitian) herk(uplo, trans, std::real(alpha), A, std::real(beta), C);
-    else syrk(uplo, trans, alpha, A, beta, C);
+    // A is only read. When it is not referenced (alpha = 0 or k = 0), an empty n x 0 op(A)
+    // makes the tile form compute C = beta C on the triangle.
+    const T* none = nullptr;
+    const auto A = uses_a ? TileMatrix<T>::wrap(rt, a, arows, acols, lda, nb)
+                          : TileMatrix<T>::wrap(rt, none, notrans ? n : 0, notrans ? 0 : n, std::max<int64_t>(1, n), nb);
+    if (hermitian) herk(uplo, trans, std::real(alpha), A.matrix(), std::real(beta), C);
+    else syrk(uplo, trans, alpha, A.matrix(), beta, C);
 }
 
 }  // namespace

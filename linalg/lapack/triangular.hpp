@@ -60,9 +60,8 @@ void triangular_in_place(char const* fn, Routine routine, Side side, Uplo uplo, 
         return;
     }
     const int64_t ka = side == Side::left ? m : n;  // the order of A
-    // A is only read: casting const away for the registration is safe.
-    auto A = TileMatrix<T>::wrap(rt, const_cast<T*>(a), ka, ka, lda, nb);
-    tile_form(A, B);
+    const auto A = TileMatrix<T>::wrap(rt, a, ka, ka, lda, nb);  // read only
+    tile_form(A.matrix(), B);
 }
 
 }  // namespace tessera::la::detail

@@ -137,6 +137,14 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
 }
 
 template <Scalar T>
+ReadOnlyTileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda, int64_t nb)
+{
+    // Handles register writable memory; only the read-only view leaves this function, and
+    // the tile calls never write a matrix they take as const.
+    return ReadOnlyTileMatrix<T>(wrap(rt, const_cast<T*>(a), m, n, lda, nb));
+}
+
+template <Scalar T>
 std::size_t TileMatrix<T>::index(int64_t i, int64_t j) const
 {
     if (!(i >= 0 && i < mt_ && j >= 0 && j < nt_)) [[unlikely]]  // the message only on failure

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace tessera::test {
 namespace {
@@ -266,8 +267,16 @@ TEST_P(TileMatrixAccuracy, BadArgumentsThrow)
         EXPECT_THROW((void)TM::wrap(*rt, a.data(), 4, 4, 3, 2), tessera::InvalidArgument);  // lda < m
         EXPECT_THROW((void)TM::wrap(*rt, a.data(), 4, 4, 4, 0), tessera::InvalidArgument);  // nb
         EXPECT_THROW((void)TM::wrap(*rt, a.data(), -4, 4, 4, 2), tessera::InvalidArgument);
-        EXPECT_THROW((void)TM::wrap(*rt, nullptr, 4, 4, 4, 2), tessera::InvalidArgument);
-        EXPECT_NO_THROW((void)TM::wrap(*rt, nullptr, 0, 4, 1, 2));
+        T* null = nullptr;
+        T const* null_read_only = nullptr;
+        EXPECT_THROW((void)TM::wrap(*rt, null, 4, 4, 4, 2), tessera::InvalidArgument);
+        EXPECT_THROW((void)TM::wrap(*rt, null_read_only, 4, 4, 4, 2), tessera::InvalidArgument);
+        EXPECT_NO_THROW((void)TM::wrap(*rt, null, 0, 4, 1, 2));
+        // read-only memory gives a matrix the tile calls can only read
+        static_assert(std::is_same_v<decltype(TM::wrap(*rt, static_cast<T const*>(a.data()), 4, 4, 4, 2)),
+                                     tessera::ReadOnlyTileMatrix<T>>);
+        static_assert(std::is_convertible_v<tessera::ReadOnlyTileMatrix<T> const&, TM const&>);
+        static_assert(!std::is_convertible_v<tessera::ReadOnlyTileMatrix<T>&, TM&>);
 
         TM A{*rt, 4, 4, 2};
         EXPECT_THROW(tessera::lapack_to_tiles(a.data(), 3, A), tessera::InvalidArgument);

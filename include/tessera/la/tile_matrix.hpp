@@ -33,6 +33,8 @@
 
 namespace tessera::inline la {
 
+template <Scalar T> class ReadOnlyTileMatrix;
+
 template <Scalar T>
 class TileMatrix {
 public:
@@ -50,6 +52,9 @@ public:
     /// InvalidArgument when m < 0, n < 0, nb < 1, lda < max(1, m), lda > INT_MAX (the kernels'
     /// BLAS take int) or `a` is null with m, n > 0.
     static TileMatrix wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
+    /// The same over memory the caller may only read: the result gives the tile calls a
+    /// `TileMatrix const&` (matrix()), through which they read it and never write it.
+    static ReadOnlyTileMatrix<T> wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
 
     int64_t m() const noexcept { return m_; }    ///< rows
     int64_t n() const noexcept { return n_; }    ///< columns
@@ -94,6 +99,24 @@ private:
     std::shared_ptr<Storage> s_;
     int64_t i0_ = 0, j0_ = 0;  ///< this view's first tile in the storage
     int64_t m_ = 0, n_ = 0, mt_ = 0, nt_ = 0;
+};
+
+/// A TileMatrix over read-only memory (TileMatrix::wrap of a `T const*`): only its const view
+/// is reachable, so the tile calls can take it where they read a matrix, never where they
+/// write one.
+///
+///     auto A = tessera::TileMatrix<double>::wrap(rt, a_const, n, n, lda, nb);
+///     tessera::potrs(Uplo::lower, A.matrix(), B);
+template <Scalar T>
+class ReadOnlyTileMatrix {
+public:
+    TileMatrix<T> const& matrix() const noexcept { return m_; }
+    operator TileMatrix<T> const&() const noexcept { return m_; }
+
+private:
+    friend class TileMatrix<T>;
+    explicit ReadOnlyTileMatrix(TileMatrix<T> m) noexcept : m_(std::move(m)) {}
+    TileMatrix<T> m_;
 };
 
 extern template class TileMatrix<float>;
