@@ -88,6 +88,9 @@ class NestedCalls : public testing::TestWithParam<Host> {
 protected:
     void SetUp() override
     {
+        // the oracles' OpenBLAS on one thread: its own threads are not instrumented, and
+        // ThreadSanitizer would see their writes race with the test's
+        openblas_set_num_threads(1);
         if (GetParam() == Host::library_runtime) {
             tessera::finalize();
             tessera::init({.ncpus = 2, .perfmodel_dir = "none"});
