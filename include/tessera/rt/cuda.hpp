@@ -28,8 +28,11 @@
 
 namespace tessera::rt {
 
+struct CudaContext;
 namespace detail {
 class CudaTaskSlot;
+/// The worker's record of the task a context belongs to (the CUDA driver sets and reads it).
+CudaTaskSlot*& cuda_task_slot(CudaContext& c) noexcept;
 }
 
 /// A CUDA worker's stream and library handles, and what one task may ask of its worker.
@@ -57,7 +60,9 @@ struct CudaContext {
     /// `stream`. Where its work area finds the GPU full, the node evicts unused replicas first.
     cufftHandle fft_plan(int rank, int const* n, int batch, cufftType type) const;
 
-    detail::CudaTaskSlot* slot = nullptr;  ///< the worker's record of this task (internal)
+private:
+    friend detail::CudaTaskSlot*& detail::cuda_task_slot(CudaContext& c) noexcept;
+    detail::CudaTaskSlot* slot_ = nullptr;  // the worker's record of this task
 };
 
 /// Each throws tessera::DeviceError naming `what` and the status when it is not a success.

@@ -150,7 +150,12 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
             cuda_check(cudaHostAlloc(&s.host_scratch, CudaContext::host_scratch_bytes, cudaHostAllocPortable),
                        "cudaHostAlloc (task scratch)");
             s.device = this;
-            s.context = CudaContext{ordinal_, stream_, cublas_, cusolver_, &s};
+            s.context = CudaContext{};
+            s.context.device = ordinal_;
+            s.context.stream = stream_;
+            s.context.cublas = cublas_;
+            s.context.cusolver = cusolver_;
+            cuda_task_slot(s.context) = &s;
         }
     } catch (...) {
         release();

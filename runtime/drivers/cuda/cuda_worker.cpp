@@ -22,25 +22,27 @@ namespace tessera::rt {
 
 // ---- what an implementation may ask of its worker -------------------------------------------
 
-void* CudaContext::workspace(std::size_t bytes) const { return slot->device->workspace(bytes); }
+void* CudaContext::workspace(std::size_t bytes) const { return slot_->device->workspace(bytes); }
 
 void* CudaContext::host_scratch(std::size_t bytes) const
 {
     require(bytes <= host_scratch_bytes, "CudaContext::host_scratch: " + std::to_string(bytes) +
                                              " bytes asked, at most " + std::to_string(host_scratch_bytes));
-    return slot->host_scratch;
+    return slot_->host_scratch;
 }
 
-void CudaContext::at_completion(std::function<void()> f) const { slot->completions.push_back(std::move(f)); }
+void CudaContext::at_completion(std::function<void()> f) const { slot_->completions.push_back(std::move(f)); }
 
 cufftHandle CudaContext::fft_plan(int rank, int const* n, int batch, cufftType type) const
 {
-    return slot->device->fft_plan(rank, n, batch, type);
+    return slot_->device->fft_plan(rank, n, batch, type);
 }
 
 }  // namespace tessera::rt
 
 namespace tessera::rt::detail {
+
+CudaTaskSlot*& cuda_task_slot(CudaContext& c) noexcept { return c.slot_; }
 
 namespace {
 
