@@ -10,5 +10,6 @@
 #include <tessera/rt/interfaces.hpp>
 #include <tessera/rt/runtime.hpp>
 #include <tessera/rt/sched.hpp>
+#include <tessera/rt/span.hpp>
 #include <tessera/rt/task.hpp>
 #include <tessera/la.hpp>
