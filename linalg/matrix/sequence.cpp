@@ -40,13 +40,7 @@ int64_t Sequence::wait()
             "Sequence::wait: cannot wait from inside a task (it could deadlock)");
     // Every task is waited for, even after a failure: nothing may still run on the data when
     // the caller goes on.
-    for (Submitted const& submitted : state_->tasks) {
-        try {
-            submitted.task.wait();
-        } catch (...) {
-        }
-        harvest(submitted);
-    }
+    for (Submitted const& submitted : state_->tasks) harvest(submitted);
     state_->tasks.clear();
     state_->sweep_at = 1024;
     state_->kept.clear();
@@ -61,15 +55,16 @@ int64_t Sequence::wait()
     return info();
 }
 
-void Sequence::harvest(Submitted const& done) noexcept
+void Sequence::harvest(Submitted const& submitted) noexcept
 {
-    if (!done.task.failed() || done.task.id() > state_->task_error_id) return;
     try {
-        done.task.wait();  // done: rethrows its error at once (a cancelled task's: its cause's)
+        submitted.task.wait();  // rethrows its error (a cancelled task's: its cause's)
     } catch (...) {
-        state_->task_error = std::current_exception();
-        state_->task_error_id = done.task.id();
-        state_->task_error_call = done.call;
+        if (submitted.task.id() < state_->task_error_id) {
+            state_->task_error = std::current_exception();
+            state_->task_error_id = submitted.task.id();
+            state_->task_error_call = submitted.call;
+        }
     }
 }
 

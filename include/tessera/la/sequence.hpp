@@ -305,8 +305,9 @@ private:
         rt::TaskRef task;
         uint64_t call;  // the number of the call it belongs to
     };
-    // Keeps the first error in submission order among the tasks done so far (State::task_error).
-    void harvest(Submitted const& done) noexcept;
+    // Waits for a task (at once for one done), keeping the first error in submission order
+    // (State::task_error).
+    void harvest(Submitted const& submitted) noexcept;
     /// The routine of each call, numbered from 1; a run of calls of the same routine (tasks
     /// submitted outside calls, one call each) is stored once.
     class CallNames {
