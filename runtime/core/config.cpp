@@ -81,12 +81,16 @@ void RuntimeImpl::resolve_config()
     else
         pin_threshold_ = parse_bytes(*c.cuda_pin_threshold,
                                      "RuntimeConfig::cuda_pin_threshold / TESSERA_CUDA_PIN_THRESHOLD (a size or never)");
-#if TESSERA_HAVE_CUDA
-    cuda_devices_ = find_cuda_devices(c.ncuda.value_or(-1));
-#endif
-    c.ncuda = int(cuda_devices_.size());
-    // one core drives each GPU: by default the CPU workers take the others
-    const int default_cpus = std::max(1, int(topology_.cores()) - *c.ncuda);
+    // the drivers find their devices: a GPU's worker takes a core of its own, which the CPU
+    // workers leave it by default; a build without a GPU driver has no GPU, whatever was asked
+    unsigned cores_for_devices = 0;
+    bool gpu_driver = false;
+    for (auto const& driver : machine_.drivers()) {
+        cores_for_devices += driver->discover(c);
+        gpu_driver = gpu_driver || driver->name() == "cuda";
+    }
+    if (!gpu_driver) c.ncuda = 0;
+    const int default_cpus = std::max(1, int(machine_.topology().cores()) - int(cores_for_devices));
     if (!c.ncpus) c.ncpus = env_number<int>("TESSERA_NCPU", "RuntimeConfig::ncpus").value_or(default_cpus);
     require(*c.ncpus >= 1, "RuntimeConfig::ncpus / TESSERA_NCPU must be at least 1, got " + std::to_string(*c.ncpus));
     from_env(c.scheduler, "TESSERA_SCHED");

@@ -6,6 +6,7 @@
 #include "runtime/core/task_data.hpp"
 
 #include "runtime/data/coherency.hpp"
+#include "runtime/data/commute.hpp"
 #include "runtime/data/data_state.hpp"
 
 #include <tessera/error.hpp>
@@ -99,7 +100,7 @@ void task_set_worker(Task* t, unsigned w, std::size_t arg_index)
 
 void task_set_context(Task* t, ContextId c, std::size_t arg_index)
 {
-    require(c.value < t->rt->context_count(), [&] {
+    require(c.value < t->rt->contexts().count(), [&] {
         return "submit: argument " + std::to_string(arg_index + 1) + ": in_context: unknown context " +
                std::to_string(c.value);
     });
@@ -180,19 +181,9 @@ TaskRef task_submit(Task* t)
 
 void RuntimeImpl::on_submit(Task* t)
 {
-    int64_t n = pending_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    int64_t max = *config_.max_pending_tasks;
     // the window only throttles the application: a worker submitting from a task, or the
     // runtime submitting for itself, must not block
-    if (max > 0 && n > max && !t->internal && current_worker_id() == no_worker) {
-        // The flag is set again before every check: a completer that saw an earlier wait may
-        // clear it late, and must not leave this one asleep with nobody to wake it.
-        std::unique_lock lock(window_m_);
-        window_cv_.wait(lock, [&] {
-            window_waiting_.store(true, std::memory_order_seq_cst);
-            return pending_.load(std::memory_order_seq_cst) <= max / 2;
-        });
-    }
+    window_.admit(!t->internal && current_worker_id() == no_worker);
 }
 
 void RuntimeImpl::control_ready(Task* t, std::vector<Task*>& completed_now)
@@ -239,11 +230,7 @@ void RuntimeImpl::push(Task* t)
     // reference keeps it valid for the policy until then (e.g. for wake_any(t)).
     task_retain(t);
     if (WorkerId w = t->bound_worker; w != no_worker) {
-        {
-            std::lock_guard lock(bound_[w].m);
-            bound_[w].q.push_back(t);
-            bound_[w].nonempty.store(true, std::memory_order_release);
-        }
+        bound_.push(w, t);
         parking_.wake(w);
     } else {
         policy_->push(Internals::adopt_task<ReadyTask>(t));
@@ -253,99 +240,26 @@ void RuntimeImpl::push(Task* t)
 
 ReadyTask RuntimeImpl::pop(WorkerId w)
 {
-    BoundQueue& b = bound_[w];
-    if (b.nonempty.load(std::memory_order_acquire)) {
-        std::lock_guard lock(b.m);
-        if (!b.q.empty()) {
-            Task* t = b.q.front();
-            b.q.pop_front();
-            b.nonempty.store(!b.q.empty(), std::memory_order_release);
-            return Internals::adopt_task<ReadyTask>(t);
-        }
-    }
+    if (Task* t = bound_.pop(w)) return Internals::adopt_task<ReadyTask>(t);
     return policy_->pop(w);
 }
 
 // ---- execution ------------------------------------------------------------------------------------------
 
-namespace {
-
-/// COMMUTE accesses exclude each other at run time: a task takes each of its COMMUTE handles
-/// (in address order) or, finding one held, waits in that handle's list and is pushed again
-/// when the holder lets go.
-bool take_commute_handles(Task* t)
-{
-    std::vector<DataState*> mine;
-    for (BufferSlot const& b : t->buffers)
-        if (b.mode == Mode::COMMUTE) mine.push_back(b.state);
-    std::sort(mine.begin(), mine.end());
-    mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-        std::lock_guard lock(mine[i]->cm);
-        if (mine[i]->commute_holder == nullptr) {
-            mine[i]->commute_holder = t;
-            continue;
-        }
-        mine[i]->commute_waiters.push_back(t);
-        for (std::size_t j = 0; j < i; ++j) {  // give back what we took: its waiters may go
-            std::lock_guard l2(mine[j]->cm);
-            mine[j]->commute_holder = nullptr;
-        }
-        return false;
-    }
-    return true;
-}
-
-std::vector<Task*> give_back_commute_handles(Task* t)
-{
-    std::vector<Task*> waiters;
-    for (BufferSlot const& b : t->buffers) {
-        if (b.mode != Mode::COMMUTE) continue;
-        std::lock_guard lock(b.state->cm);
-        if (b.state->commute_holder != t) continue;
-        b.state->commute_holder = nullptr;
-        waiters.insert(waiters.end(), b.state->commute_waiters.begin(), b.state->commute_waiters.end());
-        b.state->commute_waiters.clear();
-    }
-    return waiters;
-}
-
-}  // namespace
-
 double RuntimeImpl::run_kernel(Task* t, WorkerId w)
 {
-    TaskData data(*this, t, w, NodeId(workers_[w].memory_node));
+    WorkerInfo const& worker = machine_.worker(w);
+    TaskData data(*this, t, w, NodeId(worker.memory_node));
     KernelArgs args = kernel_args(t, data.slots());
     auto start = std::chrono::steady_clock::now();
-    t->ops->run(t->codelet, workers_[w].arch, first_runnable_implementation(t, w).value_or(0), args);
+    t->ops->run(t->codelet, worker.arch, first_runnable_implementation(t, w).value_or(0), args);
     auto took = std::chrono::steady_clock::now() - start;
-    if (slowdown_[w] > 1) {  // a slower emulated accelerator: the kernel lasts slowdown times longer
-        std::this_thread::sleep_for(took * (slowdown_[w] - 1));
+    if (double slowdown = machine_.slowdown(w); slowdown > 1) {  // a slower emulated device
+        std::this_thread::sleep_for(took * (slowdown - 1));
         took = std::chrono::steady_clock::now() - start;
     }
     return std::chrono::duration<double>(took).count();
 }
-
-namespace {
-thread_local unsigned tls_rank = 0, tls_size = 1;
-
-/// Each member of a parallel task's group arrives; returns once all have (phase 1: its data is
-/// ready; phase 2: its kernel is done everywhere).
-void arrive(Task* t, unsigned phase)
-{
-    unsigned target = phase * t->group_size;
-    unsigned now = t->arrived.fetch_add(1, std::memory_order_acq_rel) + 1;
-    if (now >= target) {
-        t->arrived.notify_all();
-        return;
-    }
-    while (now < target) {
-        t->arrived.wait(now, std::memory_order_acquire);
-        now = t->arrived.load(std::memory_order_acquire);
-    }
-}
-
-}  // namespace
 
 void RuntimeImpl::fail(Task* t, std::exception_ptr e)
 {
@@ -358,60 +272,6 @@ void RuntimeImpl::fail(Task* t, std::exception_ptr e)
     }
     if (first) record_error(e);
     if (t->cancel_token) t->cancel_token->cancel();  // one failure stops the task's group
-}
-
-// A parallel task on a combined worker (thesis Fig. 4.4): every member takes a rank; rank 0
-// makes the data valid; all meet; the kernel runs (on every rank for SPMD, on rank 0 for
-// fork-join); all meet again; rank 0 releases the data and completes the task.
-void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
-{
-    unsigned rank = t->next_rank.fetch_add(1, std::memory_order_acq_rel), size = t->group_size;
-    std::optional<TaskData> data;
-    if (rank == 0) {
-        policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
-        if (!t->skips()) {
-            try {
-                data.emplace(*this, t, w, NodeId(workers_[w].memory_node));
-                t->running_slots = data->slots();  // what every rank's kernel reads
-            } catch (...) {
-                fail(t, std::current_exception());
-            }
-        }
-    }
-    arrive(t, 1);
-    auto start = std::chrono::steady_clock::now();
-    unsigned max = 1;
-    bool runs = !t->failed && !t->cancelled && (rank == 0 || t->ops->parallel(t->codelet, &max) == ParallelKind::spmd);
-    if (runs) {
-        tls_rank = rank;
-        tls_size = size;
-        try {
-            KernelArgs args = kernel_args(t, t->running_slots);
-            t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0), args);
-        } catch (...) {
-            fail(t, std::current_exception());
-        }
-        tls_rank = 0;
-        tls_size = 1;
-    }
-    arrive(t, 2);
-    if (rank == 0) {
-        if (!t->failed && !t->cancelled) {
-            record_sample(t, w, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-            if (t->callback) {
-                try {
-                    t->callback();
-                } catch (...) {
-                    fail(t, std::current_exception());
-                }
-            }
-        }
-        data.reset();
-        if (!t->cancelled) executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
-        policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
-        complete(t, w);
-    }
-    task_release(t);  // this member's alias
 }
 
 void RuntimeImpl::execute(Task* t, WorkerId w)
@@ -432,7 +292,7 @@ void RuntimeImpl::execute(Task* t, WorkerId w)
 
 bool RuntimeImpl::begin(Task* t, WorkerId w)
 {
-    if (!t->skips() && !take_commute_handles(t)) return false;  // pushed again when its turn comes
+    if (!t->skips() && !take_commute_handles(t, t->buffers)) return false;  // pushed again when its turn comes
     t->ran_on = w;
     policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
     return true;
@@ -453,7 +313,7 @@ void RuntimeImpl::end(Task* t, WorkerId w, double seconds, std::exception_ptr er
         executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
     }
     policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
-    std::vector<Task*> waiters = give_back_commute_handles(t);
+    std::vector<Task*> waiters = give_back_commute_handles(t, t->buffers);
     complete(t, w);
     for (Task* x : waiters) push(x);
 }
@@ -523,13 +383,7 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
         auto retire = [&] {
             t->done.store(1, std::memory_order_release);
             if (t->kind != Task::Kind::codelet) return;  // control tasks are not counted
-            int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
-            if (left == 0) pending_.notify_all();
-            if (window_waiting_.load(std::memory_order_seq_cst) && left <= *config_.max_pending_tasks / 2) {
-                std::lock_guard lock(window_m_);
-                window_waiting_.store(false, std::memory_order_relaxed);
-                window_cv_.notify_all();
-            }
+            window_.retire();
         };
         if (t->has_tag)
             tags_.task_done(t->tag, error, retire, released);
@@ -546,8 +400,7 @@ void RuntimeImpl::wait_all()
 {
     require(current_worker_id() == no_worker,
             "wait_all: cannot wait from inside a task (it could deadlock); use dependencies");
-    for (int64_t n; (n = pending_.load(std::memory_order_acquire)) != 0;)
-        pending_.wait(n, std::memory_order_acquire);
+    window_.wait_until_empty();
     std::exception_ptr e;
     {
         std::lock_guard lock(error_m_);
@@ -557,8 +410,3 @@ void RuntimeImpl::wait_all()
 }
 
 }  // namespace tessera::rt::detail
-
-namespace tessera::rt {
-unsigned parallel_rank() noexcept { return detail::tls_rank; }
-unsigned parallel_size() noexcept { return detail::tls_size; }
-}  // namespace tessera::rt

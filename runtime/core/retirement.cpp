@@ -33,7 +33,7 @@ void RuntimeImpl::retire_worker(WorkerId w, std::string const& why)
     }
     any_retired_.store(true, std::memory_order_release);  // after the worker's own flag
     std::fprintf(stderr, "tessera: worker %u (%s) retired: %s; the other workers take its tasks\n", w,
-                 perf_arch_[w].c_str(), why.c_str());
+                 machine_.perf_arch(w).c_str(), why.c_str());
     for (ReadyTask t : policy_->withdraw(w)) hand_back(Internals::task(t), w, false);
     // A push may have woken this worker alone for a task that now waits for the others, in a
     // shared queue or a deque they steal from: every sleeper looks again.
@@ -44,7 +44,7 @@ bool RuntimeImpl::node_retired(NodeId n) const noexcept
 {
     if (n == host_node || !any_retired_.load(std::memory_order_acquire)) return false;
     for (WorkerId w = 0; w < worker_count(); ++w)
-        if (NodeId(workers_[w].memory_node) == n && retired(w)) return true;
+        if (NodeId(machine_.worker(w).memory_node) == n && retired(w)) return true;
     return false;
 }
 
@@ -68,7 +68,7 @@ void RuntimeImpl::hand_back(Task* t, WorkerId w, bool popped)
     }
     fail(t, std::make_exception_ptr(DeviceError("task '" + std::string(t->ops->name(t->codelet)) +
                                                 "': no worker in service can run it; worker " + std::to_string(w) +
-                                                " (" + perf_arch_[w] + ") was retired: " + why)));
+                                                " (" + machine_.perf_arch(w) + ") was retired: " + why)));
     if (popped) policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
     complete(t, w);  // cancels what depends on it
 }

@@ -115,7 +115,7 @@ bool Task::add_successor(Task* succ, bool propagates_failure)
 
 void add_edge(Task* pred, Task* succ, DependencyKind kind)
 {
-    succ->rt->record_edge(pred, succ, kind);
+    succ->rt->recorder().record(pred->sequence, succ->sequence, kind);
     bool propagates_failure = kind == DependencyKind::read_after_write || kind == DependencyKind::explicit_task;
     succ->pending.fetch_add(1, std::memory_order_relaxed);
     if (!pred->add_successor(succ, propagates_failure)) succ->pending.fetch_sub(1, std::memory_order_relaxed);
@@ -155,8 +155,7 @@ void Task::reset() noexcept
     arrived.store(0, std::memory_order_relaxed);
     running_slots = nullptr;
     predicted = 0;
-    footprint = 0;
-    data_bytes = 0;
+    footprint = {};
     pending.store(1, std::memory_order_relaxed);
     successors.clear();
     completed = cancelled = failed = false;

@@ -6,6 +6,8 @@
 //   pending counts drop, tag done, waiters woken ─► back to the pool when the last reference goes.
 #pragma once
 
+#include "runtime/perfmodel/predictor.hpp"
+
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/runtime.hpp>
 #include <tessera/rt/sched.hpp>
@@ -74,8 +76,7 @@ public:
     static constexpr int8_t impl_unknown = -2, impl_none = -1;
     int8_t first_impl[arch_count] = {impl_unknown, impl_unknown, impl_unknown};
     double predicted = 0;               // the length its policy expects (ReadyTask::set_predicted)
-    uint64_t footprint = 0;             // shape hash of its buffers, 0 until computed
-    double data_bytes = 0;
+    Footprint footprint;                // the shape of its buffers, for the models (lazily)
 
     // ---- dependencies ----
     std::atomic<int> pending{1};  // unsatisfied dependencies + 1 while being submitted

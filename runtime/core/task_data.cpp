@@ -5,7 +5,6 @@
 #include "runtime/data/data_state.hpp"
 
 #include <tessera/error.hpp>
-#include <tessera/rt/cuda.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -14,8 +13,8 @@
 namespace tessera::rt::detail {
 
 TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda,
-                   MemoryNode::Wait wait)
-    : rt_(rt), t_(t), node_(node), cuda_(cuda), wait_(wait), slots_(t->running_buffers), acquired_(t->acquired)
+                   MemoryNode::Wait wait, KeepUntilEnd* keep)
+    : rt_(rt), t_(t), node_(node), cuda_(cuda), keep_(keep), wait_(wait), slots_(t->running_buffers), acquired_(t->acquired)
 {
     slots_.assign(t->buffers.begin(), t->buffers.end());
     acquired_.clear();
@@ -62,7 +61,7 @@ void TaskData::bind(std::size_t i, WorkerId w)
 
 void TaskData::require_room_for_all() const
 {
-    const std::size_t capacity = rt_.node(node_).capacity();
+    const std::size_t capacity = rt_.machine().node(node_).capacity();
     if (capacity == 0) return;
     std::size_t bytes = 0;  // each handle once: a handle passed twice has one buffer
     for (std::size_t i = 0; i < slots_.size(); ++i)
@@ -77,7 +76,7 @@ void TaskData::require_room_for_all() const
 
 void* TaskData::allocate(std::size_t bytes)
 {
-    void* p = rt_.node(node_).allocate(bytes, wait_);
+    void* p = rt_.machine().node(node_).allocate(bytes, wait_);
     if (!p) throw NoRoomNow(node_, bytes);
     return p;
 }
@@ -97,7 +96,7 @@ void* TaskData::private_copy(DataState* d, WorkerId w)
     ReductionMethods const& red = d->reduction;
     unsigned n = red.init_ops->implementations(red.init, arch);
     if (n == 0) {
-        rt_.node(node_).release(p, d->layout.bytes());
+        rt_.machine().node(node_).release(p, d->layout.bytes());
         throw InvalidArgument("reduce: the init codelet '" + std::string(red.init_ops->name(red.init)) +
                               "' has no " + std::string(to_string(arch)) + " implementation");
     }
@@ -106,11 +105,9 @@ void* TaskData::private_copy(DataState* d, WorkerId w)
     } catch (...) {
         // The buffer is no one's: back to the node, on a GPU once the stream has passed the
         // task's end (the init may have queued kernels before it failed), else at once.
-        MemoryNode& node = rt_.node(node_);
+        MemoryNode& node = rt_.machine().node(node_);
         std::shared_ptr<void> back(p, [&node, bytes = d->layout.bytes()](void* q) { node.release(q, bytes); });
-#if TESSERA_HAVE_CUDA
-        if (cuda_) cuda_->at_completion([back] {});  // held, not run, by a failed task until its end
-#endif
+        if (keep_) keep_->push_back([back] {});  // held, not run, by a failed task until its end
         throw;
     }
     std::lock_guard lock(d->cm);
@@ -124,7 +121,7 @@ void TaskData::unbind() noexcept
         BufferSlot const& b = slots_[i];
         bool first = std::none_of(slots_.begin(), slots_.begin() + std::ptrdiff_t(i),
                                   [&](BufferSlot const& o) { return o.state == b.state; });
-        if (first && b.mode == Mode::SCRATCH) rt_.node(node_).release(b.ptr, b.state->layout.bytes());
+        if (first && b.mode == Mode::SCRATCH) rt_.machine().node(node_).release(b.ptr, b.state->layout.bytes());
     }
     for (auto const& [d, mode] : acquired_) release_replica(d, node_, mode);
     acquired_.clear();

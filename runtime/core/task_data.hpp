@@ -15,6 +15,7 @@
 #include <tessera/rt/sched.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -24,11 +25,16 @@ class RuntimeImpl;
 
 class TaskData {
 public:
-    /// `cuda`: the CUDA worker's context (for a REDUX buffer's init codelet), else nullptr.
+    /// Where a driver that runs kernels asynchronously keeps what the kernels the task queued
+    /// may still use until the task ends (the CUDA worker's completion functions).
+    using KeepUntilEnd = std::vector<std::function<void()>>;
+
+    /// `cuda`: the CUDA worker's context (for a REDUX buffer's init codelet), else nullptr;
+    /// `keep`: its KeepUntilEnd (nullptr: kernels run synchronously, nothing outlives them).
     /// `wait`: Wait::no throws NoRoomNow (having let go what it had bound) where the node has
     /// no room now, instead of waiting for some.
     TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda = nullptr,
-             MemoryNode::Wait wait = MemoryNode::Wait::yes);
+             MemoryNode::Wait wait = MemoryNode::Wait::yes, KeepUntilEnd* keep = nullptr);
     ~TaskData();
     TaskData(TaskData const&) = delete;
     TaskData& operator=(TaskData const&) = delete;
@@ -47,6 +53,7 @@ private:
     Task* t_;
     NodeId node_;
     CudaContext const* cuda_;
+    KeepUntilEnd* keep_;
     MemoryNode::Wait wait_;
     std::vector<BufferSlot>& slots_;                       // t->running_buffers
     std::size_t bound_ = 0;

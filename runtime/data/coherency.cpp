@@ -50,7 +50,7 @@ bool valid(Replica const& r) noexcept { return r.state != Msi::invalid; }
 /// False if the node had no room and `wait` said not to wait.
 bool allocate_replica(DataState* d, NodeId n, Lock& lock, MemoryNode::Wait wait)
 {
-    MemoryNode& node = d->rt->node(n);
+    MemoryNode& node = d->rt->machine().node(n);
     std::size_t bytes = d->layout.bytes();
     d->replicas[n].busy = true;
     lock.unlock();
@@ -89,7 +89,7 @@ std::optional<NodeId> direct_source(DataState* d, NodeId n)
     if (n != host_node) {
         if (usable(host_node)) return host_node;
         for (NodeId k = 1; k < d->replicas.size(); ++k)
-            if (k != n && usable(k) && d->rt->peers(k, n)) return k;
+            if (k != n && usable(k) && d->rt->machine().peers(k, n)) return k;
         return std::nullopt;
     }
     for (NodeId k = 0; k < d->replicas.size(); ++k)
@@ -117,11 +117,11 @@ void start_transfer(DataState* d, NodeId src, NodeId n)
                                 dr.state = Msi::shared;
                                 if (sr.state == Msi::modified) sr.state = Msi::shared;
                             }
-                            if (--sr.users == 0 && sr.owned) d->rt->node(src).notify_released();
-                            if (dr.owned) d->rt->node(n).notify_released();  // evictable again
+                            if (--sr.users == 0 && sr.owned) d->rt->machine().node(src).notify_released();
+                            if (dr.owned) d->rt->machine().node(n).notify_released();  // evictable again
                             d->cv.notify_all();
                         }};
-    d->rt->transfers().submit(std::move(req));
+    d->rt->machine().transfers().submit(std::move(req));
 }
 
 /// Allocates d's replica on node n, or throws NoRoomNow where `wait` said not to wait.
@@ -184,7 +184,7 @@ void free_replica(DataState* d, NodeId k)
 {
     Replica& r = d->replicas[k];
     if (!r.owned || !r.ptr) return;
-    MemoryNode& node = d->rt->node(k);
+    MemoryNode& node = d->rt->machine().node(k);
     if (r.in_lru) node.lru_erase(r.lru);
     node.release(r.ptr, d->layout.bytes());
     r = Replica{};
@@ -214,7 +214,7 @@ Replica& acquire_replica(DataState* d, NodeId n, Mode m, MemoryNode::Wait wait)
             r.writing = true;
         }
         ++r.users;
-        if (r.in_lru) d->rt->node(n).lru_touch(r.lru);
+        if (r.in_lru) d->rt->machine().node(n).lru_touch(r.lru);
         return r;
     }
 }
@@ -224,7 +224,7 @@ void release_replica(DataState* d, NodeId n, Mode m) noexcept
     std::lock_guard lock(d->cm);
     Replica& r = d->replicas[n];
     if (writes(m)) r.writing = false;
-    if (--r.users == 0 && r.owned) d->rt->node(n).notify_released();
+    if (--r.users == 0 && r.owned) d->rt->machine().node(n).notify_released();
     d->cv.notify_all();
 }
 
@@ -277,7 +277,7 @@ std::optional<FreedBuffer> evict_replica(DataState* d, NodeId n)
     if (r.state == Msi::modified) {  // the only valid copy: write it back home first
         Replica& h = d->replicas[d->home];
         if (d->home == n || !h.ptr || h.busy) return std::nullopt;
-        d->rt->transfers().copy_now({n, d->home, r.ptr, r.layout, h.ptr, h.layout, {}});
+        d->rt->machine().transfers().copy_now({n, d->home, r.ptr, r.layout, h.ptr, h.layout, {}});
         h.state = Msi::modified;
     }
     FreedBuffer freed{r.ptr, d->layout.bytes()};

@@ -31,7 +31,7 @@ void prune_done_readers(std::vector<Task*>& readers)
 DataState::DataState(RuntimeImpl* rt, void* home_ptr, Layout const& layout, DataState* parent, NodeId home)
     : rt(rt), host_ptr(home_ptr), layout(layout), scratch_layout(packed(layout)), parent(parent), home(home)
 {
-    replicas.resize(rt->node_count());
+    replicas.resize(rt->machine().node_count());
     Replica& h = replicas[home];
     h.ptr = home_ptr;
     h.layout = layout;
@@ -169,7 +169,7 @@ std::shared_ptr<DataState> register_data(Runtime& rt, void* ptr, Layout const& l
         d = std::make_shared<DataState>(&impl, ptr, l, nullptr);
     } else {  // a temporary: the runtime owns its home buffer, whose content starts undefined
         Layout p = packed(l);
-        d = std::make_shared<DataState>(&impl, impl.node(host_node).allocate(p.bytes(), MemoryNode::Wait::yes), p,
+        d = std::make_shared<DataState>(&impl, impl.machine().node(host_node).allocate(p.bytes(), MemoryNode::Wait::yes), p,
                                         nullptr);
         d->owns_home = true;
     }
@@ -197,7 +197,7 @@ void unregister_data(DataState& s) noexcept
     for (auto& c : children) unregister_data(*c);  // the pieces go home first: into our memory
     s.wait_idle();
     gather_home(&s);  // the user's buffer holds the valid data
-    if (s.owns_home) s.rt->node(s.home).release(s.host_ptr, s.layout.bytes());
+    if (s.owns_home) s.rt->machine().node(s.home).release(s.host_ptr, s.layout.bytes());
     if (!s.parent) s.rt->untrack(&s);
 }
 

@@ -52,7 +52,7 @@ Task* redux_task(DataState& d, DataState* a, DataState* b)
 
 void free_private_copies(RuntimeImpl& rt, DataState& d, std::vector<PrivateCopy> const& copies)
 {
-    for (PrivateCopy const& c : copies) rt.node(c.node).release(c.ptr, d.layout.bytes());
+    for (PrivateCopy const& c : copies) rt.machine().node(c.node).release(c.ptr, d.layout.bytes());
 }
 
 }  // namespace

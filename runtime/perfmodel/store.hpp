@@ -53,8 +53,9 @@ private:
     std::unordered_map<std::string, std::pair<double, double>> speed_;  // arch -> (flops, seconds)
 };
 
-/// The shape hash of a task's buffers (kind, extents, element size; not the leading
-/// dimensions), and their total size in bytes.
+/// The shape a performance model indexes a kernel by: an FNV-1a hash of its buffers' kinds,
+/// extents and element sizes (not their leading dimensions: a tile copied contiguously runs
+/// as fast), and their total size in bytes. Computed once per task (hash 0: not yet).
 struct Footprint {
     uint64_t hash = 0;
     double bytes = 0;

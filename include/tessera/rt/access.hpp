@@ -17,6 +17,7 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -38,6 +39,10 @@ struct Internals {
     template <class R> static Task* task(R const& r) noexcept { return r.t_; }
     template <class R> static R adopt_task(Task* t) noexcept { return R(t); }
     template <class RT> static auto& impl(RT& r) noexcept { return *r.impl_; }
+    template <class RT, class I> static std::unique_ptr<RT> adopt_runtime(std::unique_ptr<I> impl)
+    {
+        return std::unique_ptr<RT>(new RT(std::move(impl)));
+    }
     template <class G, class V> static G guard(V view, Task* pseudo) noexcept { return G(view, pseudo); }
 };
 }  // namespace detail

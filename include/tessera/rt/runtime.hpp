@@ -265,6 +265,7 @@ public:
 
 private:
     friend struct detail::Internals;
+    explicit Runtime(std::unique_ptr<detail::RuntimeImpl> impl) noexcept;  // Internals::adopt_runtime
     void prefetch_data(detail::DataState* d, NodeId node);
     std::unique_ptr<detail::RuntimeImpl> impl_;
 };

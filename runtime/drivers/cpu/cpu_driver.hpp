@@ -1,12 +1,19 @@
-// The CPU driver: the loop of a worker thread. CPU workers run it pinned to their core; an
-// emulated accelerator's worker runs it too, on its own memory node. Internal.
+// The CPU driver: the host memory node, one worker per core, each pinned to its core, running
+// the codelets' CPU implementations. Its loop (worker_loop) and the way an idle worker sleeps
+// (sleep_until_work) serve the other drivers too. Internal.
 #pragma once
 
+#include "runtime/drivers/driver.hpp"
+
 #include <tessera/rt/sched.hpp>
+
+#include <memory>
 
 namespace tessera::rt::detail {
 
 class RuntimeImpl;
+
+std::unique_ptr<Driver> make_cpu_driver();
 
 /// Pops and runs tasks for worker w until the runtime stops; sleeps when there is nothing.
 void worker_loop(RuntimeImpl& rt, WorkerId w);

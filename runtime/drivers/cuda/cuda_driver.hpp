@@ -4,11 +4,13 @@
 // cuSOLVER and cuFFT handles bound to it, keeping several tasks in flight so that the next
 // task's data is copied in while the current one's kernels run.
 //
-// This header has no CUDA types: the runtime core calls the driver through it. Everything
-// here exists only in builds with CUDA (TESSERA_HAVE_CUDA). Internal.
+// This header has no CUDA types. Everything here exists only in builds with CUDA
+// (TESSERA_HAVE_CUDA): drivers.cpp lists the driver there, and the core never names it.
+// Internal.
 #pragma once
 
 #include "runtime/data/device_backend.hpp"
+#include "runtime/drivers/driver.hpp"
 
 #include <tessera/rt/sched.hpp>
 
@@ -20,6 +22,11 @@
 namespace tessera::rt::detail {
 
 class RuntimeImpl;
+
+/// The driver: finds the GPUs (RuntimeConfig::ncuda), gives each a memory node (its capacity
+/// RuntimeConfig::cuda_memory, else 90% of what was free) and a worker on a core of its own,
+/// after the CPU workers' cores.
+std::unique_ptr<Driver> make_cuda_driver();
 
 struct CudaDeviceInfo {
     int ordinal = 0;

@@ -50,7 +50,7 @@ class CudaWorker {
 public:
     CudaWorker(RuntimeImpl& rt, WorkerId w, CudaDevice& device)
         : rt_(rt), w_(w), device_(device), node_(NodeId(rt.worker(w).memory_node)),
-          capacity_(rt.node(node_).info().capacity)
+          capacity_(rt.machine().node(node_).info().capacity)
     {
         for (CudaTaskSlot& s : device.slots()) free_.push_back(&s);
         // a task's workspace or cuFFT plan that finds no room: the tasks in flight before it
@@ -164,13 +164,13 @@ private:
     {
         if (!in_flight_.empty()) {
             try {
-                s.data.emplace(rt_, t, w_, node_, &s.context, MemoryNode::Wait::no);
+                s.data.emplace(rt_, t, w_, node_, &s.context, MemoryNode::Wait::no, &s.completions);
                 return;
             } catch (NoRoomNow const&) {
                 drain();
             }
         }
-        s.data.emplace(rt_, t, w_, node_, &s.context, MemoryNode::Wait::yes);
+        s.data.emplace(rt_, t, w_, node_, &s.context, MemoryNode::Wait::yes, &s.completions);
     }
 
     /// After a failure: if the GPU's context is corrupted, every later call on it fails, so the

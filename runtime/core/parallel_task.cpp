@@ -1,0 +1,90 @@
+// Parallel tasks on a combined worker (thesis Fig. 4.4): every member of the group takes a
+// rank; rank 0 makes the data valid; all meet; the kernel runs (on every rank for SPMD, on
+// rank 0 for fork-join); all meet again; rank 0 releases the data and completes the task.
+#include "runtime/core/runtime_impl.hpp"
+
+#include "runtime/core/task_data.hpp"
+
+#include <chrono>
+#include <optional>
+
+namespace tessera::rt::detail {
+
+namespace {
+thread_local unsigned tls_rank = 0, tls_size = 1;
+
+/// Each member of a parallel task's group arrives; returns once all have (phase 1: its data is
+/// ready; phase 2: its kernel is done everywhere).
+void arrive(Task* t, unsigned phase)
+{
+    unsigned target = phase * t->group_size;
+    unsigned now = t->arrived.fetch_add(1, std::memory_order_acq_rel) + 1;
+    if (now >= target) {
+        t->arrived.notify_all();
+        return;
+    }
+    while (now < target) {
+        t->arrived.wait(now, std::memory_order_acquire);
+        now = t->arrived.load(std::memory_order_acquire);
+    }
+}
+
+}  // namespace
+
+void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
+{
+    unsigned rank = t->next_rank.fetch_add(1, std::memory_order_acq_rel), size = t->group_size;
+    std::optional<TaskData> data;
+    if (rank == 0) {
+        policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
+        if (!t->skips()) {
+            try {
+                data.emplace(*this, t, w, NodeId(machine_.worker(w).memory_node));
+                t->running_slots = data->slots();  // what every rank's kernel reads
+            } catch (...) {
+                fail(t, std::current_exception());
+            }
+        }
+    }
+    arrive(t, 1);
+    auto start = std::chrono::steady_clock::now();
+    unsigned max = 1;
+    bool runs = !t->failed && !t->cancelled && (rank == 0 || t->ops->parallel(t->codelet, &max) == ParallelKind::spmd);
+    if (runs) {
+        tls_rank = rank;
+        tls_size = size;
+        try {
+            KernelArgs args = kernel_args(t, t->running_slots);
+            t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0), args);
+        } catch (...) {
+            fail(t, std::current_exception());
+        }
+        tls_rank = 0;
+        tls_size = 1;
+    }
+    arrive(t, 2);
+    if (rank == 0) {
+        if (!t->failed && !t->cancelled) {
+            record_sample(t, w, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            if (t->callback) {
+                try {
+                    t->callback();
+                } catch (...) {
+                    fail(t, std::current_exception());
+                }
+            }
+        }
+        data.reset();
+        if (!t->cancelled) executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
+        policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
+        complete(t, w);
+    }
+    task_release(t);  // this member's alias
+}
+
+}  // namespace tessera::rt::detail
+
+namespace tessera::rt {
+unsigned parallel_rank() noexcept { return detail::tls_rank; }
+unsigned parallel_size() noexcept { return detail::tls_size; }
+}  // namespace tessera::rt

@@ -1,0 +1,56 @@
+// Predictor: what the runtime predicts for its schedulers, from the inputs it is given (no
+// runtime internals): a kernel's length on an architecture (its performance model, else its
+// flops at the architecture's measured speed), the time to bring a task's data to a memory
+// node (the bus model), and the measurements that feed the models. Internal.
+#pragma once
+
+#include "runtime/perfmodel/bus.hpp"
+#include "runtime/perfmodel/store.hpp"
+
+#include <tessera/rt/codelet.hpp>
+#include <tessera/rt/perfmodel.hpp>
+#include <tessera/rt/span.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace tessera::rt::detail {
+
+/// A codelet task's kernel, as the predictor sees it: `args` over its registered buffers,
+/// `footprint` the task's own (computed here on first use).
+struct KernelShape {
+    CodeletOps const* ops;
+    void const* codelet;
+    KernelArgs args;
+    std::span<BufferSlot const> buffers;
+    Footprint& footprint;
+};
+
+class Predictor {
+public:
+    Predictor(ModelStore& models, BusModel const& bus) : models_(models), bus_(bus) {}
+
+    /// The kernel's length on `arch`, a unit `unit_speed` times as fast as a core before its
+    /// models know better.
+    Prediction length(KernelShape const& k, std::string const& arch, double unit_speed);
+    /// A measured run of the kernel on `arch`.
+    void record(KernelShape const& k, std::string const& arch, double seconds);
+    /// Seconds to bring what `buffers` read to `node` from the best valid replica of each, not
+    /// counting a replica there or on its way, nor one on a node `unreadable` says is lost.
+    template <class Unreadable>
+    double fetch_time(std::span<BufferSlot const> buffers, NodeId node, Unreadable const& unreadable) const
+    {
+        return fetch_time_impl(buffers, node, [](void const* f, NodeId n) { return (*static_cast<Unreadable const*>(f))(n); },
+                               &unreadable);
+    }
+
+private:
+    double fetch_time_impl(std::span<BufferSlot const> buffers, NodeId node, bool (*unreadable)(void const*, NodeId),
+                           void const* context) const;
+
+    ModelStore& models_;
+    BusModel const& bus_;
+};
+
+}  // namespace tessera::rt::detail
