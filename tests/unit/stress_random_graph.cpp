@@ -193,7 +193,7 @@ void run_graph(StressParam const& param, Outcome& out)
     auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
 
     rt::RuntimeConfig config = config_of(param.runtime);
-    config.max_pending_tasks = param.seed % 2 ? 32 : -1;
+    config.max_pending_tasks = param.seed % 2 ? std::optional<int64_t>(32) : std::nullopt;
     if (param.nemu > 0) {
         config.nemu = param.nemu;
         config.emu_memory = "512B";  // five 96-byte vectors: every task fits, little else does
