@@ -110,11 +110,15 @@ public:
             }
             double transfer = variant_ == Variant::tm ? 0.0 : t.expected_transfer(w);
             WorkerState& s = workers_[w];
-            std::lock_guard lock(s.m);
-            double ahead =
-                variant_ == Variant::tmdp_pr_sorted_decision ? s.sorted.predicted_ahead_of(t.priority()) : s.queued;
-            double free_at = std::max({now, s.busy_until, s.reserved}) + ahead;
-            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.ntasks + s.running});
+            double ahead;
+            if (variant_ == Variant::tmdp_pr_sorted_decision) {
+                std::lock_guard lock(s.m);
+                ahead = s.sorted.predicted_ahead_of(t.priority());
+            } else {
+                ahead = s.seen_queued.load(std::memory_order_relaxed);
+            }
+            double free_at = std::max(now, s.seen_free_at.load(std::memory_order_relaxed)) + ahead;
+            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.seen_tasks.load(std::memory_order_relaxed)});
             calibrating = calibrating || !p.known();
         }
         if (unsigned maxp = t.max_parallelism(); maxp > 1) {
@@ -126,10 +130,9 @@ public:
                 std::size_t queued_tasks = 0;
                 for (WorkerId w : groups[g]) {
                     able = able && t.can_run_on(w);
-                    WorkerState& s = workers_[w];
-                    std::lock_guard lock(s.m);
-                    start = std::max({start, s.busy_until, s.reserved});
-                    queued_tasks = std::max(queued_tasks, s.ntasks + s.running);
+                    WorkerState const& s = workers_[w];
+                    start = std::max(start, s.seen_free_at.load(std::memory_order_relaxed));
+                    queued_tasks = std::max(queued_tasks, s.seen_tasks.load(std::memory_order_relaxed));
                 }
                 if (!able) continue;
                 Prediction pg = t.expected_length_on_cores(unsigned(groups[g].size()));
@@ -163,6 +166,7 @@ public:
                 std::lock_guard lock(s.m);
                 s.reserved = std::max(s.reserved, best->end);
                 ++s.holds;
+                s.publish();
             }
             host().push_to_group(t, std::size_t(best->group));
             return;
@@ -179,6 +183,7 @@ public:
                 s.fifo.push_front(t);
             else
                 s.fifo.push_back(t);
+            s.publish();
         }
         host().wake(best->w);
     }
@@ -191,6 +196,7 @@ public:
         if (t) {
             --s.ntasks;
             s.queued = s.ntasks == 0 ? 0.0 : std::max(0.0, s.queued - t.predicted());
+            s.publish();
         }
         return t;
     }
@@ -208,6 +214,7 @@ public:
         s.started += t.predicted();
         ++s.running;
         s.busy_until = std::max(host().now(), s.busy_until) + t.predicted();
+        s.publish();
     }
 
     void on_complete(ReadyTask t, WorkerId w) override
@@ -219,6 +226,7 @@ public:
             if (s.running > 0) --s.running;
             s.started = s.running == 0 ? 0.0 : std::max(0.0, s.started - t.predicted());
             s.busy_until = now + s.started;
+            s.publish();
         }
         if (pending_holds_.load(std::memory_order_acquire) > 0) release_hold(t, now);
     }
@@ -232,6 +240,7 @@ public:
         s.fifo.clear();
         s.queued = 0;
         s.ntasks = 0;
+        s.publish();
         return out;
     }
 
@@ -261,6 +270,7 @@ private:
             std::lock_guard lock(s.m);
             if (s.holds > 0) --s.holds;
             s.reserved = s.holds == 0 ? 0.0 : std::max(now, s.reserved + shift);
+            s.publish();
         }
     }
 
@@ -298,6 +308,20 @@ private:
         double busy_until = 0;       // expected end of the started tasks
         double reserved = 0;         // held by parallel tasks until then
         std::size_t holds = 0;       // parallel tasks holding it
+
+        // What push reads without the lock (it runs for every task and every worker): set
+        // under the lock after each change. A push may read a state a change older than a
+        // locked read would have, which a placement made a moment earlier would also have
+        // seen; the queues themselves change only under the lock.
+        std::atomic<double> seen_free_at{0};    // max(busy_until, reserved)
+        std::atomic<double> seen_queued{0};     // queued
+        std::atomic<std::size_t> seen_tasks{0};  // ntasks + running
+        void publish() noexcept
+        {
+            seen_free_at.store(std::max(busy_until, reserved), std::memory_order_relaxed);
+            seen_queued.store(queued, std::memory_order_relaxed);
+            seen_tasks.store(ntasks + running, std::memory_order_relaxed);
+        }
     };
     struct Hold {
         std::size_t group = 0;  // the combined worker
