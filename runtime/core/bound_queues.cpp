@@ -16,10 +16,9 @@ void BoundQueues::push_to_all(std::vector<WorkerId> const& members, Task* t)
     for (WorkerId w : members) push(w, t);
 }
 
-Task* BoundQueues::pop(WorkerId w)
+Task* BoundQueues::pop_locked(WorkerId w)
 {
     Queue& b = queues_[w];
-    if (!b.nonempty.load(std::memory_order_acquire)) return nullptr;
     std::lock_guard lock(b.m);
     if (b.q.empty()) return nullptr;
     Task* t = b.q.front();

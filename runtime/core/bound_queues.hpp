@@ -24,9 +24,14 @@ public:
     /// other's members.
     void push_to_all(std::vector<WorkerId> const& members, Task* t);
     /// The oldest task bound to w, or nullptr (without a lock when there is none).
-    Task* pop(WorkerId w);
+    Task* pop(WorkerId w)
+    {
+        return queues_[w].nonempty.load(std::memory_order_acquire) ? pop_locked(w) : nullptr;
+    }
 
 private:
+    Task* pop_locked(WorkerId w);
+
     struct alignas(64) Queue {
         std::mutex m;
         std::deque<Task*> q;

@@ -15,11 +15,6 @@ double RuntimeImpl::now() const noexcept
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-KernelShape RuntimeImpl::shape_of(Task* t) noexcept
-{
-    return {t->ops, t->codelet, kernel_args(t, t->buffers.data()), t->buffers, t->footprint};
-}
-
 Prediction RuntimeImpl::expected_length(Task* t, WorkerId w)
 {
     return predictor_.length(shape_of(t), machine_.perf_arch(w), machine_.worker(w).speed);

@@ -102,14 +102,23 @@ public:
     /// Some worker has an implementation the task may run with.
     bool runnable_somewhere(Task const* t) const;
     /// The implementation of t that worker w runs: the first its can_execute allows.
-    std::optional<unsigned> first_runnable_implementation(Task const* t, WorkerId w) const;
+    std::optional<unsigned> first_runnable_implementation(Task const* t, WorkerId w) const
+    {
+        const int8_t i = t->first_impl[std::size_t(machine_.worker(w).arch)];
+        if (i >= 0) return unsigned(i);
+        if (i == Task::impl_none) return std::nullopt;
+        return find_first_runnable(t, machine_.worker(w).arch);  // not submitted yet
+    }
     /// Finds, once, the implementation each architecture would run t with (before t is
     /// visible to the policies, which then only read it).
     void find_implementations(Task* t) const;
     /// Whether a policy may give t to w: w may take t (binding, context) and has an
     /// implementation for it. A retired worker takes only the tasks no worker in service can
     /// run, which it fails (retired_worker_loop), so that every task has a worker to go to.
-    bool can_run_on(Task const* t, WorkerId w) const;
+    bool can_run_on(Task const* t, WorkerId w) const
+    {
+        return able(t, w) && (!retired(w) || no_other_can_run(t, w));
+    }
 
     // ---- workers retired after a fault (retirement.cpp) ----
     /// Takes worker w out of service for good (a GPU whose context a fault corrupted): the
@@ -163,9 +172,21 @@ private:
     /// A parallel task's member w (parallel_task.cpp).
     void execute_parallel(Task* t, WorkerId w);
     void record_sample(Task* t, WorkerId w, double seconds);
-    KernelShape shape_of(Task* t) noexcept;
+    static KernelShape shape_of(Task* t) noexcept
+    {
+        return {t->ops, t->codelet, kernel_args(t, t->buffers.data()), t->buffers, t->footprint};
+    }
     /// w may take t, in service or not: its binding, its context, an implementation.
-    bool able(Task const* t, WorkerId w) const;
+    bool able(Task const* t, WorkerId w) const
+    {
+        if (t->bound_worker != no_worker && t->bound_worker != w) return false;
+        if (!contexts_.contains(t->context, w)) return false;
+        return first_runnable_implementation(t, w).has_value();
+    }
+    /// No worker in service but w may take t.
+    bool no_other_can_run(Task const* t, WorkerId w) const;
+    /// The first implementation of t for `arch` whose can_execute allows it.
+    static std::optional<unsigned> find_first_runnable(Task const* t, Arch arch);
 
     RuntimeConfig config_;
     Machine machine_;  // first built, last destroyed: everything else runs on it

@@ -2,10 +2,8 @@
 
 namespace tessera::rt::detail {
 
-void SubmissionWindow::admit(bool throttled)
+void SubmissionWindow::wait_for_room()
 {
-    int64_t n = pending_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    if (!throttled || max_ <= 0 || n <= max_) return;
     // The flag is set again before every check: a completer that saw an earlier wait may clear
     // it late, and must not leave this one asleep with nobody to wake it.
     std::unique_lock lock(m_);
@@ -15,15 +13,11 @@ void SubmissionWindow::admit(bool throttled)
     });
 }
 
-void SubmissionWindow::retire()
+void SubmissionWindow::wake_submitter()
 {
-    int64_t left = pending_.fetch_sub(1, std::memory_order_seq_cst) - 1;
-    if (left == 0) pending_.notify_all();
-    if (waiting_.load(std::memory_order_seq_cst) && left <= max_ / 2) {
-        std::lock_guard lock(m_);
-        waiting_.store(false, std::memory_order_relaxed);
-        cv_.notify_all();
-    }
+    std::lock_guard lock(m_);
+    waiting_.store(false, std::memory_order_relaxed);
+    cv_.notify_all();
 }
 
 void SubmissionWindow::wait_until_empty() const

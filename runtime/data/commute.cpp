@@ -7,12 +7,11 @@
 
 namespace tessera::rt::detail {
 
-bool take_commute_handles(Task* t, std::span<BufferSlot const> buffers)
+bool take_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers)
 {
     std::vector<DataState*> mine;
     for (BufferSlot const& b : buffers)
         if (b.mode == Mode::COMMUTE) mine.push_back(b.state);
-    if (mine.empty()) return true;
     std::sort(mine.begin(), mine.end());
     mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
     for (std::size_t i = 0; i < mine.size(); ++i) {
@@ -31,9 +30,8 @@ bool take_commute_handles(Task* t, std::span<BufferSlot const> buffers)
     return true;
 }
 
-std::vector<Task*> give_back_commute_handles(Task* t, std::span<BufferSlot const> buffers)
+void give_back_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers, std::vector<Task*>& waiters)
 {
-    std::vector<Task*> waiters;
     for (BufferSlot const& b : buffers) {
         if (b.mode != Mode::COMMUTE) continue;
         std::lock_guard lock(b.state->cm);
@@ -42,7 +40,6 @@ std::vector<Task*> give_back_commute_handles(Task* t, std::span<BufferSlot const
         waiters.insert(waiters.end(), b.state->commute_waiters.begin(), b.state->commute_waiters.end());
         b.state->commute_waiters.clear();
     }
-    return waiters;
 }
 
 }  // namespace tessera::rt::detail

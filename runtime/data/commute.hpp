@@ -14,11 +14,27 @@ namespace tessera::rt::detail {
 
 class Task;
 
+inline bool has_commute(std::span<BufferSlot const> buffers) noexcept
+{
+    for (BufferSlot const& b : buffers)
+        if (b.mode == Mode::COMMUTE) return true;
+    return false;
+}
+
+bool take_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers);
+void give_back_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers, std::vector<Task*>& waiters);
+
 /// Takes every COMMUTE handle among `buffers` for task t; false if one is held (t then waits
 /// in its list and holds none).
-bool take_commute_handles(Task* t, std::span<BufferSlot const> buffers);
+inline bool take_commute_handles(Task* t, std::span<BufferSlot const> buffers)
+{
+    return !has_commute(buffers) || take_commute_handles_slow(t, buffers);
+}
 
-/// Lets go of the COMMUTE handles t holds; returns the tasks that waited for them.
-std::vector<Task*> give_back_commute_handles(Task* t, std::span<BufferSlot const> buffers);
+/// Lets go of the COMMUTE handles t holds; appends the tasks that waited for them to `waiters`.
+inline void give_back_commute_handles(Task* t, std::span<BufferSlot const> buffers, std::vector<Task*>& waiters)
+{
+    if (has_commute(buffers)) give_back_commute_handles_slow(t, buffers, waiters);
+}
 
 }  // namespace tessera::rt::detail

@@ -34,6 +34,9 @@ public:
     /// The kernel's length on `arch`, a unit `unit_speed` times as fast as a core before its
     /// models know better.
     Prediction length(KernelShape const& k, std::string const& arch, double unit_speed);
+    /// Whether a measured run of the kernel teaches the models anything: it has a performance
+    /// model or a flop count (the flop rate of its architecture).
+    static bool learns_from(KernelShape const& k) { return k.ops->model(k.codelet) || k.ops->flops(k.codelet, k.args) >= 0; }
     /// A measured run of the kernel on `arch`.
     void record(KernelShape const& k, std::string const& arch, double seconds);
     /// Seconds to bring what `buffers` read to `node` from the best valid replica of each, not
