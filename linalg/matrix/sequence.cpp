@@ -1,5 +1,5 @@
 // Sequence: waiting for the tasks of chained asynchronous calls.
-#include <tessera/la/sequence.hpp>
+#include "linalg/matrix/sequence_state.hpp"
 
 #include "linalg/kernels/cpu/blas_lapack.hpp"
 
@@ -12,7 +12,7 @@
 
 namespace tessera::inline la {
 
-Sequence::Sequence(rt::Runtime& rt) : state_(std::make_unique<State>())
+Sequence::Sequence(rt::Runtime& rt) : rt_(&rt), state_(std::make_unique<State>())
 {
     // Its wait would block a worker on the runtime, which can deadlock it: the tile calls, all
     // of which run on a sequence, are refused inside a task before they submit anything (the
@@ -21,7 +21,6 @@ Sequence::Sequence(rt::Runtime& rt) : state_(std::make_unique<State>())
             "Sequence: cannot be used inside a task (its wait could deadlock the runtime); the tile calls "
             "cannot either: submit the tile algorithm's tasks from the application, or call the "
             "LAPACK-style routine, which runs inline in a task");
-    state_->rt = &rt;
     state_->one_blas_thread = kernels::cpu::single_threaded_blas();  // every tile call has a sequence
 }
 
@@ -89,13 +88,13 @@ std::optional<SequenceCall> Sequence::failed_call() const
     return SequenceCall{state_->calls.name(call), int64_t(call)};
 }
 
-uint64_t Sequence::CallNames::add(std::string_view routine)
+uint64_t detail::CallNames::add(std::string_view routine)
 {
     if (runs_.empty() || runs_.back().routine != routine) runs_.push_back({count_ + 1, std::string(routine)});
     return ++count_;
 }
 
-std::string const& Sequence::CallNames::name(uint64_t call) const
+std::string const& detail::CallNames::name(uint64_t call) const
 {
     require(call >= 1 && call <= count_, "Sequence: no call " + std::to_string(call));
     auto after = std::upper_bound(runs_.begin(), runs_.end(), call, [](uint64_t c, Run const& r) { return c < r.first; });
@@ -148,6 +147,54 @@ void Sequence::keep_registration(void const* begin, void const* end, std::string
 {
     state_->registrations.push_back({reinterpret_cast<std::uintptr_t>(begin), reinterpret_cast<std::uintptr_t>(end),
                                      std::move(shape), writes, std::move(registration)});
+}
+
+// ---- what the templates and the tasks need of the state ---------------------------------------------
+
+void InfoTarget::record(int64_t info) const noexcept
+{
+    if (info > 0) slot_->record(info, call_, finding_, on_info_);
+}
+
+InfoTarget Sequence::info_target(OnInfo on_info, uint64_t finding) const noexcept
+{
+    return {&state_->info, state_->open_call, finding, on_info};
+}
+
+uint64_t Sequence::finding_call()
+{
+    return state_->finding_tokens.emplace_back(state_->info, state_->finding_tokens.size() + 1).call();
+}
+
+int64_t Sequence::info() const noexcept { return state_->info.value.load(std::memory_order_relaxed); }
+
+bool Sequence::failed() const noexcept { return state_->info.failed.cancelled() || state_->error != nullptr; }
+
+void Sequence::keep_alive(std::shared_ptr<void const> p) { state_->kept.push_back(std::move(p)); }
+
+rt::CancelToken& Sequence::failure_token() noexcept { return state_->info.failed; }
+
+rt::CancelToken& Sequence::finding_token(uint64_t finding)
+{
+    require(finding >= 1 && finding <= state_->finding_tokens.size(),
+            [&] { return "submit_finding_info: " + std::to_string(finding) + " is not a finding_call() of this sequence"; });
+    return state_->finding_tokens[std::size_t(finding - 1)];
+}
+
+void Sequence::fail(std::exception_ptr e, uint64_t call) noexcept
+{
+    if (!state_->error) {
+        state_->error = e;
+        state_->error_call = call;
+    }
+    state_->info.failed.cancel();
+}
+
+rt::TaskRef Sequence::kept(uint64_t call, rt::TaskRef t)
+{
+    state_->tasks.push_back({t, call});
+    if (state_->tasks.size() >= state_->sweep_at) sweep_done_tasks();
+    return t;
 }
 
 }  // namespace tessera::la

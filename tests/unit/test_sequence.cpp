@@ -44,12 +44,12 @@ const rt::Codelet<int64_t> fail_at{.name = "fail_at", .cpu = +[](int64_t k) {
 // ---- info ----------------------------------------------------------------------------------
 
 /// A tile task of a factorization: records iinfo > 0 found in its tile at global offset kk.
-void record_info_cpu(rt::Variable<int64_t> ran, int64_t kk, int64_t iinfo, tessera::detail::InfoTarget info)
+void record_info_cpu(rt::Variable<int64_t> ran, int64_t kk, int64_t iinfo, tessera::InfoTarget info)
 {
     *ran += 1;
     if (iinfo > 0) info.record(kk + iinfo);
 }
-const rt::Codelet<rt::Variable<int64_t>, int64_t, int64_t, tessera::detail::InfoTarget> record_info{
+const rt::Codelet<rt::Variable<int64_t>, int64_t, int64_t, tessera::InfoTarget> record_info{
     .name = "record_info", .cpu = &record_info_cpu};
 
 TEST(SequenceInfo, AnInfoThatContinuesCancelsNothingAndTheSmallestIsReturned)
