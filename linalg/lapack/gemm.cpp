@@ -87,16 +87,15 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     const int64_t mt = (m + mb - 1) / mb, nt = (n + nb - 1) / nb, kt = (k + kb - 1) / kb;
     // Block (i, j) of C: rows [i mb, i mb + mi), columns [j nb, j nb + nj). Panel (i, q) of
     // op(A): its rows [i mb, i mb + mi), columns [q kb, q kb + kq); panel (q, j) of op(B)
-    // likewise. A and B are only read: casting const away for the registration is safe.
-    auto* pa = const_cast<T*>(a);
-    auto* pb = const_cast<T*>(b);
+    // likewise. A and B are only read: read-only handles over their const memory.
     auto span = [](int64_t rows, int64_t cols, int64_t ld) { return std::size_t((cols - 1) * ld + rows) * sizeof(T); };
-    const rt::PinnedRegion pinned_a = rt.pin_for_transfers(pa, span(arows, ta ? m : k, lda));
-    const rt::PinnedRegion pinned_b = rt.pin_for_transfers(pb, span(brows, tb ? k : n, ldb));
+    const rt::PinnedRegion pinned_a = rt.pin_for_transfers(a, span(arows, ta ? m : k, lda));
+    const rt::PinnedRegion pinned_b = rt.pin_for_transfers(b, span(brows, tb ? k : n, ldb));
     const rt::PinnedRegion pinned_c = rt.pin_for_transfers(c, span(m, n, ldc));
     auto rows = [&](int64_t i) { return std::min(mb, m - i * mb); };
     auto cols = [&](int64_t j) { return std::min(nb, n - j * nb); };
-    std::vector<rt::Handle<rt::Matrix<T>>> cblocks, apanels, bpanels;
+    std::vector<rt::Handle<rt::Matrix<T>>> cblocks;
+    std::vector<rt::ReadOnlyHandle<rt::Matrix<T>>> apanels, bpanels;
     cblocks.reserve(std::size_t(mt * nt));
     apanels.reserve(std::size_t(mt * kt));
     bpanels.reserve(std::size_t(nt * kt));
@@ -106,13 +105,13 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
         const int64_t k0 = q * kb, kq = std::min(kb, k - k0);
         for (int64_t i = 0; i < mt; ++i) {
             const int64_t r0 = i * mb;
-            apanels.emplace_back(rt, ta ? rt::Matrix<T>{pa + k0 + r0 * lda, kq, rows(i), lda}
-                                        : rt::Matrix<T>{pa + r0 + k0 * lda, rows(i), kq, lda});
+            apanels.emplace_back(rt, ta ? rt::Matrix<T const>{a + k0 + r0 * lda, kq, rows(i), lda}
+                                        : rt::Matrix<T const>{a + r0 + k0 * lda, rows(i), kq, lda});
         }
         for (int64_t j = 0; j < nt; ++j) {
             const int64_t c0 = j * nb;
-            bpanels.emplace_back(rt, tb ? rt::Matrix<T>{pb + c0 + k0 * ldb, cols(j), kq, ldb}
-                                        : rt::Matrix<T>{pb + k0 + c0 * ldb, kq, cols(j), ldb});
+            bpanels.emplace_back(rt, tb ? rt::Matrix<T const>{b + c0 + k0 * ldb, cols(j), kq, ldb}
+                                        : rt::Matrix<T const>{b + k0 + c0 * ldb, kq, cols(j), ldb});
         }
     }
     Sequence s{rt};

@@ -29,8 +29,7 @@ void potrs_in_strips(rt::Runtime& rt, Uplo uplo, int64_t n, int64_t nrhs, T cons
     const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
     const Op first = uplo == Uplo::lower ? Op::notrans : conjtrans;
     const Op second = uplo == Uplo::lower ? conjtrans : Op::notrans;
-    // A is only read: casting const away for the registration is safe.
-    rt::Handle<rt::Matrix<T>> factor(rt, rt::Matrix<T>{const_cast<T*>(a), n, n, lda});
+    const rt::ReadOnlyHandle factor(rt, rt::Matrix<T const>{a, n, n, lda});
     std::vector<rt::Handle<rt::Matrix<T>>> strips;
     strips.reserve(std::size_t((nrhs + width - 1) / width));
     for (int64_t j0 = 0; j0 < nrhs; j0 += width)

@@ -196,7 +196,7 @@ bool has_gpu(detail::RuntimeImpl& rt)
 }
 }  // namespace
 
-PinnedRegion Runtime::pin_for_transfers(void* p, std::size_t bytes) const
+PinnedRegion Runtime::pin_for_transfers(void const* p, std::size_t bytes) const
 {
     if (bytes < impl_->pin_threshold() || !has_gpu(*impl_)) return {};
     return PinnedRegion(p, bytes);

@@ -63,12 +63,13 @@ void free_pinned(void* p) noexcept
     std::free(p);
 }
 
-PinnedRegion::PinnedRegion([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept
+PinnedRegion::PinnedRegion([[maybe_unused]] void const* p, [[maybe_unused]] std::size_t bytes) noexcept
 {
 #if TESSERA_HAVE_CUDA
     if (p && bytes > 0) {
         // Portable: pinned for every device, not only the current one.
-        if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) p_ = p;
+        // (cudaHostRegister takes a non-const pointer, but only page-locks the memory)
+        if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable) == cudaSuccess) p_ = p;
         else (void)cudaGetLastError();  // already registered, or refused: pageable copies will do
     }
 #endif
@@ -77,7 +78,7 @@ PinnedRegion::PinnedRegion([[maybe_unused]] void* p, [[maybe_unused]] std::size_
 PinnedRegion::~PinnedRegion()
 {
 #if TESSERA_HAVE_CUDA
-    if (p_) (void)cudaHostUnregister(p_);
+    if (p_) (void)cudaHostUnregister(const_cast<void*>(p_));
 #endif
 }
 

@@ -112,6 +112,42 @@ TEST_P(Handles, VectorRoundTrip)
     for (int64_t i = 0; i < 100; ++i) EXPECT_EQ(x[std::size_t(i)], 0.5 + double(i * i));
 }
 
+// A read-only handle over const memory: tasks read it (on every node of the sweep: with
+// emulated devices its data is copied there), the sum of what they read equals the sum of the
+// memory, and nothing is ever written to it. Write accesses do not compile.
+template <class H>
+concept WritableThrough = requires(H& h) { rt::write(h.handle()); };
+static_assert(!WritableThrough<rt::ReadOnlyHandle<rt::Vector<double>>>, "a read-only handle takes no write access");
+
+void sum_into_cpu(rt::Vector<double const> x, rt::Variable<double> sum)
+{
+    for (double v : x) *sum += v;
+}
+const rt::Codelet<rt::Vector<double const>, rt::Variable<double>> sum_into{.name = "sum_into", .cpu = &sum_into_cpu};
+
+TEST_P(Handles, ReadOnlyHandleOverConstMemoryIsReadAndNeverWritten)
+{
+    auto rt = make_runtime();
+    std::vector<double> storage(300);
+    for (std::size_t i = 0; i < storage.size(); ++i) storage[i] = double(i % 7) - 2.5;
+    const std::vector<double> expected = storage;
+    double const* x = storage.data();
+    std::vector<double> sums(8, 0.0);
+    {
+        rt::ReadOnlyHandle h{*rt, rt::Vector<double const>{x, 300}};
+        EXPECT_TRUE(h.registered());
+        std::vector<rt::Handle<rt::Variable<double>>> hs;
+        for (double& s : sums) hs.emplace_back(*rt, rt::Variable<double>{&s});
+        for (auto& hsum : hs) rt->submit(sum_into, rt::read(h), rt::readwrite(hsum));
+        rt->wait_all();
+    }
+    double want = 0;
+    for (double v : expected) want += v;
+    for (double s : sums) EXPECT_EQ(s, want);
+    EXPECT_EQ(storage, expected);
+    EXPECT_THROW((rt::ReadOnlyHandle{*rt, rt::Vector<double const>{nullptr, 3}}), InvalidArgument);
+}
+
 TEST_P(Handles, MatrixWithPaddingLeavesThePaddingAlone)
 {
     auto rt = make_runtime();

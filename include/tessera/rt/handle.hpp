@@ -152,4 +152,39 @@ private:
 
 template <Interface I> Handle(Runtime&, I) -> Handle<I>;
 
+/// Registered data that tasks only read, over memory that may be const (the A of a LAPACK-style
+/// call): read(h) is the only access it gives, so the runtime never writes through it (its
+/// home replica stays valid, and unregistering it copies nothing back).
+///
+///     rt::ReadOnlyHandle a{rt, rt::Matrix<double const>{a_ptr, m, k, lda}};
+///     rt.submit(gemm_cl, read(a), readwrite(c));
+template <Interface I>
+class ReadOnlyHandle {
+public:
+    ReadOnlyHandle() = default;
+    /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
+    ReadOnlyHandle(Runtime& rt, const_view_t<I> view)
+        : h_(detail::Internals::adopt_state<Handle<I>>(detail::register_data(
+              rt, const_cast<void*>(static_cast<void const*>(checked(view.ptr))), layout_of(view))))
+    {
+    }
+    /// The handle, to read: a const Handle takes no write access.
+    Handle<I> const& handle() const noexcept { return h_; }
+    bool registered() const noexcept { return h_.registered(); }
+    void unregister() noexcept { h_.unregister(); }
+
+private:
+    template <class P>
+    static P* checked(P* p)
+    {
+        require(p != nullptr, "register: null data pointer");
+        return p;
+    }
+    Handle<I> h_;
+};
+
+template <View V> ReadOnlyHandle(Runtime&, V) -> ReadOnlyHandle<mutable_view_t<V>>;
+
+template <Interface I> Access<I, Mode::R> read(ReadOnlyHandle<I> const& h) noexcept { return read(h.handle()); }
+
 }  // namespace tessera::rt

@@ -76,7 +76,7 @@ struct PinnedAllocator {
 class PinnedRegion {
 public:
     PinnedRegion() = default;
-    PinnedRegion(void* p, std::size_t bytes) noexcept;
+    PinnedRegion(void const* p, std::size_t bytes) noexcept;
     ~PinnedRegion();
     PinnedRegion(PinnedRegion&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
     PinnedRegion& operator=(PinnedRegion&& o) noexcept;
@@ -86,7 +86,7 @@ public:
     bool pinned() const noexcept { return p_ != nullptr; }
 
 private:
-    void* p_ = nullptr;
+    void const* p_ = nullptr;
 };
 
 /// Parses a byte count such as "16MB", "512KiB", "2G" or "1048576" (K/M/G/T are powers of 1024,

@@ -216,7 +216,7 @@ public:
     /// runtime has GPUs and the region is at least pin_threshold() bytes (small arrays move in
     /// a few copies, where registering would cost more than it saves). Otherwise, or without
     /// CUDA, an empty PinnedRegion. The LAPACK-style calls pin the user's arrays with it.
-    PinnedRegion pin_for_transfers(void* p, std::size_t bytes) const;
+    PinnedRegion pin_for_transfers(void const* p, std::size_t bytes) const;
     /// RuntimeConfig::cuda_pin_threshold in bytes (SIZE_MAX for "never").
     std::size_t pin_threshold() const noexcept;
     /// 16 MB, a first guess not yet measured on a GPU (docs/gpu-validation.md).
