@@ -14,6 +14,8 @@
 //     TESSERA_INSTANTIATE_ACCURACY(PotrfAccuracy);
 #pragma once
 
+#include "common/exhaustive.hpp"
+
 #include <tessera/tessera.hpp>
 
 #include "common/oracle.hpp"
@@ -70,18 +72,30 @@ inline std::string name_of(testing::TestParamInfo<AccuracyParam> const& info)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return std::string(1, info.param.precision) + "_" + s + "_emu" + std::to_string(info.param.nemu);
 }
-/// {s, d, c, z} x {eager, ws, heft-tmdp-pr} x {0, 2 emulated devices}.
+/// {s, d, c, z} x {eager, ws, heft-tmdp-pr} x {0, 2 emulated devices}; exhaustive: every
+/// registered policy x {0, 1, 2 emulated devices}.
 inline std::vector<AccuracyParam> accuracy_params()
 {
+    std::vector<std::string> policies = {"eager", "ws", "heft-tmdp-pr"};
+    std::vector<int> devices = {0, 2};
+    if (exhaustive_sweep()) {
+        policies = rt::policies().names();
+        devices = {0, 1, 2};
+    }
     std::vector<AccuracyParam> v;
     for (char p : {'s', 'd', 'c', 'z'})
-        for (char const* sched : {"eager", "ws", "heft-tmdp-pr"})
-            for (int nemu : {0, 2}) v.push_back({p, sched, nemu});
+        for (std::string const& sched : policies)
+            for (int nemu : devices) v.push_back({p, sched, nemu});
     return v;
 }
 
-/// The sizes every routine is tested at, and a tile size that never divides them.
-inline std::vector<int64_t> accuracy_sizes() { return {0, 1, 7, 100, 257, 1000}; }
+/// The sizes every routine is tested at, and a tile size that divides none of the default ones
+/// (exhaustive: more sizes up to 1500, 64 among them, which its tile divides exactly).
+inline std::vector<int64_t> accuracy_sizes()
+{
+    if (exhaustive_sweep()) return {0, 1, 2, 7, 31, 64, 100, 257, 513, 1000, 1500};
+    return {0, 1, 7, 100, 257, 1000};
+}
 inline int64_t tile_for(int64_t n) { return n <= 7 ? 3 : n <= 257 ? 32 : 96; }
 
 /// The library's runtime (behind the LAPACK-style and C forms) started with a sweep point's

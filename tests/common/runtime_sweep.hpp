@@ -8,6 +8,8 @@
 //     TESSERA_INSTANTIATE_SWEEP(MySuite);
 #pragma once
 
+#include "common/exhaustive.hpp"
+
 #include <tessera/tessera.hpp>
 
 #include <gtest/gtest.h>
@@ -57,14 +59,19 @@ inline rt::RuntimeConfig config_of(RuntimeParam const& p)
     return rt::RuntimeConfig{.ncpus = p.ncpus, .scheduler = p.scheduler, .nemu = sweep_emulated_devices()};
 }
 
-/// Every registered policy (read from the registry, never a fixed list) x each worker count.
-inline std::vector<RuntimeParam> runtime_params(std::vector<int> const& ncpus = {1, 2, 4})
+/// Every registered policy (read from the registry, never a fixed list) x each worker count;
+/// the exhaustive sweep adds 3 and 8 workers (more workers than cores) to the default counts.
+inline std::vector<RuntimeParam> runtime_params(std::vector<int> ncpus = {1, 2, 4})
 {
+    if (exhaustive_sweep() && ncpus == std::vector<int>{1, 2, 4}) ncpus = {1, 2, 3, 4, 8};
     std::vector<RuntimeParam> out;
     for (std::string const& s : rt::policies().names())
         for (int n : ncpus) out.push_back({n, s});
     return out;
 }
+
+/// Seeds 1..n of a randomized test, four times as many in the exhaustive sweep.
+inline int sweep_seeds(int n) { return exhaustive_sweep() ? 4 * n : n; }
 
 /// "eager_2w": a GoogleTest-safe name (anything but [A-Za-z0-9] becomes '_').
 inline std::string sanitize(std::string s)

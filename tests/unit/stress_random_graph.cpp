@@ -346,7 +346,7 @@ std::vector<StressParam> stress_params()
 {
     std::vector<StressParam> out;
     for (auto const& rp : runtime_params({1, 2, 4}))
-        for (int seed = 1; seed <= 8; ++seed) out.push_back({rp, seed});
+        for (int seed = 1; seed <= sweep_seeds(8); ++seed) out.push_back({rp, seed});
     return out;
 }
 
@@ -361,7 +361,7 @@ std::vector<StressParam> device_params()
 {
     std::vector<StressParam> out;
     for (auto const& rp : runtime_params({2}))
-        for (int seed = 1; seed <= 20; ++seed) out.push_back({rp, seed, 2});
+        for (int seed = 1; seed <= sweep_seeds(20); ++seed) out.push_back({rp, seed, 2});
     return out;
 }
 

@@ -1,0 +1,16 @@
+// TESSERA_TEST_EXHAUSTIVE=1 (ctest's "slow" runs, scripts/test-slow.sh) widens the sweeps of the
+// unit and accuracy tests: more worker counts, seeds, sizes, policies and devices than the
+// default runs have time for.
+#pragma once
+
+#include <cstdlib>
+
+namespace tessera::test {
+
+inline bool exhaustive_sweep()
+{
+    char const* v = std::getenv("TESSERA_TEST_EXHAUSTIVE");
+    return v && *v && *v != '0';
+}
+
+}  // namespace tessera::test
