@@ -6,7 +6,7 @@
 //   pending counts drop, tag done, waiters woken ─► back to the pool when the last reference goes.
 #pragma once
 
-#include "runtime/perfmodel/predictor.hpp"
+#include "runtime/perfmodel/store.hpp"  // Footprint
 
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/runtime.hpp>

@@ -1,12 +1,5 @@
 #include "runtime/perfmodel/predictor.hpp"
 
-#include "runtime/data/data_state.hpp"
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <mutex>
-
 namespace tessera::rt::detail {
 
 namespace {
@@ -62,29 +55,6 @@ void Predictor::record(KernelShape const& k, std::string const& arch, double sec
     if (k.footprint.hash == 0) compute_footprint(k);
     if (model) models_.record(*model, arch, k.footprint.hash, k.footprint.bytes, seconds);
     if (flops >= 0) models_.record_speed(arch, flops, seconds);
-}
-
-double Predictor::fetch_time_impl(std::span<BufferSlot const> buffers, NodeId node,
-                                  bool (*unreadable)(void const*, NodeId), void const* context) const
-{
-    double total = 0;
-    for (std::size_t i = 0; i < buffers.size(); ++i) {
-        BufferSlot const& b = buffers[i];
-        if (!reads(b.mode)) continue;
-        bool first = true;
-        for (std::size_t j = 0; j < i; ++j) first = first && buffers[j].state != b.state;
-        if (!first) continue;
-        DataState* d = b.state;
-        std::lock_guard lock(d->cm);
-        Replica const& r = d->replicas[node];
-        if (r.state != Msi::invalid || r.busy) continue;  // there, or on its way: costs nothing more
-        double best = std::numeric_limits<double>::infinity();
-        for (NodeId k = 0; k < d->replicas.size(); ++k)
-            if (d->replicas[k].state != Msi::invalid && !unreadable(context, k))  // never a faulted GPU's
-                best = std::min(best, bus_.time(k, node, double(d->layout.bytes())));
-        if (std::isfinite(best)) total += best;
-    }
-    return total;
 }
 
 }  // namespace tessera::rt::detail

@@ -4,6 +4,7 @@
 // node (the bus model), and the measurements that feed the models. Internal.
 #pragma once
 
+#include "runtime/data/data_state.hpp"
 #include "runtime/perfmodel/bus.hpp"
 #include "runtime/perfmodel/store.hpp"
 
@@ -11,7 +12,11 @@
 #include <tessera/rt/perfmodel.hpp>
 #include <tessera/rt/span.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <mutex>
 #include <span>
 #include <string>
 
@@ -44,14 +49,27 @@ public:
     template <class Unreadable>
     double fetch_time(std::span<BufferSlot const> buffers, NodeId node, Unreadable const& unreadable) const
     {
-        return fetch_time_impl(buffers, node, [](void const* f, NodeId n) { return (*static_cast<Unreadable const*>(f))(n); },
-                               &unreadable);
+        double total = 0;
+        for (std::size_t i = 0; i < buffers.size(); ++i) {
+            BufferSlot const& b = buffers[i];
+            if (!reads(b.mode)) continue;
+            bool first = true;
+            for (std::size_t j = 0; j < i; ++j) first = first && buffers[j].state != b.state;
+            if (!first) continue;
+            DataState* d = b.state;
+            std::lock_guard lock(d->cm);
+            Replica const& r = d->replicas[node];
+            if (r.state != Msi::invalid || r.busy) continue;  // there, or on its way: costs nothing more
+            double best = std::numeric_limits<double>::infinity();
+            for (NodeId k = 0; k < d->replicas.size(); ++k)
+                if (d->replicas[k].state != Msi::invalid && !unreadable(k))  // never a faulted GPU's
+                    best = std::min(best, bus_.time(k, node, double(d->layout.bytes())));
+            if (std::isfinite(best)) total += best;
+        }
+        return total;
     }
 
 private:
-    double fetch_time_impl(std::span<BufferSlot const> buffers, NodeId node, bool (*unreadable)(void const*, NodeId),
-                           void const* context) const;
-
     ModelStore& models_;
     BusModel const& bus_;
 };

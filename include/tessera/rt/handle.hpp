@@ -64,6 +64,8 @@ private:
     detail::Task* pseudo_;
 };
 
+template <Interface I> class ReadOnlyHandle;
+
 /// Registered data described by interface I (Variable<T>, Vector<T>, Matrix<T>, Block<T>).
 template <Interface I>
 class Handle {
@@ -139,6 +141,7 @@ public:
 
 private:
     friend struct detail::Internals;
+    friend class ReadOnlyHandle<I>;
     /// Adopts an existing record (partitions' children).
     explicit Handle(std::shared_ptr<detail::DataState> s) noexcept : state_(std::move(s)) {}
     template <class P>
@@ -165,7 +168,7 @@ public:
     /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
     ReadOnlyHandle(Runtime& rt, const_view_t<I> view)
         : h_(detail::Internals::adopt_state<Handle<I>>(detail::register_data(
-              rt, const_cast<void*>(static_cast<void const*>(checked(view.ptr))), layout_of(view))))
+              rt, const_cast<void*>(static_cast<void const*>(Handle<I>::checked(view.ptr))), layout_of(view))))
     {
     }
     /// The handle, to read: a const Handle takes no write access.
@@ -174,12 +177,6 @@ public:
     void unregister() noexcept { h_.unregister(); }
 
 private:
-    template <class P>
-    static P* checked(P* p)
-    {
-        require(p != nullptr, "register: null data pointer");
-        return p;
-    }
     Handle<I> h_;
 };
 
