@@ -13,7 +13,8 @@
 //             dmdas, dmdasd: highest priority first, FIFO among equals.
 //             queued(w) -= length(t)
 //   start:    started(w) += length(t); busy_until(w) = max(now, busy_until(w)) + length(t)
-//   done:     started(w) -= length(t); busy_until(w) = now + started(w)
+//   done:     started(w) -= length(t); busy_until(w) = now + started(w), or 0 (free: push
+//             reads max(now, busy_until)) when nothing runs on w
 //
 // queued(w) counts every task queued on w, also those that a task of higher priority will
 // overtake, as StarPU's dm, dmda and dmdas do. dmdasd ("sorted decision", as StarPU's) counts
@@ -117,8 +118,8 @@ public:
             } else {
                 ahead = s.seen_queued.load(std::memory_order_relaxed);
             }
-            double free_at = std::max(now, s.seen_free_at.load(std::memory_order_relaxed)) + ahead;
-            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.seen_tasks.load(std::memory_order_relaxed)});
+            double free_at = std::max(now, s.seen_free_at()) + ahead;
+            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.seen_tasks()});
             calibrating = calibrating || !p.known();
         }
         if (unsigned maxp = t.max_parallelism(); maxp > 1) {
@@ -131,8 +132,8 @@ public:
                 for (WorkerId w : groups[g]) {
                     able = able && t.can_run_on(w);
                     WorkerState const& s = workers_[w];
-                    start = std::max(start, s.seen_free_at.load(std::memory_order_relaxed));
-                    queued_tasks = std::max(queued_tasks, s.seen_tasks.load(std::memory_order_relaxed));
+                    start = std::max(start, s.seen_free_at());
+                    queued_tasks = std::max(queued_tasks, s.seen_tasks());
                 }
                 if (!able) continue;
                 Prediction pg = t.expected_length_on_cores(unsigned(groups[g].size()));
@@ -160,13 +161,12 @@ public:
                 std::lock_guard lock(holds_m_);
                 holds_[t.sequence()] = {std::size_t(best->group), best->end};
                 pending_holds_.fetch_add(1, std::memory_order_release);
-            }
-            for (WorkerId w : host().combined_workers()[std::size_t(best->group)]) {
-                WorkerState& s = workers_[w];
-                std::lock_guard lock(s.m);
-                s.reserved = std::max(s.reserved, best->end);
-                ++s.holds;
-                s.publish();
+                for (WorkerId w : host().combined_workers()[std::size_t(best->group)]) {
+                    WorkerState& s = workers_[w];
+                    s.reserved = std::max(s.reserved, best->end);
+                    ++s.holds;
+                    s.publish_holds();
+                }
             }
             host().push_to_group(t, std::size_t(best->group));
             return;
@@ -183,7 +183,7 @@ public:
                 s.fifo.push_front(t);
             else
                 s.fifo.push_back(t);
-            s.publish();
+            s.publish_queue();
         }
         host().wake(best->w);
     }
@@ -196,7 +196,7 @@ public:
         if (t) {
             --s.ntasks;
             s.queued = s.ntasks == 0 ? 0.0 : std::max(0.0, s.queued - t.predicted());
-            s.publish();
+            s.publish_queue();
         }
         return t;
     }
@@ -209,26 +209,32 @@ public:
             Prediction p = t.expected_length(w);
             t.set_predicted(p.known() ? p.seconds : 0.0);
         }
-        WorkerState& s = workers_[w];
-        std::lock_guard lock(s.m);
-        s.started += t.predicted();
+        WorkerState& s = workers_[w];  // w's own thread: no lock (see WorkerState)
         ++s.running;
-        s.busy_until = std::max(host().now(), s.busy_until) + t.predicted();
-        s.publish();
+        // a task predicted to take no time leaves busy_until as it was: push reads
+        // max(its now, busy_until), which is what max(now, busy_until) here would give it
+        // (so a task without a model costs no clock read)
+        if (const double length = t.predicted(); length > 0) {
+            s.started += length;
+            s.busy_until = std::max(host().now(), s.busy_until) + length;
+        }
+        s.publish_run();
     }
 
     void on_complete(ReadyTask t, WorkerId w) override
     {
-        const double now = host().now();
-        {
-            WorkerState& s = workers_[w];
-            std::lock_guard lock(s.m);
-            if (s.running > 0) --s.running;
-            s.started = s.running == 0 ? 0.0 : std::max(0.0, s.started - t.predicted());
-            s.busy_until = now + s.started;
-            s.publish();
+        WorkerState& s = workers_[w];  // w's own thread: no lock (see WorkerState)
+        if (s.running > 0) --s.running;
+        if (s.running == 0) {
+            // free now: push reads max(its now, busy_until) = its now (no clock read here)
+            s.started = 0;
+            s.busy_until = 0;
+        } else {  // a GPU worker with tasks still in flight
+            s.started = std::max(0.0, s.started - t.predicted());
+            s.busy_until = host().now() + s.started;
         }
-        if (pending_holds_.load(std::memory_order_acquire) > 0) release_hold(t, now);
+        s.publish_run();
+        if (pending_holds_.load(std::memory_order_acquire) > 0) release_hold(t, host().now());
     }
 
     std::vector<ReadyTask> withdraw(WorkerId w) override
@@ -240,7 +246,7 @@ public:
         s.fifo.clear();
         s.queued = 0;
         s.ntasks = 0;
-        s.publish();
+        s.publish_queue();
         return out;
     }
 
@@ -255,22 +261,18 @@ private:
     // late: they could not start before it ended).
     void release_hold(ReadyTask t, double now)
     {
-        Hold hold;
-        {
-            std::lock_guard lock(holds_m_);
-            auto it = holds_.find(t.sequence());
-            if (it == holds_.end()) return;
-            hold = it->second;
-            holds_.erase(it);
-            pending_holds_.fetch_sub(1, std::memory_order_release);
-        }
+        std::lock_guard lock(holds_m_);
+        auto it = holds_.find(t.sequence());
+        if (it == holds_.end()) return;
+        const Hold hold = it->second;
+        holds_.erase(it);
+        pending_holds_.fetch_sub(1, std::memory_order_release);
         const double shift = now - hold.end;
         for (WorkerId w : host().combined_workers()[hold.group]) {
             WorkerState& s = workers_[w];
-            std::lock_guard lock(s.m);
             if (s.holds > 0) --s.holds;
             s.reserved = s.holds == 0 ? 0.0 : std::max(now, s.reserved + shift);
-            s.publish();
+            s.publish_holds();
         }
     }
 
@@ -297,31 +299,50 @@ private:
         return std::move(log).str();
     }
 
+    // A worker's state has three parts, each with one writer at a time, so that a task's start
+    // and end take no lock and its push and pop contend only on the queue:
+    //   queue: under m (push runs on any thread, pop on w's);
+    //   run:   w's own thread alone (the runtime calls on_start and on_complete there);
+    //   holds: under holds_m_ (parallel tasks placed and ended on any thread).
     struct WorkerState {
         std::mutex m;
         std::deque<ReadyTask> fifo;  // dm, dmda
         PriorityQueue sorted;        // dmdas, dmdasd (with the predicted seconds per priority)
         double queued = 0;           // predicted seconds of the queued tasks
         std::size_t ntasks = 0;      // queued tasks
+
         double started = 0;          // predicted seconds of the tasks started, not ended
         std::size_t running = 0;     // tasks started, not ended
         double busy_until = 0;       // expected end of the started tasks
+
         double reserved = 0;         // held by parallel tasks until then
         std::size_t holds = 0;       // parallel tasks holding it
 
-        // What push reads without the lock (it runs for every task and every worker): set
-        // under the lock after each change. A push may read a state a change older than a
-        // locked read would have, which a placement made a moment earlier would also have
-        // seen; the queues themselves change only under the lock.
-        std::atomic<double> seen_free_at{0};    // max(busy_until, reserved)
-        std::atomic<double> seen_queued{0};     // queued
-        std::atomic<std::size_t> seen_tasks{0};  // ntasks + running
-        void publish() noexcept
+        // What push reads without a lock (it runs for every task and every worker), stored by
+        // each part's writer after each change. A push may read a state a change older than a
+        // locked read would have, which a placement made a moment earlier would also have seen.
+        std::atomic<double> seen_busy_until{0}, seen_reserved{0}, seen_queued{0};
+        std::atomic<std::size_t> seen_ntasks{0}, seen_running{0};
+
+        double seen_free_at() const noexcept
         {
-            seen_free_at.store(std::max(busy_until, reserved), std::memory_order_relaxed);
-            seen_queued.store(queued, std::memory_order_relaxed);
-            seen_tasks.store(ntasks + running, std::memory_order_relaxed);
+            return std::max(seen_busy_until.load(std::memory_order_relaxed), seen_reserved.load(std::memory_order_relaxed));
         }
+        std::size_t seen_tasks() const noexcept
+        {
+            return seen_ntasks.load(std::memory_order_relaxed) + seen_running.load(std::memory_order_relaxed);
+        }
+        void publish_queue() noexcept
+        {
+            seen_queued.store(queued, std::memory_order_relaxed);
+            seen_ntasks.store(ntasks, std::memory_order_relaxed);
+        }
+        void publish_run() noexcept
+        {
+            seen_busy_until.store(busy_until, std::memory_order_relaxed);
+            seen_running.store(running, std::memory_order_relaxed);
+        }
+        void publish_holds() noexcept { seen_reserved.store(reserved, std::memory_order_relaxed); }
     };
     struct Hold {
         std::size_t group = 0;  // the combined worker

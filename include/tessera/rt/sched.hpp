@@ -134,7 +134,7 @@ public:
     virtual void push(ReadyTask t) = 0;
     /// The next task for worker w, or an empty ReadyTask.
     virtual ReadyTask pop(WorkerId w) = 0;
-    /// Hooks: a worker starts and finishes a task.
+    /// Hooks: a worker starts and finishes a task. Both run on worker w's own thread.
     virtual void on_start(ReadyTask, WorkerId) {}
     virtual void on_complete(ReadyTask, WorkerId) {}
     /// The priorities this policy orders by; tasks outside are clamped by the policy.
