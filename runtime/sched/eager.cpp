@@ -1,6 +1,7 @@
 // eager (StarPU's greedy): one FIFO shared by all workers. A task with priority > 0 jumps to
 // the head (binary priorities, thesis Fig. 3.7b). Simple, and fine when tasks are many.
 #include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queue_mutex.hpp"
 #include "runtime/sched/queues.hpp"
 
 #include <mutex>
@@ -32,7 +33,7 @@ public:
     }
 
 private:
-    std::mutex m_;
+    QueueMutex m_;
     std::deque<ReadyTask> queue_;
 };
 }  // namespace

@@ -43,6 +43,7 @@
 // to the least loaded such worker, so that every architecture gets measured (calibration);
 // a task with no model and no flop count is always placed that way (load balance).
 #include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queue_mutex.hpp"
 #include "runtime/sched/queues.hpp"
 
 #include <algorithm>
@@ -305,7 +306,7 @@ private:
     //   run:   w's own thread alone (the runtime calls on_start and on_complete there);
     //   holds: under holds_m_ (parallel tasks placed and ended on any thread).
     struct WorkerState {
-        std::mutex m;
+        QueueMutex m;
         std::deque<ReadyTask> fifo;  // dm, dmda
         PriorityQueue sorted;        // dmdas, dmdasd (with the predicted seconds per priority)
         double queued = 0;           // predicted seconds of the queued tasks

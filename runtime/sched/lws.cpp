@@ -3,6 +3,7 @@
 // order; an idle worker steals from the other workers closest to it in the machine's topology
 // first (sharing a cache, then a NUMA node), taking their highest-priority task.
 #include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queue_mutex.hpp"
 #include "runtime/sched/queues.hpp"
 
 #include <atomic>
@@ -58,7 +59,7 @@ public:
 
 private:
     struct Queue {
-        std::mutex m;
+        QueueMutex m;
         PriorityQueue q;
     };
     std::vector<Queue> queues_;

@@ -1,6 +1,7 @@
 // prio: one shared queue ordered by priority over the whole int range, FIFO among equal
 // priorities (thesis Fig. 3.7c).
 #include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queue_mutex.hpp"
 #include "runtime/sched/queues.hpp"
 
 #include <climits>
@@ -30,7 +31,7 @@ public:
     }
 
 private:
-    std::mutex m_;
+    QueueMutex m_;
     PriorityQueue queue_;
 };
 }  // namespace

@@ -2,6 +2,7 @@
 // s_k / Σ s_i, where s is the worker's relative speed; each worker then runs its own queue in
 // priority order. Fully decentralized: no shared queue to contend on.
 #include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queue_mutex.hpp"
 #include "runtime/sched/queues.hpp"
 
 #include <climits>
@@ -66,7 +67,7 @@ private:
     }
 
     struct Queue {
-        std::mutex m;
+        QueueMutex m;
         PriorityQueue q;
     };
     std::vector<Queue> queues_;

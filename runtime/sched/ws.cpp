@@ -3,6 +3,7 @@
 // depth first), an idle worker steals the oldest (FIFO) of a random victim. Priorities are
 // ignored. Suits tree-shaped and irregular task graphs on identical cores.
 #include "runtime/sched/builtin.hpp"
+#include "runtime/sched/queue_mutex.hpp"
 #include "runtime/sched/queues.hpp"
 
 #include <atomic>
@@ -69,7 +70,7 @@ public:
 
 private:
     struct Deque {
-        std::mutex m;
+        QueueMutex m;
         std::deque<ReadyTask> q;
     };
     std::vector<Deque> deques_;
