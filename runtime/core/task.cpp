@@ -153,6 +153,8 @@ void Task::reset() noexcept
     group = 0;
     next_rank.store(0, std::memory_order_relaxed);
     arrived.store(0, std::memory_order_relaxed);
+    kernel_arrivals.store(0, std::memory_order_relaxed);
+    group_broken.store(false, std::memory_order_relaxed);
     running_slots = nullptr;
     predicted = 0;
     footprint = {};

@@ -70,6 +70,8 @@ public:
     std::size_t group = 0;
     std::atomic<unsigned> next_rank{0}; // each member of the group takes the next rank
     std::atomic<unsigned> arrived{0};   // barrier count: data ready at size, kernel done at 2 size
+    std::atomic<unsigned> kernel_arrivals{0};  // parallel_barrier(): b barriers passed at b size
+    std::atomic<bool> group_broken{false};     // a rank's kernel threw: the barriers release all
     BufferSlot const* running_slots = nullptr;  // a parallel task's data on its node (rank 0's)
     // per architecture, the implementation its workers run (first_runnable_implementation),
     // found once at submission: policies ask for every worker and every pop

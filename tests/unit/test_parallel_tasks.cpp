@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <stdexcept>
 #include <thread>
 
 namespace {
@@ -50,6 +51,77 @@ TEST(ParallelTasks, SpmdGetsCombinedWorkers)
     for (double x : v) ASSERT_EQ(x, 60.0);
     EXPECT_GT(calls_of_size[2].load(), 20);  // ranks 0 and 1 of the tasks given both cores
     EXPECT_EQ(calls_of_size[2].load() % 2, 0);
+}
+
+/// What the barrier tests' kernels share: one slot per rank, and what they saw.
+struct BarrierCheck {
+    std::atomic<int> slot[2];
+    std::atomic<int> groups_of_two{0}, mismatches{0}, broken_seen{0};
+    std::atomic<bool> rank1_throws{false};
+};
+
+/// Each round, every rank writes the round into its slot, meets the other, and reads its slot:
+/// without the barrier, a rank ahead would read the other's previous round.
+void meet_each_round(BarrierCheck* c)
+{
+    const unsigned r = rt::parallel_rank(), s = rt::parallel_size();
+    std::this_thread::sleep_for(std::chrono::microseconds(2000 / s));  // twice as fast on two cores
+    if (s != 2) return;
+    if (r == 0) c->groups_of_two.fetch_add(1);
+    if (r == 1 && c->rank1_throws.load()) throw std::runtime_error("rank 1 failed");
+    for (int round = 1; round <= 200; ++round) {
+        c->slot[r].store(round, std::memory_order_relaxed);
+        if (!rt::parallel_barrier()) {
+            c->broken_seen.fetch_add(1);
+            return;
+        }
+        if (c->slot[1 - r].load(std::memory_order_relaxed) != round) c->mismatches.fetch_add(1);
+        if (!rt::parallel_barrier()) return;  // nobody writes the next round before both read
+    }
+}
+constexpr rt::PerfModel barrier_model{"test_spmd_barrier"};
+const rt::Codelet<BarrierCheck*> meet{.name = "spmd_barrier",
+                                      .cpu = &meet_each_round,
+                                      .model = &barrier_model,
+                                      .type = rt::ParallelKind::spmd,
+                                      .max_parallelism = 2};
+
+TEST(ParallelTasks, RanksMeetAtBarriers)
+{
+    BarrierCheck c;
+    rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none"}};
+    for (int i = 0; i < 60; ++i) {
+        r.submit(meet, rt::value(&c));
+        r.wait_all();
+    }
+    EXPECT_GT(c.groups_of_two.load(), 20);
+    EXPECT_EQ(c.mismatches.load(), 0);
+    EXPECT_EQ(c.broken_seen.load(), 0);
+}
+
+TEST(ParallelTasks, ARankThatThrowsReleasesTheOthersAtTheirBarriers)
+{
+    BarrierCheck c;
+    rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none"}};
+    for (int i = 0; i < 30; ++i) {  // calibrates: then the tasks get both cores
+        r.submit(meet, rt::value(&c));
+        r.wait_all();
+    }
+    c.rank1_throws = true;
+    const int before = c.groups_of_two.load();
+    int failures = 0;
+    for (int i = 0; i < 30 && c.groups_of_two.load() == before; ++i) {
+        r.submit(meet, rt::value(&c));
+        try {
+            r.wait_all();
+        } catch (std::runtime_error const& e) {
+            EXPECT_STREQ(e.what(), "rank 1 failed");
+            ++failures;
+        }
+    }
+    ASSERT_GT(c.groups_of_two.load(), before) << "no task got a group of two cores";
+    EXPECT_EQ(failures, 1);
+    EXPECT_EQ(c.broken_seen.load(), 1);  // rank 0 was let through, told the group broke
 }
 
 TEST(ParallelTasks, ForkJoinRunsOncePerTask)

@@ -155,6 +155,15 @@ void apply_option(Task* t, AfterN<N> a, std::size_t k)
 /// in a sequential task or outside tasks).
 unsigned parallel_rank() noexcept;
 unsigned parallel_size() noexcept;
+/// Inside a parallel (SPMD) task: returns once every member of the group has called it as
+/// many times as this one (OpenMP's barrier; memory written before it is visible to all
+/// after it), and returns true. Every rank must call it the same number of times. Returns
+/// false, at once, when the kernel of another rank threw: the task has failed, and the
+/// caller should return without using what the others computed. A no-op returning true in a
+/// sequential or fork-join task. Members spin briefly, then sleep: each holds a core.
+///
+///     if (!rt::parallel_barrier()) return;
+[[nodiscard]] bool parallel_barrier() noexcept;
 
 /// A codelet and an argument list it accepts: one Access or Value per kernel parameter, each
 /// binding to it (BindsTo), then options.
