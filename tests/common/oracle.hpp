@@ -153,4 +153,34 @@ void lauum(Uplo uplo, int64_t n, T* a, int64_t lda)
                                                                             int(lda));
 }
 
+/// LAPACK's getrf: P L U in place, ipiv (min(m, n) entries, from 1); info.
+template <Scalar T>
+int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, lapack_int* ipiv)
+{
+    return pick<T>(LAPACKE_sgetrf, LAPACKE_dgetrf, LAPACKE_cgetrf, LAPACKE_zgetrf)(LAPACK_COL_MAJOR, int(m), int(n), a,
+                                                                                    int(lda), ipiv);
+}
+/// LAPACK's laswp: the interchanges ipiv[k1-1 .. k2-1] (rows from 1) applied to the n columns
+/// of a, forward (incx = 1) or backward (incx = -1).
+template <Scalar T>
+void laswp(int64_t n, T* a, int64_t lda, int64_t k1, int64_t k2, lapack_int const* ipiv, int incx)
+{
+    pick<T>(LAPACKE_slaswp, LAPACKE_dlaswp, LAPACKE_claswp, LAPACKE_zlaswp)(LAPACK_COL_MAJOR, int(n), a, int(lda),
+                                                                            int(k1), int(k2), ipiv, incx);
+}
+/// LAPACK's getrs with getrf's factors; info.
+template <Scalar T>
+int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, lapack_int const* ipiv, T* b, int64_t ldb)
+{
+    return pick<T>(LAPACKE_sgetrs, LAPACKE_dgetrs, LAPACKE_cgetrs, LAPACKE_zgetrs)(
+        LAPACK_COL_MAJOR, char(trans), int(n), int(nrhs), a, int(lda), ipiv, b, int(ldb));
+}
+/// LAPACK's gesv; info.
+template <Scalar T>
+int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, lapack_int* ipiv, T* b, int64_t ldb)
+{
+    return pick<T>(LAPACKE_sgesv, LAPACKE_dgesv, LAPACKE_cgesv, LAPACKE_zgesv)(LAPACK_COL_MAJOR, int(n), int(nrhs), a,
+                                                                                int(lda), ipiv, b, int(ldb));
+}
+
 }  // namespace tessera::test::oracle

@@ -172,6 +172,34 @@ void lauum(Uplo uplo, int64_t n, T* a, int64_t lda)
     lauum_lapack(uplo, n, a, lda);
 }
 
+template <Scalar T>
+int64_t iamax(int64_t n, T const* x, int64_t incx)
+{
+    if (n <= 0) return -1;
+    if constexpr (std::same_as<T, float>) return int64_t(cblas_isamax(int(n), x, int(incx)));
+    else if constexpr (std::same_as<T, double>) return int64_t(cblas_idamax(int(n), x, int(incx)));
+    else if constexpr (std::same_as<T, cf>) return int64_t(cblas_icamax(int(n), x, int(incx)));
+    else return int64_t(cblas_izamax(int(n), x, int(incx)));
+}
+
+template <Scalar T>
+void swap(int64_t n, T* x, int64_t incx, T* y, int64_t incy)
+{
+    if constexpr (std::same_as<T, float>) cblas_sswap(int(n), x, int(incx), y, int(incy));
+    else if constexpr (std::same_as<T, double>) cblas_dswap(int(n), x, int(incx), y, int(incy));
+    else if constexpr (std::same_as<T, cf>) cblas_cswap(int(n), x, int(incx), y, int(incy));
+    else cblas_zswap(int(n), x, int(incx), y, int(incy));
+}
+
+template <Scalar T>
+void scal(int64_t n, T alpha, T* x, int64_t incx)
+{
+    if constexpr (std::same_as<T, float>) cblas_sscal(int(n), alpha, x, int(incx));
+    else if constexpr (std::same_as<T, double>) cblas_dscal(int(n), alpha, x, int(incx));
+    else if constexpr (std::same_as<T, cf>) cblas_cscal(int(n), &alpha, x, int(incx));
+    else cblas_zscal(int(n), &alpha, x, int(incx));
+}
+
 std::shared_ptr<void> single_threaded_blas()
 {
     static std::mutex m;
@@ -198,7 +226,10 @@ std::shared_ptr<void> single_threaded_blas()
     template void trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);           \
     template int64_t potrf_lapack<T>(Uplo, int64_t, T*, int64_t);                                                \
     template int64_t trtri<T>(Uplo, Diag, int64_t, T*, int64_t);                                                 \
-    template void lauum<T>(Uplo, int64_t, T*, int64_t);
+    template void lauum<T>(Uplo, int64_t, T*, int64_t);                                                          \
+    template int64_t iamax<T>(int64_t, T const*, int64_t);                                                       \
+    template void swap<T>(int64_t, T*, int64_t, T*, int64_t);                                                    \
+    template void scal<T>(int64_t, T, T*, int64_t);
 TESSERA_INSTANTIATE_KERNELS(float)
 TESSERA_INSTANTIATE_KERNELS(double)
 TESSERA_INSTANTIATE_KERNELS(cf)

@@ -54,6 +54,17 @@ int64_t trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda);
 template <Scalar T>
 void lauum(Uplo uplo, int64_t n, T* a, int64_t lda);
 
+/// The index (from 0) of the first entry of x (n entries, stride incx) of largest
+/// |Re| + |Im| (BLAS i?amax: LAPACK's getrf picks its pivots by this measure); -1 when n = 0.
+template <Scalar T>
+int64_t iamax(int64_t n, T const* x, int64_t incx);
+/// Swaps x and y (n entries each, strides incx and incy).
+template <Scalar T>
+void swap(int64_t n, T* x, int64_t incx, T* y, int64_t incy);
+/// x = alpha x (n entries, stride incx).
+template <Scalar T>
+void scal(int64_t n, T alpha, T* x, int64_t incx);
+
 /// B = A, both m x n.
 template <Scalar T>
 void lacpy(int64_t m, int64_t n, T const* a, int64_t lda, T* b, int64_t ldb) noexcept
