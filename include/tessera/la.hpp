@@ -9,7 +9,9 @@
 #include <tessera/la/enums.hpp>
 #include <tessera/la/generate.hpp>
 #include <tessera/la/layout.hpp>
+#include <tessera/la/lu.hpp>
 #include <tessera/la/norm.hpp>
+#include <tessera/la/pivots.hpp>
 #include <tessera/la/scalar.hpp>
 #include <tessera/la/sequence.hpp>
 #include <tessera/la/tile_matrix.hpp>

@@ -152,7 +152,8 @@ int64_t tile_size(Routine routine, [[maybe_unused]] char precision, int64_t n)
     // 256, 384 to 768, 768 at n = 1000 to 8000), and zpotrf at n = 4000 with 512 (0.99x
     // LAPACKE, 384 only 0.89x).
     // A triangular solve has n/nb steps of little work each: smaller tiles keep both busy.
-    if (routine == Routine::potrs) nb = std::max(192.0, nb * 0.5);
+    // getrf, getrs and gesv take the Cholesky family's sizes until their own are measured.
+    if (routine == Routine::potrs || routine == Routine::getrs) nb = std::max(192.0, nb * 0.5);
     // gemm has no critical path: the LAPACK-style gemm gives each task whole rows of A and
     // columns of B (linalg/lapack/gemm.cpp). On cores alone, C is cut into one strip per
     // worker (strips.hpp). With accelerators, t x t tiles of C with t^2 >= 4 workers and a

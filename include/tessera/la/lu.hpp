@@ -1,0 +1,66 @@
+/// @file lu.hpp
+/// The LU family on tile matrices, in the three forms of blas.hpp (asynchronous tile, tile,
+/// LAPACK-style). getrf factors a general m x n A as A = P L U with partial pivoting (L unit
+/// lower trapezoidal, U upper trapezoidal, P the interchanges of ipiv), exactly as LAPACK's:
+/// the same ipiv convention (from 1: row i was swapped with row ipiv(i), in order) and the
+/// same info, the first column (from 1) whose pivot is exactly zero, with the factorization
+/// carried to the end (info is a result, not a failure).
+///
+/// The tile algorithm (PLASMA's pzgetrf, SLATE's getrf): at step k, the panel (tile column k
+/// from the diagonal down) is one parallel task whose ranks share its tiles (a recursive LU,
+/// LAPACK's getrf2); its interchanges are then applied to every other tile column, the row of
+/// U right of the diagonal is solved (trsm) and the trailing matrix updated (gemm), the next
+/// panel's column first (lookahead by priorities).
+#pragma once
+
+#include <tessera/la/enums.hpp>
+#include <tessera/la/pivots.hpp>
+#include <tessera/la/scalar.hpp>
+#include <tessera/la/sequence.hpp>
+#include <tessera/la/tile_matrix.hpp>
+
+#include <cstdint>
+
+namespace tessera::inline la {
+
+/// Factors A = P L U in place (L below the diagonal, its unit diagonal not stored; U on and
+/// above it). ipiv must have min(m, n) entries in pieces of A.nb() (Pivots{A}).
+template <Scalar T>
+void getrf_async(TileMatrix<T>& A, Pivots& ipiv, Sequence& s);
+template <Scalar T>
+[[nodiscard]] int64_t getrf(TileMatrix<T>& A, Pivots& ipiv);
+/// LAPACK's getrf on the column-major m x n array a: ipiv receives min(m, n) entries.
+template <Scalar T>
+[[nodiscard]] int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv);
+
+/// Factors A = L U without pivoting (the tile LU of StarPU's and the thesis's examples: stable
+/// only for matrices such as diagonally dominant ones). info = k when U(k, k) is exactly zero;
+/// the factorization stops there (its next steps would divide by zero).
+template <Scalar T>
+void getrf_nopiv_async(TileMatrix<T>& A, Sequence& s);
+template <Scalar T>
+[[nodiscard]] int64_t getrf_nopiv(TileMatrix<T>& A);
+template <Scalar T>
+[[nodiscard]] int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
+
+/// Solves op(A) X = B with the factors getrf left in A and ipiv (A n x n); B (n x nrhs) is
+/// overwritten by X.
+template <Scalar T>
+void getrs_async(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& B, Sequence& s);
+template <Scalar T>
+void getrs(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& B);
+template <Scalar T>
+[[nodiscard]] int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_t const* ipiv, T* b,
+                            int64_t ldb);
+
+/// Factors A and solves A X = B (getrf then getrs). When U is exactly singular (info > 0), the
+/// factorization is complete but the tile forms leave B unspecified; the LAPACK-style form
+/// leaves B untouched, as LAPACK's gesv.
+template <Scalar T>
+void gesv_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B, Sequence& s);
+template <Scalar T>
+[[nodiscard]] int64_t gesv(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B);
+template <Scalar T>
+[[nodiscard]] int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, int64_t ldb);
+
+}  // namespace tessera::la

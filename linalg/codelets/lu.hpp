@@ -1,0 +1,150 @@
+// Codelets of the tile LU: the panel (one SPMD task over a tile column, its ranks sharing the
+// tiles), the panel's row interchanges applied to another tile column, and the LU without
+// pivoting of one diagonal tile. A zero pivot records LAPACK's info, shifted by the panel's
+// offset, into the sequence's info reduction. The tasks over whole tile columns run on the
+// cores: a column can be larger than an accelerator's memory (a CUDA panel is still to come).
+// Internal.
+#pragma once
+
+#include "linalg/codelets/blas3.hpp"
+#include "linalg/kernels/cpu/tile_column_lu.hpp"
+
+#include <tessera/la/sequence.hpp>
+#include <tessera/rt/runtime.hpp>
+#include <tessera/rt/span.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace tessera::la::cl {
+
+/// LAPACK's count of multiply-adds of the LU of an m x n matrix, k = min(m, n):
+/// m n k - (m + n) k^2 / 2 + k^3 / 3 (n^3 / 3 when square).
+inline double lu_multiply_adds(double m, double n)
+{
+    const double k = std::min(m, n);
+    return m * n * k - (m + n) * k * k / 2 + k * k * k / 3;
+}
+
+/// The tiles of a span as the kernels see them (a thread's buffer, no allocation per task).
+template <Scalar T>
+std::span<kernels::cpu::ColumnTile<T> const> column_tiles(rt::Span<Tile<T>> column)
+{
+    thread_local std::vector<kernels::cpu::ColumnTile<T>> tiles;
+    tiles.clear();
+    for (Tile<T> t : column) tiles.push_back({t.ptr, t.m, t.ld});
+    return tiles;
+}
+
+/// Where the ranks of one panel task compare their pivot candidates: allocated per panel at
+/// submission, shared by the ranks through the task's copy.
+using PivotSearchRef = std::shared_ptr<kernels::cpu::PivotSearch>;
+
+/// The panel of step k: the tiles (k..mt-1, k), M rows from row `offset` of the matrix. Writes
+/// ipiv (min(M, n) entries) as LAPACK's, rows of the whole matrix from 1.
+template <Scalar T>
+void getrf_panel_tiles(rt::Span<Tile<T>> column, rt::Vector<int64_t> ipiv, int64_t offset, InfoTarget info,
+                       PivotSearchRef search)
+{
+    if (column.size() == 0) return;
+    const kernels::cpu::PanelRanks ranks{rt::parallel_rank(), rt::parallel_size(), &rt::parallel_barrier,
+                                         search.get()};
+    const int64_t nb = column[0].m;
+    const int64_t first_zero = kernels::cpu::getrf_panel<T>(column_tiles<T>(column), nb, column[0].n, ipiv.ptr,
+                                                            kernels::cpu::Pivoting::partial, ranks);
+    if (ranks.rank != 0 || first_zero < 0) return;
+    for (int64_t i = 0; i < ipiv.n; ++i) ipiv[i] += offset + 1;
+    if (first_zero > 0) info.record(offset + first_zero);
+}
+template <Scalar T>
+inline constexpr rt::PerfModel getrf_panel_model{
+    by_precision<T>("tile_sgetrf_panel", "tile_dgetrf_panel", "tile_cgetrf_panel", "tile_zgetrf_panel")};
+template <Scalar T>
+inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<int64_t>, int64_t, InfoTarget, PivotSearchRef> getrf_panel{
+    .name = by_precision<T>("sgetrf_panel", "dgetrf_panel", "cgetrf_panel", "zgetrf_panel"),
+    .where = rt::ArchMask::cpu,  // a whole tile column at once: more than a device may hold
+    .cpu = &getrf_panel_tiles<T>,
+    .model = &getrf_panel_model<T>,
+    .flops = [](rt::Span<Tile<T>> const& column, rt::Vector<int64_t> const&, int64_t const&, InfoTarget const&,
+                PivotSearchRef const&) {
+        double m = 0;
+        for (Tile<T> t : column) m += double(t.m);
+        return fma_flops<T> * lu_multiply_adds(m, column.size() ? double(column[0].n) : 0.0);
+    },
+    .type = rt::ParallelKind::spmd,
+    .max_parallelism = kernels::cpu::PivotSearch::max_ranks,
+};
+
+/// The interchanges of the panel whose first row is row `offset` of the matrix, applied to the
+/// tiles (k..mt-1, j) of another tile column (LAPACK's laswp on those rows).
+template <Scalar T>
+void swap_rows_tiles(rt::Span<Tile<T>> column, rt::Vector<const int64_t> ipiv, int64_t offset)
+{
+    if (column.size() == 0) return;
+    kernels::cpu::apply_row_swaps<T>(column_tiles<T>(column), column[0].m, column[0].n, ipiv.ptr, ipiv.n, offset,
+                                     offset, kernels::cpu::SwapOrder::forward);
+}
+template <Scalar T>
+inline constexpr rt::PerfModel swap_rows_model{
+    by_precision<T>("tile_slaswp", "tile_dlaswp", "tile_claswp", "tile_zlaswp")};
+template <Scalar T>
+inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<const int64_t>, int64_t> swap_rows{
+    .name = by_precision<T>("slaswp", "dlaswp", "claswp", "zlaswp"),
+    .where = rt::ArchMask::cpu,
+    .cpu = &swap_rows_tiles<T>,
+    .model = &swap_rows_model<T>,
+};
+
+/// Every piece of a factorization's interchanges applied to a whole tile column of B (getrs):
+/// piece k holds the entries from k times the first piece's size; forward (P^T B) or
+/// backward (P B).
+template <Scalar T>
+void swap_rows_all_pieces_tiles(rt::Span<Tile<T>> column, rt::Span<rt::Vector<const int64_t>> pieces,
+                                kernels::cpu::SwapOrder order)
+{
+    if (column.size() == 0 || pieces.size() == 0) return;
+    const auto tiles = column_tiles<T>(column);
+    const int64_t piece_size = pieces[0].n;
+    const auto count = int64_t(pieces.size());
+    for (int64_t step = 0; step < count; ++step) {
+        const int64_t k = order == kernels::cpu::SwapOrder::forward ? step : count - 1 - step;
+        rt::Vector<const int64_t> piece = pieces[std::size_t(k)];
+        kernels::cpu::apply_row_swaps<T>(tiles, column[0].m, column[0].n, piece.ptr, piece.n, k * piece_size, 0, order);
+    }
+}
+template <Scalar T>
+inline constexpr rt::PerfModel swap_rows_all_model{
+    by_precision<T>("tile_slaswp_all", "tile_dlaswp_all", "tile_claswp_all", "tile_zlaswp_all")};
+template <Scalar T>
+inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>, kernels::cpu::SwapOrder>
+    swap_rows_all_pieces{
+        .name = by_precision<T>("slaswp_all", "dlaswp_all", "claswp_all", "zlaswp_all"),
+        .where = rt::ArchMask::cpu,
+        .cpu = &swap_rows_all_pieces_tiles<T>,
+        .model = &swap_rows_all_model<T>,
+    };
+
+/// LU without pivoting of one diagonal tile (the tile LU of the seeds' examples); its tile sits
+/// at row and column `offset` of the matrix.
+template <Scalar T>
+void getrf_nopiv_tile(Tile<T> a, int64_t offset, InfoTarget info)
+{
+    const kernels::cpu::ColumnTile<T> tile{a.ptr, a.m, a.ld};
+    const int64_t first_zero = kernels::cpu::getrf_panel<T>(std::span(&tile, 1), std::max<int64_t>(a.m, 1), a.n,
+                                                            nullptr, kernels::cpu::Pivoting::none, {});
+    if (first_zero > 0) info.record(offset + first_zero);
+}
+template <Scalar T>
+inline constexpr rt::PerfModel getrf_nopiv_model{
+    by_precision<T>("tile_sgetrf_nopiv", "tile_dgetrf_nopiv", "tile_cgetrf_nopiv", "tile_zgetrf_nopiv")};
+template <Scalar T>
+inline const rt::Codelet<Tile<T>, int64_t, InfoTarget> getrf_nopiv{
+    .name = by_precision<T>("sgetrf_nopiv", "dgetrf_nopiv", "cgetrf_nopiv", "zgetrf_nopiv"),
+    .cpu = &getrf_nopiv_tile<T>,
+    .model = &getrf_nopiv_model<T>,
+    .flops = [](Tile<T> const& a, int64_t const&, InfoTarget const&) {
+        return fma_flops<T> * lu_multiply_adds(double(a.m), double(a.n));
+    },
+};
+
+}  // namespace tessera::la::cl
