@@ -175,17 +175,24 @@ template <Scalar T>
 void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t const* ipiv, int64_t count,
                      int64_t pivots_first, int64_t column_first, SwapOrder order)
 {
+    // By blocks of columns, as LAPACK's laswp: a row is n entries ld apart, one cache line each,
+    // so swapping whole rows one after the other would reload every line once per swap. A block
+    // of 32 columns of the rows it touches stays in cache while all the swaps go through it.
+    constexpr int64_t block = 32;
     auto row = [&](int64_t r) -> std::pair<T*, int64_t> {  // row r of the column: its first entry, stride
         ColumnTile<T> const& t = tiles[std::size_t(r / nb)];
         return {t.ptr + r % nb, t.ld};
     };
-    for (int64_t step = 0; step < count; ++step) {
-        const int64_t i = order == SwapOrder::forward ? step : count - 1 - step;
-        const int64_t r = pivots_first + i - column_first, p = ipiv[i] - 1 - column_first;
-        if (p == r) continue;
-        auto [x, ldx] = row(r);
-        auto [y, ldy] = row(p);
-        swap(n, x, ldx, y, ldy);
+    for (int64_t j0 = 0; j0 < n; j0 += block) {
+        const int64_t j1 = std::min(n, j0 + block);
+        for (int64_t step = 0; step < count; ++step) {
+            const int64_t i = order == SwapOrder::forward ? step : count - 1 - step;
+            const int64_t r = pivots_first + i - column_first, p = ipiv[i] - 1 - column_first;
+            if (p == r) continue;
+            auto [x, ldx] = row(r);
+            auto [y, ldy] = row(p);
+            for (int64_t j = j0; j < j1; ++j) std::swap(x[j * ldx], y[j * ldy]);
+        }
     }
 }
 
