@@ -1,5 +1,5 @@
-// tessera-bench gemm | potrf | potrs | posv | potri: the LAPACK-style routines against the same
-// call of OpenBLAS/LAPACKE in the same run. For each n: a warm-up call of each, then --reps
+// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv: the LAPACK-style
+// routines against the same call of OpenBLAS/LAPACKE in the same run. For each n: a warm-up call of each, then --reps
 // timed calls on fresh copies of the inputs (copies are not timed); medians, GFlop/s with
 // LAPACK's flop counts, the ratio (peer time / Tessera time: above 1, Tessera is faster) and a
 // scaled residual of Tessera's result (Problem::residual: a random vector through the factor
@@ -81,6 +81,34 @@ int lapacke_potri(char uplo, int n, T* a, int lda)
     else return LAPACKE_zpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
 }
 
+template <Scalar T>
+int lapacke_getrf(int m, int n, T* a, int lda, lapack_int* ipiv)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else return LAPACKE_zgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+}
+template <Scalar T>
+int lapacke_getrs(int n, int nrhs, T const* a, int lda, lapack_int const* ipiv, T* b, int ldb)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
+    else return LAPACKE_zgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
+}
+template <Scalar T>
+int lapacke_gesv(int n, int nrhs, T* a, int lda, lapack_int* ipiv, T* b, int ldb)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+    else return LAPACKE_zgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+}
+
 // ---- inputs and checks ---------------------------------------------------------------------------
 template <Scalar T>
 std::vector<T> random_matrix(int64_t m, int64_t n, uint64_t seed)
@@ -135,6 +163,33 @@ double scaled_residual(std::vector<T> const& A, int64_t n, std::vector<T> const&
     return norm1(n, k, y.data(), n) / (norm1(n, n, A.data(), n) * xnorm * double(n) * double(la::eps<T>));
 }
 
+/// ||A0 x - P L U x||_1 / (||A0||_1 ||x||_1 n eps) for getrf's factors F of the m x n A0 (L
+/// unit lower m x k, U upper k x n, k = min(m, n)) and its ipiv (from 1), in O(m n).
+template <Scalar T>
+double lu_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T> const& F,
+                   std::vector<int64_t> const& ipiv)
+{
+    using C = std::complex<double>;
+    const int64_t k = std::min(m, n);
+    std::vector<T> xs = random_matrix<T>(n, 1, 5);
+    const std::vector<C> x(xs.begin(), xs.end());
+    std::vector<C> z(static_cast<std::size_t>(k)), y(static_cast<std::size_t>(m)), ax(static_cast<std::size_t>(m));
+    auto at = [](std::vector<T> const& a, int64_t ld, int64_t i, int64_t j) { return C(a[std::size_t(i + j * ld)]); };
+    for (int64_t j = 0; j < n; ++j)  // z = U x
+        for (int64_t i = 0; i <= std::min(j, k - 1); ++i) z[std::size_t(i)] += at(F, m, i, j) * x[std::size_t(j)];
+    for (int64_t j = 0; j < k; ++j) {  // y = L z
+        y[std::size_t(j)] += z[std::size_t(j)];
+        for (int64_t i = j + 1; i < m; ++i) y[std::size_t(i)] += at(F, m, i, j) * z[std::size_t(j)];
+    }
+    for (int64_t i = k - 1; i >= 0; --i) std::swap(y[std::size_t(i)], y[std::size_t(ipiv[std::size_t(i)] - 1)]);
+    for (int64_t j = 0; j < n; ++j)  // A0 x
+        for (int64_t i = 0; i < m; ++i) ax[std::size_t(i)] += at(A0, m, i, j) * x[std::size_t(j)];
+    double r = 0, xn = 0;
+    for (int64_t i = 0; i < m; ++i) r += std::abs(ax[std::size_t(i)] - y[std::size_t(i)]);
+    for (C v : x) xn += std::abs(v);
+    return r / (norm1(m, n, A0.data(), m) * xn * double(n) * double(la::eps<T>));
+}
+
 // ---- the GPU peer (CUDA builds): one library call on device-resident data ----------------------
 /// Its name, or "" without CUDA.
 template <Scalar T>
@@ -143,6 +198,7 @@ std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
 #if TESSERA_HAVE_CUDA
     const std::string letter(1, la::precision_letter<T>());
     if (routine == "gemm") return "cublas_" + letter + "gemm";
+    if (routine.starts_with("get") || routine == "gesv") return "";  // cuSOLVER's LU: not yet a peer here
     if (routine == "posv") return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
     return "cusolver_" + letter + routine;
 #endif
@@ -178,10 +234,12 @@ struct Problem {
     std::string routine;
     la::Routine kind;
     Uplo uplo = Uplo::lower;  ///< the triangle of A the Cholesky routines use
-    int64_t n = 0, nrhs = 0;
+    int64_t m = 0, n = 0, nrhs = 0;  ///< A is m x n (m = n but for getrf --m)
     double flops = 0;
     std::vector<T> A0, B0, A, B, Cpeer;  ///< inputs, the working copies, the peer's gemm result
     std::vector<T> H;                    ///< the positive definite matrix (potrs, potri: A0 is its factor)
+    std::vector<lapack_int> piv0, piv;   ///< getrs's pivots (from A0's factorization), the peer's
+    std::vector<int64_t> ipiv;           ///< Tessera's pivots
     void fresh() { A = A0, B = B0; }
     void peer();
     void tessera();
@@ -189,14 +247,39 @@ struct Problem {
 };
 
 template <Scalar T>
-Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t n, int64_t nrhs)
+Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_t n, int64_t nrhs)
 {
     Problem<T> p;
     p.routine = routine;
     p.uplo = uplo;
+    p.m = routine == "getrf" ? m : n;
     p.n = n;
-    p.nrhs = routine == "potrs" || routine == "posv" ? nrhs : 0;
-    const double fma = la::fma_flops<T>, N = double(n);
+    p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ? nrhs : 0;
+    const double fma = la::fma_flops<T>, N = double(n), M = double(p.m), K = std::min(M, N);
+    const double lu = M * N * K - (M + N) * K * K / 2 + K * K * K / 3;  // LAPACK's multiply-adds of getrf
+    if (routine == "getrf" || routine == "getrs" || routine == "gesv") {
+        p.A0 = random_matrix<T>(p.m, n, 6);
+        p.piv.resize(std::size_t(std::min(p.m, n)));
+        p.ipiv.resize(p.piv.size());
+        if (routine == "getrf") {
+            p.kind = la::Routine::getrf;
+            p.flops = fma * lu;
+        } else {
+            p.B0 = random_matrix<T>(n, nrhs, 4);
+            p.H = p.A0;
+            if (routine == "getrs") {
+                p.kind = la::Routine::getrs;
+                openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+                p.piv0.resize(p.piv.size());
+                lapacke_getrf<T>(int(n), int(n), p.A0.data(), int(n), p.piv0.data());  // getrs starts from the factors
+                p.flops = fma * N * N * double(nrhs);
+            } else {
+                p.kind = la::Routine::gesv;
+                p.flops = fma * lu + fma * N * N * double(nrhs);
+            }
+        }
+        return p;
+    }
     if (routine == "gemm") {
         p.kind = la::Routine::gemm;
         p.A0 = random_matrix<T>(n, n, 1);
@@ -237,6 +320,9 @@ void Problem<T>::peer()
     else if (routine == "potrf") lapacke_potrf<T>(char(uplo), N, A.data(), N);
     else if (routine == "potrs") lapacke_potrs<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
     else if (routine == "posv") lapacke_posv<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
+    else if (routine == "getrf") lapacke_getrf<T>(int(m), N, A.data(), int(m), piv.data());
+    else if (routine == "getrs") lapacke_getrs<T>(N, int(nrhs), A.data(), N, piv0.data(), B.data(), N);
+    else if (routine == "gesv") lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
     else lapacke_potri<T>(char(uplo), N, A.data(), N);
 }
 
@@ -249,8 +335,13 @@ void Problem<T>::tessera()
     else if (routine == "potrf") info = la::potrf<T>(uplo, n, A.data(), n);
     else if (routine == "potrs") info = la::potrs<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
     else if (routine == "posv") info = la::posv<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
+    else if (routine == "getrf") info = la::getrf<T>(m, n, A.data(), m, ipiv.data());
+    else if (routine == "getrs") {
+        const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
+        info = la::getrs<T>(Op::notrans, n, nrhs, A.data(), n, pivots.data(), B.data(), n);
+    } else if (routine == "gesv") info = la::gesv<T>(n, nrhs, A.data(), n, ipiv.data(), B.data(), n);
     else info = la::potri<T>(uplo, n, A.data(), n);
-    require(info == 0, routine + ": info = " + std::to_string(info) + " on a positive definite matrix");
+    require(info == 0, routine + ": info = " + std::to_string(info) + " on a nonsingular matrix");
 }
 
 template <Scalar T>
@@ -266,6 +357,7 @@ double Problem<T>::residual()
         }
         return diff / (norm1(n, n, A0.data(), n) * norm1(n, n, B0.data(), n) * double(n) * double(la::eps<T>));
     }
+    if (routine == "getrf") return lu_residual(A0, m, n, A, ipiv);
     std::vector<T> x = random_matrix<T>(n, 1, 5), y = x;
     if (routine == "potrf") {  // y = L (L^H x), or U^H (U x)
         const bool lower = uplo == Uplo::lower;
@@ -279,7 +371,7 @@ double Problem<T>::residual()
         blas::gemm<T>(Op::notrans, Op::notrans, n, 1, n, T(1), inv.data(), n, x.data(), n, T(0), y.data(), n);
         return scaled_residual(H, n, y, x, norm1(n, n, inv.data(), n) * norm1(n, 1, x.data(), n));
     }
-    // potrs, posv: ||H X - B0||_1 / (||H||_1 ||X||_1 n eps)
+    // potrs, posv, getrs, gesv: ||H X - B0||_1 / (||H||_1 ||X||_1 n eps)
     return scaled_residual(H, n, B, B0, norm1(n, nrhs, B.data(), n));
 }
 
@@ -298,6 +390,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     require(reps >= 1 && nb_opt >= 0, "--reps must be >= 1 and --nb >= 0 (0: automatic)");
     const int64_t nrhs_opt = o.integer("nrhs", 0);  // 0: n/10
     require(!o.has("nrhs") || nrhs_opt >= 1, "--nrhs must be >= 1");
+    const int64_t m_opt = o.integer("m", 0);  // getrf: the rows (0: m = n)
+    require(!o.has("m") || m_opt >= 1, "--m must be >= 1");
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     // LAPACKE's high-level calls scan their inputs for NaN first (O(n^2)), which Tessera's
     // kernels (the _work calls) do not: off, so that both sides do the same work.
@@ -310,7 +404,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
 
     for (int64_t n : ns) require(n >= 1, "--n must be >= 1");  // before anything is measured
     for (int64_t n : ns) {
-        Problem<T> p = make_problem<T>(routine, uplo, n, nrhs_opt > 0 ? nrhs_opt : std::max<int64_t>(1, n / 10));
+        Problem<T> p = make_problem<T>(routine, uplo, m_opt > 0 ? m_opt : n, n,
+                                       nrhs_opt > 0 ? nrhs_opt : std::max<int64_t>(1, n / 10));
         // The peer: every core in OpenBLAS.
         openblas_set_num_threads(cores);
         std::vector<double> peer;
@@ -341,8 +436,10 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             res.variant = name;
             res.labels = {{"sched", scheds[si]}, {"workers", std::to_string(la::runtime().worker_count())}};
             if (gpus > 0) res.labels.push_back({"gpus", std::to_string(gpus)});
-            if (routine != "gemm") res.labels.push_back({"uplo", std::string(1, char(uplo))});
-            res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), n))}};
+            const bool cholesky = routine.starts_with("po");
+            if (cholesky) res.labels.push_back({"uplo", std::string(1, char(uplo))});
+            res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), std::min(p.m, n)))}};
+            if (p.m != n) res.sizes.insert(res.sizes.begin(), {"m", double(p.m)});
             if (p.nrhs) res.sizes.push_back({"nrhs", double(p.nrhs)});
             res.seconds = median(times);
             res.gflops = p.flops / res.seconds * 1e-9;
@@ -387,14 +484,16 @@ int run(std::string const& routine, Options const& o, Report& report)
 
 Subcommand linalg_subcommand(std::string const& routine, std::string const& what)
 {
-    const bool rhs = routine == "potrs" || routine == "posv", cholesky = routine != "gemm";
+    const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv";
+    const bool cholesky = routine.starts_with("po"), rows = routine == "getrf";
     std::vector<std::string> options{"n", "nb", "precision", "sched", "ncpus", "nemu", "ncuda", "reps", "svg"};
     if (rhs) options.push_back("nrhs");
     if (cholesky) options.push_back("uplo");
+    if (rows) options.push_back("m");
     return {routine,
             what + " (LAPACK-style call) against " + (routine == "gemm" ? "OpenBLAS" : "LAPACKE") + ": GFlop/s, ratio",
             "tessera-bench " + routine + " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
-                (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") +
+                (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") + (rows ? "[--m n] " : "") +
                 "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
                 "[--reps 3] [--svg plot.svg] [--json]",
             options,
@@ -406,6 +505,9 @@ Register potrf_reg{linalg_subcommand("potrf", "Cholesky factorization A = L L^H"
 Register potrs_reg{linalg_subcommand("potrs", "solve with the Cholesky factor")};
 Register posv_reg{linalg_subcommand("posv", "factor and solve A X = B")};
 Register potri_reg{linalg_subcommand("potri", "inverse from the Cholesky factor")};
+Register getrf_reg{linalg_subcommand("getrf", "LU factorization with partial pivoting A = P L U")};
+Register getrs_reg{linalg_subcommand("getrs", "solve with the LU factors")};
+Register gesv_reg{linalg_subcommand("gesv", "LU factor and solve A X = B")};
 
 }  // namespace
 }  // namespace tessera::bench
