@@ -9,7 +9,8 @@
  * ('N'/'T'/'C', 'L'/'U', 'L'/'R', 'N'/'U'), upper or lower case. Each routine returns
  * LAPACK's info: 0 on success, -i when argument i is invalid, k > 0 for a numerical failure
  * (potrf, posv: the leading minor of order k is not positive definite; potri: the k-th
- * diagonal entry of the factor is zero), or TESSERA_ERROR for any other failure (a device
+ * diagonal entry of the factor is zero; getrf, gesv: U(k,k) is exactly zero, the factorization
+ * completed), or TESSERA_ERROR for any other failure (a device
  * error, out of memory), whose message tessera_last_error() returns. i is the argument's
  * position in LAPACK's (and BLAS's) Fortran interface, as here (LAPACKE's i is one larger:
  * it counts the layout argument). A NULL array that the call would read or write is a bad
@@ -138,6 +139,26 @@ int tessera_spotri(char uplo, int n, float* A, int lda);
 int tessera_dpotri(char uplo, int n, double* A, int lda);
 int tessera_cpotri(char uplo, int n, tessera_complex_float* A, int lda);
 int tessera_zpotri(char uplo, int n, tessera_complex_double* A, int lda);
+
+/* LU factorization with partial pivoting A = P L U, m x n; ipiv: min(m, n) rows from 1 (info k > 0: U(k,k) is
+   exactly zero, the factorization completed) */
+int tessera_sgetrf(int m, int n, float* A, int lda, int* ipiv);
+int tessera_dgetrf(int m, int n, double* A, int lda, int* ipiv);
+int tessera_cgetrf(int m, int n, tessera_complex_float* A, int lda, int* ipiv);
+int tessera_zgetrf(int m, int n, tessera_complex_double* A, int lda, int* ipiv);
+/* Solve op(A) X = B (trans 'N', 'T', 'C') with the factors from getrf */
+int tessera_sgetrs(char trans, int n, int nrhs, const float* A, int lda, const int* ipiv, float* B, int ldb);
+int tessera_dgetrs(char trans, int n, int nrhs, const double* A, int lda, const int* ipiv, double* B, int ldb);
+int tessera_cgetrs(char trans, int n, int nrhs, const tessera_complex_float* A, int lda, const int* ipiv,
+                   tessera_complex_float* B, int ldb);
+int tessera_zgetrs(char trans, int n, int nrhs, const tessera_complex_double* A, int lda, const int* ipiv,
+                   tessera_complex_double* B, int ldb);
+/* Factor and solve A X = B (B untouched when info > 0) */
+int tessera_sgesv(int n, int nrhs, float* A, int lda, int* ipiv, float* B, int ldb);
+int tessera_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int ldb);
+int tessera_cgesv(int n, int nrhs, tessera_complex_float* A, int lda, int* ipiv, tessera_complex_float* B, int ldb);
+int tessera_zgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv, tessera_complex_double* B,
+                  int ldb);
 
 #ifdef __cplusplus
 }

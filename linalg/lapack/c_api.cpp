@@ -6,10 +6,12 @@
 
 #include <tessera/la/blas.hpp>
 #include <tessera/la/cholesky.hpp>
+#include <tessera/la/lu.hpp>
 #include <tessera/la/context.hpp>
 
 #include <exception>
 #include <string>
+#include <vector>
 
 using namespace tessera;
 
@@ -145,6 +147,39 @@ int potri_c(char ul, int n, T* A, int lda)
     return guarded([&] { return la::potri<T>(uplo("potri", ul, 1), n, A, lda); });
 }
 
+// The LU family: LAPACK's C interfaces take int pivots; the C++ forms take int64_t. A null
+// ipiv goes through as null, so that the C++ checks name it.
+template <class T>
+int getrf_c(int m, int n, T* A, int lda, int* ipiv)
+{
+    return guarded([&] {
+        std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, std::min(m, n))) : 0);
+        const int64_t info = la::getrf<T>(m, n, A, lda, ipiv ? p.data() : nullptr);
+        std::copy(p.begin(), p.end(), ipiv);
+        return info;
+    });
+}
+template <class T>
+int getrs_c(char tr, int n, int nrhs, T const* A, int lda, int const* ipiv, T* B, int ldb)
+{
+    return guarded([&] {
+        const Op trans = op("getrs", tr, 1, "trans");
+        std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, n)) : 0);
+        std::copy(ipiv, ipiv + p.size(), p.begin());
+        return la::getrs<T>(trans, n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb);
+    });
+}
+template <class T>
+int gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T* B, int ldb)
+{
+    return guarded([&] {
+        std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, n)) : 0);
+        const int64_t info = la::gesv<T>(n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb);
+        std::copy(p.begin(), p.end(), ipiv);
+        return info;
+    });
+}
+
 using cf = tessera_complex_float;
 using cz = tessera_complex_double;
 
@@ -212,6 +247,21 @@ int tessera_spotri(char u, int n, float* A, int lda) { return potri_c(u, n, A, l
 int tessera_dpotri(char u, int n, double* A, int lda) { return potri_c(u, n, A, lda); }
 int tessera_cpotri(char u, int n, cf* A, int lda) { return potri_c(u, n, A, lda); }
 int tessera_zpotri(char u, int n, cz* A, int lda) { return potri_c(u, n, A, lda); }
+
+int tessera_sgetrf(int m, int n, float* A, int lda, int* ipiv) { return getrf_c(m, n, A, lda, ipiv); }
+int tessera_dgetrf(int m, int n, double* A, int lda, int* ipiv) { return getrf_c(m, n, A, lda, ipiv); }
+int tessera_cgetrf(int m, int n, cf* A, int lda, int* ipiv) { return getrf_c(m, n, A, lda, ipiv); }
+int tessera_zgetrf(int m, int n, cz* A, int lda, int* ipiv) { return getrf_c(m, n, A, lda, ipiv); }
+
+int tessera_sgetrs(char t, int n, int nrhs, const float* A, int lda, const int* ipiv, float* B, int ldb) { return getrs_c(t, n, nrhs, A, lda, ipiv, B, ldb); }
+int tessera_dgetrs(char t, int n, int nrhs, const double* A, int lda, const int* ipiv, double* B, int ldb) { return getrs_c(t, n, nrhs, A, lda, ipiv, B, ldb); }
+int tessera_cgetrs(char t, int n, int nrhs, const cf* A, int lda, const int* ipiv, cf* B, int ldb) { return getrs_c(t, n, nrhs, A, lda, ipiv, B, ldb); }
+int tessera_zgetrs(char t, int n, int nrhs, const cz* A, int lda, const int* ipiv, cz* B, int ldb) { return getrs_c(t, n, nrhs, A, lda, ipiv, B, ldb); }
+
+int tessera_sgesv(int n, int nrhs, float* A, int lda, int* ipiv, float* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
+int tessera_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
+int tessera_cgesv(int n, int nrhs, cf* A, int lda, int* ipiv, cf* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
+int tessera_zgesv(int n, int nrhs, cz* A, int lda, int* ipiv, cz* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
 // clang-format on
 
 }  // extern "C"

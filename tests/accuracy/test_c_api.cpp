@@ -1,6 +1,6 @@
 // Checks the C API (tessera.h) in the four precisions: every routine's result against the
 // same CBLAS call or a residual on the host, LAPACK's info for a matrix that is not positive
-// definite, -i for a bad argument i (letters, dimensions, leading dimensions), and a message
+// definite or is exactly singular, LAPACKE's pivots, -i for a bad argument i (letters, dimensions, leading dimensions), and a message
 // in tessera_last_error(). The library's runtime starts on the first call (no tessera_init).
 // After a call, OpenBLAS has its thread count back.
 #include "accuracy/accuracy.hpp"
@@ -28,6 +28,9 @@ template <class T> struct CApi;
         static constexpr auto potrs = &tessera_##p##potrs;                                              \
         static constexpr auto posv = &tessera_##p##posv;                                                \
         static constexpr auto potri = &tessera_##p##potri;                                              \
+        static constexpr auto getrf = &tessera_##p##getrf;                                              \
+        static constexpr auto getrs = &tessera_##p##getrs;                                              \
+        static constexpr auto gesv = &tessera_##p##gesv;                                                \
     };
 TESSERA_C_API(float, s, nullptr, nullptr)
 TESSERA_C_API(double, d, nullptr, nullptr)
@@ -142,6 +145,39 @@ TEST_P(CApiSweep, CholeskyFamilySolvesAndInverts)
     });
 }
 
+TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
+{
+    with_precision([&]<class T>() {
+        using C = CApi<T>;
+        tessera_set_tile_size(16);
+        const int n = 45, nrhs = 3;
+        const auto A0 = random_dense<T>(n, n, 21), B0 = random_dense<T>(n, nrhs, 22);
+        // gesv: ||A X - B||_1 / (||A||_1 ||X||_1 n eps), pivots as LAPACKE's
+        Dense<T> F = A0, X = B0, Fref = A0;
+        std::vector<int> ipiv(n), ref(n);
+        ASSERT_EQ(C::gesv(n, nrhs, F.data(), int(F.ld), ipiv.data(), X.data(), int(X.ld)), 0);
+        EXPECT_LT(solve_residual(A0, X, B0), tol) << "gesv";
+        ASSERT_EQ(blas::getrf<T>(n, n, Fref.data(), Fref.ld, ref.data()), 0);
+        // getrf then getrs ('N' and 'T') give the same solutions
+        Dense<T> G = A0, Y = B0, Z = B0;
+        std::vector<int> jpiv(n);
+        ASSERT_EQ(C::getrf(n, n, G.data(), int(G.ld), jpiv.data()), 0);
+        EXPECT_EQ(jpiv, ipiv);
+        ASSERT_EQ(C::getrs('N', n, nrhs, G.data(), int(G.ld), jpiv.data(), Y.data(), int(Y.ld)), 0);
+        EXPECT_LT(norm1_diff(X, Y) / (norm1(X) * n * eps<T>()), 1e3) << "getrs";
+        ASSERT_EQ(C::getrs('T', n, nrhs, G.data(), int(G.ld), jpiv.data(), Z.data(), int(Z.ld)), 0);
+        Dense<T> At(n, n);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) At(i, j) = A0(j, i);
+        EXPECT_LT(solve_residual(At, Z, B0), tol) << "getrs 'T'";
+        // exactly singular: LAPACK's info, and gesv leaves B untouched
+        Dense<T> S = A0, Xs = B0;
+        for (int i = 0; i < n; ++i) S(i, 30) = T(0);
+        EXPECT_EQ(C::gesv(n, nrhs, S.data(), int(S.ld), ipiv.data(), Xs.data(), int(Xs.ld)), 31);
+        EXPECT_EQ(norm1_diff(Xs, B0), 0.0);
+    });
+}
+
 TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
 {
     with_precision([&]<class T>() {
@@ -175,6 +211,12 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
         EXPECT_EQ(C::potrs('L', 4, -1, a.data(), 4, b.data(), 4), -3);
         EXPECT_EQ(std::string(tessera_last_error()).rfind("potrs: argument 3 (nrhs = -1)", 0), 0u)
             << tessera_last_error();
+        std::vector<int> ipiv(4);
+        EXPECT_EQ(C::getrf(-1, 4, a.data(), 4, ipiv.data()), -1);
+        EXPECT_EQ(C::getrf(4, 4, a.data(), 4, nullptr), -5);
+        EXPECT_EQ(C::getrs('X', 4, 1, a.data(), 4, ipiv.data(), b.data(), 4), -1);
+        EXPECT_EQ(C::getrs('N', 4, 1, a.data(), 4, nullptr, b.data(), 4), -6);
+        EXPECT_EQ(C::gesv(4, 1, a.data(), 4, ipiv.data(), b.data(), 2), -7);
     });
 }
 
