@@ -1,4 +1,4 @@
-// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv: the LAPACK-style
+// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv | getri: the LAPACK-style
 // routines against the same call of OpenBLAS/LAPACKE in the same run. For each n: a warm-up call of each, then --reps
 // timed calls on fresh copies of the inputs (copies are not timed); medians, GFlop/s with
 // LAPACK's flop counts, the ratio (peer time / Tessera time: above 1, Tessera is faster) and a
@@ -107,6 +107,15 @@ int lapacke_gesv(int n, int nrhs, T* a, int lda, lapack_int* ipiv, T* b, int ldb
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
     else return LAPACKE_zgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+}
+
+template <Scalar T>
+int lapacke_getri(int n, T* a, int lda, lapack_int const* ipiv)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
+    else return LAPACKE_zgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
 }
 
 // ---- inputs and checks ---------------------------------------------------------------------------
@@ -257,13 +266,20 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
     p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ? nrhs : 0;
     const double fma = la::fma_flops<T>, N = double(n), M = double(p.m), K = std::min(M, N);
     const double lu = M * N * K - (M + N) * K * K / 2 + K * K * K / 3;  // LAPACK's multiply-adds of getrf
-    if (routine == "getrf" || routine == "getrs" || routine == "gesv") {
+    if (routine == "getrf" || routine == "getrs" || routine == "gesv" || routine == "getri") {
         p.A0 = random_matrix<T>(p.m, n, 6);
         p.piv.resize(std::size_t(std::min(p.m, n)));
         p.ipiv.resize(p.piv.size());
         if (routine == "getrf") {
             p.kind = la::Routine::getrf;
             p.flops = fma * lu;
+        } else if (routine == "getri") {
+            p.kind = la::Routine::getri;
+            p.H = p.A0;
+            openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+            p.piv0.resize(p.piv.size());
+            lapacke_getrf<T>(int(n), int(n), p.A0.data(), int(n), p.piv0.data());  // getri starts from the factors
+            p.flops = fma * 2 * N * N * N / 3;  // LAPACK's count: 4n^3/3 (real)
         } else {
             p.B0 = random_matrix<T>(n, nrhs, 4);
             p.H = p.A0;
@@ -323,6 +339,7 @@ void Problem<T>::peer()
     else if (routine == "getrf") lapacke_getrf<T>(int(m), N, A.data(), int(m), piv.data());
     else if (routine == "getrs") lapacke_getrs<T>(N, int(nrhs), A.data(), N, piv0.data(), B.data(), N);
     else if (routine == "gesv") lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
+    else if (routine == "getri") lapacke_getri<T>(N, A.data(), N, piv0.data());
     else lapacke_potri<T>(char(uplo), N, A.data(), N);
 }
 
@@ -340,6 +357,10 @@ void Problem<T>::tessera()
         const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
         info = la::getrs<T>(Op::notrans, n, nrhs, A.data(), n, pivots.data(), B.data(), n);
     } else if (routine == "gesv") info = la::gesv<T>(n, nrhs, A.data(), n, ipiv.data(), B.data(), n);
+    else if (routine == "getri") {
+        const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
+        info = la::getri<T>(n, A.data(), n, pivots.data());
+    }
     else info = la::potri<T>(uplo, n, A.data(), n);
     require(info == 0, routine + ": info = " + std::to_string(info) + " on a nonsingular matrix");
 }
@@ -365,9 +386,9 @@ double Problem<T>::residual()
             blas::trmm<T>(la::Side::left, uplo, op, la::Diag::nonunit, n, 1, T(1), A.data(), n, y.data(), n);
         return scaled_residual(A0, n, x, y, norm1(n, 1, x.data(), n));
     }
-    if (routine == "potri") {  // ||H (A^{-1} x) - x||_1 / (||H||_1 ||A^{-1}||_1 ||x||_1 n eps)
+    if (routine == "potri" || routine == "getri") {  // ||H (A^{-1} x) - x||_1 / (||H||_1 ||A^{-1}||_1 ||x||_1 n eps)
         std::vector<T> inv = A;
-        hermitian_from(uplo, n, inv.data());
+        if (routine == "potri") hermitian_from(uplo, n, inv.data());
         blas::gemm<T>(Op::notrans, Op::notrans, n, 1, n, T(1), inv.data(), n, x.data(), n, T(0), y.data(), n);
         return scaled_residual(H, n, y, x, norm1(n, n, inv.data(), n) * norm1(n, 1, x.data(), n));
     }
@@ -508,6 +529,7 @@ Register potri_reg{linalg_subcommand("potri", "inverse from the Cholesky factor"
 Register getrf_reg{linalg_subcommand("getrf", "LU factorization with partial pivoting A = P L U")};
 Register getrs_reg{linalg_subcommand("getrs", "solve with the LU factors")};
 Register gesv_reg{linalg_subcommand("gesv", "LU factor and solve A X = B")};
+Register getri_reg{linalg_subcommand("getri", "inverse from the LU factors")};
 
 }  // namespace
 }  // namespace tessera::bench

@@ -10,7 +10,7 @@
  * LAPACK's info: 0 on success, -i when argument i is invalid, k > 0 for a numerical failure
  * (potrf, posv: the leading minor of order k is not positive definite; potri: the k-th
  * diagonal entry of the factor is zero; getrf, gesv: U(k,k) is exactly zero, the factorization
- * completed), or TESSERA_ERROR for any other failure (a device
+ * completed; getri: U(k,k) is exactly zero), or TESSERA_ERROR for any other failure (a device
  * error, out of memory), whose message tessera_last_error() returns. i is the argument's
  * position in LAPACK's (and BLAS's) Fortran interface, as here (LAPACKE's i is one larger:
  * it counts the layout argument). A NULL array that the call would read or write is a bad
@@ -159,6 +159,11 @@ int tessera_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int
 int tessera_cgesv(int n, int nrhs, tessera_complex_float* A, int lda, int* ipiv, tessera_complex_float* B, int ldb);
 int tessera_zgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv, tessera_complex_double* B,
                   int ldb);
+/* Inverse of A from the factors getrf left in it (info k > 0: U(k,k) is exactly zero, A untouched) */
+int tessera_sgetri(int n, float* A, int lda, const int* ipiv);
+int tessera_dgetri(int n, double* A, int lda, const int* ipiv);
+int tessera_cgetri(int n, tessera_complex_float* A, int lda, const int* ipiv);
+int tessera_zgetri(int n, tessera_complex_double* A, int lda, const int* ipiv);
 
 #ifdef __cplusplus
 }

@@ -164,6 +164,55 @@ inline const rt::Codelet<rt::Span<ConstTile<T>>, ConstTile<T>, rt::Span<Tile<T>>
     },
 };
 
+/// getri's last step on one tile row of inv(A): its columns swapped by every piece of the
+/// interchanges, backward (inv(A) = inv(U) inv(L) P^T).
+template <Scalar T>
+void swap_columns_tiles(rt::Span<Tile<T>> row, rt::Span<rt::Vector<const int64_t>> pieces)
+{
+    if (row.size() == 0 || pieces.size() == 0) return;
+    thread_local std::vector<kernels::cpu::RowTile<T>> tiles;
+    tiles.clear();
+    for (Tile<T> t : row) tiles.push_back({t.ptr, t.n, t.ld});
+    const int64_t piece_size = pieces[0].n;
+    for (auto k = int64_t(pieces.size()) - 1; k >= 0; --k) {
+        rt::Vector<const int64_t> piece = pieces[std::size_t(k)];
+        kernels::cpu::apply_column_swaps<T>(tiles, row[0].n, row[0].m, piece.ptr, piece.n, k * piece_size,
+                                            kernels::cpu::SwapOrder::backward);
+    }
+}
+template <Scalar T>
+inline constexpr rt::PerfModel swap_columns_model{
+    by_precision<T>("tile_sgetri_swap", "tile_dgetri_swap", "tile_cgetri_swap", "tile_zgetri_swap")};
+template <Scalar T>
+inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>> swap_columns{
+    .name = by_precision<T>("sgetri_swap", "dgetri_swap", "cgetri_swap", "zgetri_swap"),
+    .where = rt::ArchMask::cpu,
+    .cpu = &swap_columns_tiles<T>,
+    .model = &swap_columns_model<T>,
+};
+
+/// getri's split of a tile on or below the diagonal: l takes its part of the unit lower L
+/// (strictly below the diagonal of the matrix: the whole tile off the diagonal), and that
+/// part of a becomes zero, so that a holds the upper triangle inv(U) alone.
+template <Scalar T>
+void take_lower_tile(Tile<T> a, Tile<T> l, bool diagonal)
+{
+    for (int64_t j = 0; j < a.n; ++j)
+        for (int64_t i = 0; i < a.m; ++i) {
+            if (diagonal && i <= j) {
+                l(i, j) = T(i == j ? 1 : 0);
+                continue;
+            }
+            l(i, j) = a(i, j);
+            a(i, j) = T(0);
+        }
+}
+template <Scalar T>
+inline const rt::Codelet<Tile<T>, Tile<T>, bool> take_lower{
+    .name = by_precision<T>("sgetri_split", "dgetri_split", "cgetri_split", "zgetri_split"),
+    .cpu = &take_lower_tile<T>,
+};
+
 /// LU without pivoting of one diagonal tile (the tile LU of the seeds' examples); its tile sits
 /// at row and column `offset` of the matrix.
 template <Scalar T>

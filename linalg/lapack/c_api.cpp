@@ -180,6 +180,16 @@ int gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T* B, int ldb)
     });
 }
 
+template <class T>
+int getri_c(int n, T* A, int lda, int const* ipiv)
+{
+    return guarded([&] {
+        std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, n)) : 0);
+        std::copy(ipiv, ipiv + p.size(), p.begin());
+        return la::getri<T>(n, A, lda, ipiv ? p.data() : nullptr);
+    });
+}
+
 using cf = tessera_complex_float;
 using cz = tessera_complex_double;
 
@@ -262,6 +272,11 @@ int tessera_sgesv(int n, int nrhs, float* A, int lda, int* ipiv, float* B, int l
 int tessera_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
 int tessera_cgesv(int n, int nrhs, cf* A, int lda, int* ipiv, cf* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
 int tessera_zgesv(int n, int nrhs, cz* A, int lda, int* ipiv, cz* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
+
+int tessera_sgetri(int n, float* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
+int tessera_dgetri(int n, double* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
+int tessera_cgetri(int n, cf* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
+int tessera_zgetri(int n, cz* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
 // clang-format on
 
 }  // extern "C"

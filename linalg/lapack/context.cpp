@@ -144,7 +144,8 @@ int64_t tile_size(Routine routine, [[maybe_unused]] char precision, int64_t n)
 {
     if (int64_t nb = tile_size_override.load(std::memory_order_relaxed)) return nb;
     const double x = double(std::max<int64_t>(n, 1));
-    double nb = routine == Routine::potri ? interpolate(inverse_best, x) : interpolate(cholesky_best, x);
+    const bool inverse = routine == Routine::potri || routine == Routine::getri;  // getri: potri's until measured
+    double nb = inverse ? interpolate(inverse_best, x) : interpolate(cholesky_best, x);
     // More workers need more tiles: the same critical path shared by more units.
     const unsigned workers = initialized() ? runtime().worker_count() : std::max(1u, std::thread::hardware_concurrency());
     nb *= std::sqrt(2.0 / std::max(2u, workers));

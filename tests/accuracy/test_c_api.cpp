@@ -31,6 +31,7 @@ template <class T> struct CApi;
         static constexpr auto getrf = &tessera_##p##getrf;                                              \
         static constexpr auto getrs = &tessera_##p##getrs;                                              \
         static constexpr auto gesv = &tessera_##p##gesv;                                                \
+        static constexpr auto getri = &tessera_##p##getri;                                              \
     };
 TESSERA_C_API(float, s, nullptr, nullptr)
 TESSERA_C_API(double, d, nullptr, nullptr)
@@ -170,6 +171,13 @@ TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i) At(i, j) = A0(j, i);
         EXPECT_LT(solve_residual(At, Z, B0), tol) << "getrs 'T'";
+        // getri: ||I - A inv(A)||_1 / (||A||_1 ||inv(A)||_1 n eps)
+        ASSERT_EQ(C::getri(n, G.data(), int(G.ld), jpiv.data()), 0);
+        Dense<T> I(n, n);
+        for (int i = 0; i < n; ++i) I(i, i) = T(1);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, G.data(), G.ld, T(1), I.data(), I.ld);
+        EXPECT_LT(norm1(I) / (norm1(A0) * norm1(G) * n * eps<T>()), tol) << "getri";
+        EXPECT_EQ(C::getri(n, G.data(), 2, jpiv.data()), -3);
         // exactly singular: LAPACK's info, and gesv leaves B untouched
         Dense<T> S = A0, Xs = B0;
         for (int i = 0; i < n; ++i) S(i, 30) = T(0);

@@ -1,11 +1,12 @@
-// Checks the LU family (getrf, getrf_nopiv, getrs, gesv) in its forms and the four precisions
-// against LAPACKE as the oracle: the scaled residual ||P A - L U||_1 / (n ||A||_1 eps) stays
+// Checks the LU family (getrf, getrf_nopiv, getrs, gesv, getri) in its forms and the four
+// precisions against LAPACKE as the oracle: the scaled residual ||P A - L U||_1 / (n ||A||_1 eps) stays
 // under tol; on matrices whose pivots are distinct by a wide margin (a permuted diagonally
 // dominant matrix) ipiv is LAPACKE's, entry for entry; exactly singular matrices (a zero
 // column first, inside or last, a zero row) give LAPACKE's info with the factorization
 // completed; tiny pivots; square, tall, wide and empty shapes with
 // tiles that divide neither side; the solves' residuals with each op; gesv on a singular
-// matrix leaves B untouched; bad arguments throw naming them.
+// matrix leaves B untouched; the inverse's residual ||I - A inv(A)||, and getri leaves a
+// singular factor untouched; bad arguments throw naming them.
 #include "accuracy/accuracy.hpp"
 
 #include <tessera/la/lu.hpp>
@@ -245,6 +246,57 @@ TEST_P(GetrfAccuracy, GesvSolvesAndLeavesBUntouchedWhenSingular)
         Dense<T> Y = B0;
         EXPECT_EQ(tessera::gesv(n, nrhs, S.data(), S.ld, ipiv.data(), Y.data(), Y.ld), expected);
         EXPECT_EQ(norm1_diff(Y, B0), 0.0) << "B changed although A is singular";
+    });
+}
+
+/// ||I - A X||_1 / (||A||_1 ||X||_1 n eps) for X the computed inverse of A.
+template <Scalar T>
+double inverse_residual(Dense<T> const& A, Dense<T> const& X)
+{
+    const int64_t n = A.n;
+    Dense<T> R(n, n);
+    for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
+    blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1), R.data(), R.ld);
+    return norm1(R) / (norm1(A) * norm1(X) * double(n) * eps<T>());
+}
+
+TEST_P(GetrfAccuracy, InverseFromTheFactors)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        for (int64_t n : {int64_t(1), int64_t(7), int64_t(100), int64_t(257)}) {
+            const Dense<T> A0 = random_dense<T>(n, n, 1400 + uint64_t(n));
+            auto A = tiles_of(*rt, A0, tile_for(n));
+            tessera::Pivots ipiv{A};
+            ASSERT_EQ(tessera::getrf(A, ipiv), 0);
+            ASSERT_EQ(tessera::getri(A, ipiv), 0);
+            EXPECT_LT(inverse_residual(A0, to_dense(A)), tol) << "n=" << n;
+        }
+    });
+}
+
+TEST_P(GetrfAccuracy, LapackStyleInverseLeavesASingularFactorUntouched)
+{
+    with_precision([&]<class T>() {
+        LibraryRuntime lib{GetParam()};
+        tessera::set_tile_size(32);
+        const int64_t n = 150;
+        const Dense<T> A0 = random_dense<T>(n, n, 1500, n + 1);
+        Dense<T> F = A0;
+        std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+        ASSERT_EQ(tessera::getrf(n, n, F.data(), F.ld, ipiv.data()), 0);
+        Dense<T> S = F;
+        S(90, 90) = T(0);  // U(91, 91) exactly zero
+        EXPECT_EQ(tessera::getri(n, S.data(), S.ld, ipiv.data()), 91);
+        S(90, 90) = F(90, 90);
+        EXPECT_EQ(norm1_diff(S, F), 0.0) << "getri changed A although U is singular";
+        ASSERT_EQ(tessera::getri(n, F.data(), F.ld, ipiv.data()), 0);
+        EXPECT_LT(inverse_residual(A0, F), tol);
+        EXPECT_TRUE(padding_unchanged(F, A0));
+        std::vector<T> a(16);
+        EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(-1, a.data(), 4, ipiv.data()); }), 1);
+        EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(4, a.data(), 3, ipiv.data()); }), 3);
+        EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(4, a.data(), 4, nullptr); }), 4);
     });
 }
 

@@ -63,4 +63,14 @@ template <Scalar T>
 template <Scalar T>
 [[nodiscard]] int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, int64_t ldb);
 
+/// Inverse of A from the factors getrf left in A and ipiv, in place (LAPACK's getri:
+/// inv(A) = inv(U) inv(L) P^T). info = k when U(k, k) is exactly zero: the LAPACK-style form
+/// then leaves A untouched, as LAPACK's; the tile forms stop and leave A unspecified.
+template <Scalar T>
+void getri_async(TileMatrix<T>& A, Pivots const& ipiv, Sequence& s);
+template <Scalar T>
+[[nodiscard]] int64_t getri(TileMatrix<T>& A, Pivots const& ipiv);
+template <Scalar T>
+[[nodiscard]] int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* ipiv);
+
 }  // namespace tessera::la

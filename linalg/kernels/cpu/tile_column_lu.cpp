@@ -196,11 +196,28 @@ void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n
     }
 }
 
+template <Scalar T>
+void apply_column_swaps(std::span<RowTile<T> const> tiles, int64_t nb, int64_t m, int64_t const* ipiv, int64_t count,
+                        int64_t pivots_first, SwapOrder order)
+{
+    auto column = [&](int64_t c) {
+        RowTile<T> const& t = tiles[std::size_t(c / nb)];
+        return t.ptr + (c % nb) * t.ld;
+    };
+    for (int64_t step = 0; step < count; ++step) {
+        const int64_t i = order == SwapOrder::forward ? step : count - 1 - step;
+        const int64_t c = pivots_first + i, p = ipiv[i] - 1;
+        if (p != c) swap(m, column(c), 1, column(p), 1);
+    }
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                                 \
     template int64_t getrf_panel<T>(std::span<ColumnTile<T> const>, int64_t, int64_t, int64_t*, Pivoting,      \
                                     PanelRanks const&);                                                        \
     template void apply_row_swaps<T>(std::span<ColumnTile<T> const>, int64_t, int64_t, int64_t const*, int64_t, \
-                                     int64_t, int64_t, SwapOrder);
+                                     int64_t, int64_t, SwapOrder);                                         \
+    template void apply_column_swaps<T>(std::span<RowTile<T> const>, int64_t, int64_t, int64_t const*, int64_t,  \
+                                        int64_t, SwapOrder);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(std::complex<float>)

@@ -73,4 +73,20 @@ template <Scalar T>
 void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t const* ipiv, int64_t count,
                      int64_t pivots_first, int64_t column_first, SwapOrder order);
 
+/// One tile of a tile row: `cols` columns of the row's height, leading dimension ld. Every tile
+/// of a row has the same number of columns (nb) but the last.
+template <Scalar T>
+struct RowTile {
+    T* ptr = nullptr;
+    int64_t cols = 0;
+    int64_t ld = 1;
+};
+
+/// Applies interchanges to the columns of a tile row of height m (getri's inv(A) = inv(U)
+/// inv(L) P^T): entry i swaps columns `pivots_first` + i and ipiv[i] - 1 (from the row's
+/// first column), in the given order. A column is contiguous: each swap is one BLAS swap.
+template <Scalar T>
+void apply_column_swaps(std::span<RowTile<T> const> tiles, int64_t nb, int64_t m, int64_t const* ipiv, int64_t count,
+                        int64_t pivots_first, SwapOrder order);
+
 }  // namespace tessera::la::kernels::cpu
