@@ -1,15 +1,14 @@
-// LAPACK-style gesv: A and ipiv are registered in place; B is copied into tile storage by
-// tasks, and the factorization and the solve run in one sequence, so that the solve of the
-// first tile rows overlaps the end of the factorization. Only when U is nonsingular is the
-// solution copied back: an exactly singular A leaves B untouched, as LAPACK's gesv does (A
-// and ipiv then hold the completed factorization).
+// LAPACK-style gesv: A and ipiv are registered in place; the factorization and the solve run
+// in one sequence on a tile copy of B (solve_on_copy.hpp), so that the solve of the first
+// tile rows overlaps the end of the factorization. An exactly singular A leaves B untouched,
+// as LAPACK's gesv does (A and ipiv then hold the completed factorization).
 #include <tessera/la/context.hpp>
-#include <tessera/la/layout.hpp>
 #include <tessera/la/lu.hpp>
 
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
 #include "linalg/lapack/library_call.hpp"
+#include "linalg/lapack/solve_on_copy.hpp"
 
 namespace tessera::inline la {
 
@@ -35,13 +34,8 @@ int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, in
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
     auto P = Pivots::wrap(rt, ipiv, n, nb);
     if (nrhs == 0) return getrf(A, P);  // as LAPACK: A is factored even then
-    TileMatrix<T> X{rt, n, nrhs, nb};
-    Sequence s{rt};
-    lapack_to_tiles_async(static_cast<T const*>(b), ldb, X, s);
-    gesv_async(A, P, X, s);
-    if (const int64_t info = s.wait(); info != 0) return info;
-    tiles_to_lapack(X, b, ldb);
-    return 0;
+    return detail::solve_on_copy_of_b(rt, n, nrhs, b, ldb, nb,
+                                      [&](TileMatrix<T>& X, Sequence& s) { gesv_async(A, P, X, s); });
 }
 
 #define TESSERA_INSTANTIATE(T) template int64_t gesv<T>(int64_t, int64_t, T*, int64_t, int64_t*, T*, int64_t);

@@ -7,11 +7,11 @@
 // (potrs.cpp, strips.hpp).
 #include <tessera/la/cholesky.hpp>
 #include <tessera/la/context.hpp>
-#include <tessera/la/layout.hpp>
 
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
 #include "linalg/lapack/library_call.hpp"
+#include "linalg/lapack/solve_on_copy.hpp"
 #include "linalg/lapack/strips.hpp"
 
 namespace tessera::inline la {
@@ -41,13 +41,8 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     const int64_t nb = tile_size(Routine::posv, precision_letter<T>(), n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
     if (nrhs == 0) return potrf(uplo, A);  // as LAPACK: A is factored even then
-    TileMatrix<T> X{rt, n, nrhs, nb};
-    Sequence s{rt};
-    lapack_to_tiles_async(static_cast<T const*>(b), ldb, X, s);
-    posv_async(uplo, A, X, s);
-    if (const int64_t info = s.wait(); info != 0) return info;
-    tiles_to_lapack(X, b, ldb);
-    return 0;
+    return detail::solve_on_copy_of_b(rt, n, nrhs, b, ldb, nb,
+                                      [&](TileMatrix<T>& X, Sequence& s) { posv_async(uplo, A, X, s); });
 }
 
 #define TESSERA_INSTANTIATE(T) template int64_t posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t);
