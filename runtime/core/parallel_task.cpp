@@ -57,12 +57,15 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
                 fail(t, std::current_exception());
             }
         }
+        // Decided once, before any rank runs: a rank whose kernel throws fails the task while
+        // the others may still be deciding, and they must all run or all skip.
+        t->group_runs = !t->failed && !t->cancelled;
     }
     arrive(t, 1);
     auto start = std::chrono::steady_clock::now();
     unsigned max = 1;
     const bool spmd = t->ops->parallel(t->codelet, &max) == ParallelKind::spmd;
-    bool runs = !t->failed && !t->cancelled && (rank == 0 || spmd);
+    bool runs = t->group_runs && (rank == 0 || spmd);
     if (runs) {
         tls_rank = rank;
         tls_size = size;

@@ -72,6 +72,7 @@ public:
     std::atomic<unsigned> arrived{0};   // barrier count: data ready at size, kernel done at 2 size
     std::atomic<unsigned> kernel_arrivals{0};  // parallel_barrier(): b barriers passed at b size
     std::atomic<bool> group_broken{false};     // a rank's kernel threw: the barriers release all
+    bool group_runs = false;  // set by rank 0 before the first meeting: the ranks run their kernels
     BufferSlot const* running_slots = nullptr;  // a parallel task's data on its node (rank 0's)
     // per architecture, the implementation its workers run (first_runnable_implementation),
     // found once at submission: policies ask for every worker and every pop
