@@ -1,5 +1,7 @@
-// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv | getri: the LAPACK-style
-// routines against the same call of OpenBLAS/LAPACKE in the same run. For each n: a warm-up call of each, then --reps
+// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv | getri | dsgesv: the
+// LAPACK-style
+// routines against the same call of OpenBLAS/LAPACKE in the same run (dsgesv, with --precision d
+// or z for zcgesv, against LAPACKE's double-precision gesv, as the call it replaces). For each n: a warm-up call of each, then --reps
 // timed calls on fresh copies of the inputs (copies are not timed); medians, GFlop/s with
 // LAPACK's flop counts, the ratio (peer time / Tessera time: above 1, Tessera is faster) and a
 // scaled residual of Tessera's result (Problem::residual: a random vector through the factor
@@ -249,6 +251,7 @@ struct Problem {
     std::vector<T> H;                    ///< the positive definite matrix (potrs, potri: A0 is its factor)
     std::vector<lapack_int> piv0, piv;   ///< getrs's pivots (from A0's factorization), the peer's
     std::vector<int64_t> ipiv;           ///< Tessera's pivots
+    std::vector<T> X;                    ///< dsgesv's solution (B is only read)
     void fresh() { A = A0, B = B0; }
     void peer();
     void tessera();
@@ -263,10 +266,11 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
     p.uplo = uplo;
     p.m = routine == "getrf" ? m : n;
     p.n = n;
-    p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ? nrhs : 0;
+    const bool mixed = routine == "dsgesv";
+    p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" || mixed ? nrhs : 0;
     const double fma = la::fma_flops<T>, N = double(n), M = double(p.m), K = std::min(M, N);
     const double lu = M * N * K - (M + N) * K * K / 2 + K * K * K / 3;  // LAPACK's multiply-adds of getrf
-    if (routine == "getrf" || routine == "getrs" || routine == "gesv" || routine == "getri") {
+    if (routine == "getrf" || routine == "getrs" || routine == "gesv" || routine == "getri" || mixed) {
         p.A0 = random_matrix<T>(p.m, n, 6);
         p.piv.resize(std::size_t(std::min(p.m, n)));
         p.ipiv.resize(p.piv.size());
@@ -289,9 +293,10 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
                 p.piv0.resize(p.piv.size());
                 lapacke_getrf<T>(int(n), int(n), p.A0.data(), int(n), p.piv0.data());  // getrs starts from the factors
                 p.flops = fma * N * N * double(nrhs);
-            } else {
+            } else {  // gesv, dsgesv: the flops of the double-precision solve
                 p.kind = la::Routine::gesv;
                 p.flops = fma * lu + fma * N * N * double(nrhs);
+                if (mixed) p.X.resize(p.B0.size());
             }
         }
         return p;
@@ -338,7 +343,7 @@ void Problem<T>::peer()
     else if (routine == "posv") lapacke_posv<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
     else if (routine == "getrf") lapacke_getrf<T>(int(m), N, A.data(), int(m), piv.data());
     else if (routine == "getrs") lapacke_getrs<T>(N, int(nrhs), A.data(), N, piv0.data(), B.data(), N);
-    else if (routine == "gesv") lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
+    else if (routine == "gesv" || routine == "dsgesv") lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
     else if (routine == "getri") lapacke_getri<T>(N, A.data(), N, piv0.data());
     else lapacke_potri<T>(char(uplo), N, A.data(), N);
 }
@@ -360,6 +365,15 @@ void Problem<T>::tessera()
     else if (routine == "getri") {
         const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
         info = la::getri<T>(n, A.data(), n, pivots.data());
+    } else if (routine == "dsgesv") {
+        int64_t iter = 0;
+        if constexpr (std::is_same_v<T, double>)
+            info = la::dsgesv(n, nrhs, A.data(), n, ipiv.data(), B.data(), n, X.data(), n, &iter);
+        else if constexpr (std::is_same_v<T, std::complex<double>>)
+            info = la::zcgesv(n, nrhs, A.data(), n, ipiv.data(), B.data(), n, X.data(), n, &iter);
+        else
+            throw InvalidArgument("dsgesv: --precision must be d (dsgesv) or z (zcgesv)");
+        B = X;  // the solution where the residual looks for it
     }
     else info = la::potri<T>(uplo, n, A.data(), n);
     require(info == 0, routine + ": info = " + std::to_string(info) + " on a nonsingular matrix");
@@ -392,7 +406,7 @@ double Problem<T>::residual()
         blas::gemm<T>(Op::notrans, Op::notrans, n, 1, n, T(1), inv.data(), n, x.data(), n, T(0), y.data(), n);
         return scaled_residual(H, n, y, x, norm1(n, n, inv.data(), n) * norm1(n, 1, x.data(), n));
     }
-    // potrs, posv, getrs, gesv: ||H X - B0||_1 / (||H||_1 ||X||_1 n eps)
+    // potrs, posv, getrs, gesv, dsgesv: ||H X - B0||_1 / (||H||_1 ||X||_1 n eps) (double's eps)
     return scaled_residual(H, n, B, B0, norm1(n, nrhs, B.data(), n));
 }
 
@@ -417,7 +431,10 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     // LAPACKE's high-level calls scan their inputs for NaN first (O(n^2)), which Tessera's
     // kernels (the _work calls) do not: off, so that both sides do the same work.
     LAPACKE_set_nancheck(0);
-    const std::string name = std::string(1, la::precision_letter<T>()) + routine;
+    const std::string letter(1, la::precision_letter<T>());
+    const bool mixed = routine == "dsgesv";  // --precision z: zcgesv; the peer is ?gesv
+    const std::string name = mixed ? (la::is_complex_v<T> ? "zcgesv" : "dsgesv") : letter + routine;
+    const std::string peer_name = mixed ? "lapacke_" + letter + "gesv" : (routine == "gemm" ? "openblas_" : "lapacke_") + name;
     std::vector<Series> plot(scheds.size() + 1);
     plot[0].name = routine == "gemm" ? "OpenBLAS" : "LAPACKE";
     for (std::size_t i = 0; i < scheds.size(); ++i) plot[i + 1].name = "Tessera " + scheds[i];
@@ -464,7 +481,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             if (p.nrhs) res.sizes.push_back({"nrhs", double(p.nrhs)});
             res.seconds = median(times);
             res.gflops = p.flops / res.seconds * 1e-9;
-            res.peer = (routine == "gemm" ? "openblas_" : "lapacke_") + name;
+            res.peer = peer_name;
             res.peer_seconds = median(peer);
             res.peer_gflops = p.flops / res.peer_seconds * 1e-9;
             res.ratio = res.peer_seconds / res.seconds;
@@ -505,7 +522,8 @@ int run(std::string const& routine, Options const& o, Report& report)
 
 Subcommand linalg_subcommand(std::string const& routine, std::string const& what)
 {
-    const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv";
+    const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ||
+                     routine == "dsgesv";
     const bool cholesky = routine.starts_with("po"), rows = routine == "getrf";
     std::vector<std::string> options{"n", "nb", "precision", "sched", "ncpus", "nemu", "ncuda", "reps", "svg"};
     if (rhs) options.push_back("nrhs");
@@ -530,6 +548,7 @@ Register getrf_reg{linalg_subcommand("getrf", "LU factorization with partial piv
 Register getrs_reg{linalg_subcommand("getrs", "solve with the LU factors")};
 Register gesv_reg{linalg_subcommand("gesv", "LU factor and solve A X = B")};
 Register getri_reg{linalg_subcommand("getri", "inverse from the LU factors")};
+Register dsgesv_reg{linalg_subcommand("dsgesv", "A X = B factored in single, refined in double, vs dgesv")};
 
 }  // namespace
 }  // namespace tessera::bench

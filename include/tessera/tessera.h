@@ -159,6 +159,13 @@ int tessera_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int
 int tessera_cgesv(int n, int nrhs, tessera_complex_float* A, int lda, int* ipiv, tessera_complex_float* B, int ldb);
 int tessera_zgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv, tessera_complex_double* B,
                   int ldb);
+/* Mixed precision: A factored in single precision, X refined in double (LAPACK's dsgesv, zcgesv); iter: the
+   refinement steps, or negative when it fell back to double (-2 overflow, -3 single factorization failed, -31 no
+   convergence) */
+int tessera_dsgesv(int n, int nrhs, double* A, int lda, int* ipiv, const double* B, int ldb, double* X, int ldx,
+                   int* iter);
+int tessera_zcgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv, const tessera_complex_double* B,
+                   int ldb, tessera_complex_double* X, int ldx, int* iter);
 /* Inverse of A from the factors getrf left in it (info k > 0: U(k,k) is exactly zero, A untouched) */
 int tessera_sgetri(int n, float* A, int lda, const int* ipiv);
 int tessera_dgetri(int n, double* A, int lda, const int* ipiv);

@@ -190,6 +190,23 @@ int getri_c(int n, T* A, int lda, int const* ipiv)
     });
 }
 
+template <class T>
+int mixed_gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T const* B, int ldb, T* X, int ldx, int* iter)
+{
+    return guarded([&] {
+        std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, n)) : 0);
+        int64_t it = 0;
+        int64_t info = 0;
+        if constexpr (std::is_same_v<T, double>)
+            info = la::dsgesv(n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb, X, ldx, iter ? &it : nullptr);
+        else
+            info = la::zcgesv(n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb, X, ldx, iter ? &it : nullptr);
+        std::copy(p.begin(), p.end(), ipiv);
+        *iter = int(it);
+        return info;
+    });
+}
+
 using cf = tessera_complex_float;
 using cz = tessera_complex_double;
 
@@ -272,6 +289,9 @@ int tessera_sgesv(int n, int nrhs, float* A, int lda, int* ipiv, float* B, int l
 int tessera_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
 int tessera_cgesv(int n, int nrhs, cf* A, int lda, int* ipiv, cf* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
 int tessera_zgesv(int n, int nrhs, cz* A, int lda, int* ipiv, cz* B, int ldb) { return gesv_c(n, nrhs, A, lda, ipiv, B, ldb); }
+
+int tessera_dsgesv(int n, int nrhs, double* A, int lda, int* ipiv, const double* B, int ldb, double* X, int ldx, int* iter) { return mixed_gesv_c(n, nrhs, A, lda, ipiv, B, ldb, X, ldx, iter); }
+int tessera_zcgesv(int n, int nrhs, cz* A, int lda, int* ipiv, const cz* B, int ldb, cz* X, int ldx, int* iter) { return mixed_gesv_c(n, nrhs, A, lda, ipiv, B, ldb, X, ldx, iter); }
 
 int tessera_sgetri(int n, float* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
 int tessera_dgetri(int n, double* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }

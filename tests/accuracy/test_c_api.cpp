@@ -39,6 +39,15 @@ TESSERA_C_API(std::complex<float>, c, &tessera_cherk, &tessera_chemm)
 TESSERA_C_API(std::complex<double>, z, &tessera_zherk, &tessera_zhemm)
 #undef TESSERA_C_API
 
+/// The mixed-precision solver of double precision T.
+template <class T> struct CMixed;
+template <> struct CMixed<double> {
+    static constexpr auto gesv = &tessera_dsgesv;
+};
+template <> struct CMixed<std::complex<double>> {
+    static constexpr auto gesv = &tessera_zcgesv;
+};
+
 class CApiSweep : public PrecisionSweep {
 protected:
     void TearDown() override
@@ -178,6 +187,17 @@ TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
         blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, G.data(), G.ld, T(1), I.data(), I.ld);
         EXPECT_LT(norm1(I) / (norm1(A0) * norm1(G) * n * eps<T>()), tol) << "getri";
         EXPECT_EQ(C::getri(n, G.data(), 2, jpiv.data()), -3);
+        // mixed precision (d and z): refined to double's residual in a few steps
+        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+            Dense<T> M = A0, W(n, nrhs);
+            int iter = -100;
+            constexpr auto mixed = CMixed<T>::gesv;
+            ASSERT_EQ(mixed(n, nrhs, M.data(), int(M.ld), ipiv.data(), B0.data(), int(B0.ld), W.data(), int(W.ld), &iter),
+                      0);
+            EXPECT_GE(iter, 0);
+            EXPECT_LT(solve_residual(A0, W, B0), tol) << "mixed precision";
+            EXPECT_EQ(mixed(n, nrhs, M.data(), int(M.ld), ipiv.data(), B0.data(), int(B0.ld), W.data(), 3, &iter), -9);
+        }
         // exactly singular: LAPACK's info, and gesv leaves B untouched
         Dense<T> S = A0, Xs = B0;
         for (int i = 0; i < n; ++i) S(i, 30) = T(0);

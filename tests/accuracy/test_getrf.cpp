@@ -6,7 +6,9 @@
 // completed; tiny pivots; square, tall, wide and empty shapes with
 // tiles that divide neither side; the solves' residuals with each op; gesv on a singular
 // matrix leaves B untouched; the inverse's residual ||I - A inv(A)||, and getri leaves a
-// singular factor untouched; bad arguments throw naming them.
+// singular factor untouched; dsgesv and zcgesv refine to double's residual, or fall back to
+// double with LAPACK's iter (-2 overflow, -3 a failed single factorization, negative when
+// single precision cannot converge); bad arguments throw naming them.
 #include "accuracy/accuracy.hpp"
 
 #include <tessera/la/lu.hpp>
@@ -297,6 +299,66 @@ TEST_P(GetrfAccuracy, LapackStyleInverseLeavesASingularFactorUntouched)
         EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(-1, a.data(), 4, ipiv.data()); }), 1);
         EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(4, a.data(), 3, ipiv.data()); }), 3);
         EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(4, a.data(), 4, nullptr); }), 4);
+    });
+}
+
+/// The mixed-precision solver of T (dsgesv, zcgesv), through one signature.
+template <Scalar T>
+int64_t mixed_gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T const* b, int64_t ldb, T* x,
+                   int64_t ldx, int64_t* iter)
+{
+    if constexpr (std::is_same_v<T, double>) return tessera::dsgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
+    else return tessera::zcgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
+}
+
+TEST_P(GetrfAccuracy, MixedPrecisionRefinesOrFallsBackAsLapack)
+{
+    with_precision([&]<class T>() {
+        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+            LibraryRuntime lib{GetParam()};
+            tessera::set_tile_size(48);
+            const int64_t n = 200, nrhs = 3;
+            std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+            auto solve = [&](Dense<T> const& A0, int64_t& iter) {
+                Dense<T> F = A0, X(n, nrhs, n + 1);
+                const Dense<T> B = random_dense<T>(n, nrhs, 1601, n + 2);
+                const int64_t info = mixed_gesv(n, nrhs, F.data(), F.ld, ipiv.data(), B.data(), B.ld, X.data(), X.ld,
+                                                &iter);
+                EXPECT_EQ(info, 0);
+                EXPECT_LT(solve_residual(A0, X, B), tol) << "iter " << iter;
+                return F;
+            };
+            int64_t iter = 0;
+            // well conditioned: refined in a few steps, A untouched
+            const Dense<T> A0 = random_dense<T>(n, n, 1600);
+            const Dense<T> F = solve(A0, iter);
+            EXPECT_GE(iter, 0);
+            EXPECT_LE(iter, 30);
+            EXPECT_EQ(norm1_diff(F, A0), 0.0) << "A changed although single precision converged";
+            // too ill-conditioned for single precision (two columns equal to 1e-9): no convergence
+            Dense<T> Ill = A0;
+            for (int64_t i = 0; i < n; ++i) Ill(i, n - 1) = Ill(i, 0) * T(1 + 1e-9);
+            (void)solve(Ill, iter);
+            EXPECT_LT(iter, 0) << "converged in single precision on a matrix of condition ~1e9";
+            // an entry beyond single's range: -2
+            Dense<T> Big = A0;
+            Big(5, 7) = T(1e39);
+            (void)solve(Big, iter);
+            EXPECT_EQ(iter, -2);
+            // entries that round to zero in single precision: its factorization fails, -3
+            Dense<T> Tiny = A0;
+            for (T& v : Tiny.a) v *= T(1e-50);
+            (void)solve(Tiny, iter);
+            EXPECT_EQ(iter, -3);
+            std::vector<T> a(16), b(16), x(16);
+            auto position = [&](int64_t* p, int64_t ldx, int64_t* it) {
+                return argument_position(
+                    [&] { (void)mixed_gesv<T>(4, 1, a.data(), 4, p, b.data(), 4, x.data(), ldx, it); });
+            };
+            EXPECT_EQ(position(nullptr, 4, &iter), 5);
+            EXPECT_EQ(position(ipiv.data(), 3, &iter), 9);
+            EXPECT_EQ(position(ipiv.data(), 4, nullptr), 10);
+        }
     });
 }
 

@@ -19,6 +19,7 @@
 #include <tessera/la/sequence.hpp>
 #include <tessera/la/tile_matrix.hpp>
 
+#include <complex>
 #include <cstdint>
 
 namespace tessera::inline la {
@@ -72,5 +73,19 @@ template <Scalar T>
 [[nodiscard]] int64_t getri(TileMatrix<T>& A, Pivots const& ipiv);
 template <Scalar T>
 [[nodiscard]] int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* ipiv);
+
+/// Mixed precision (LAPACK's dsgesv and zcgesv): solves A X = B with A factored in single
+/// precision and X refined in double until its residual is at double precision's level, with
+/// LAPACK's stopping rule (every column: max|R| <= max|X| ||A||_inf eps sqrt(n)). iter is the
+/// number of refinement steps when it converged (A is then untouched and ipiv holds the
+/// single-precision pivots), or negative when it fell back to the double-precision gesv
+/// (-1: called inside a task or with nrhs = 0; -2: an entry beyond single's range; -3: the
+/// single-precision factorization found a zero pivot; -31: no convergence in 30 steps); A and
+/// ipiv then hold the double factorization, and the returned info is gesv's.
+[[nodiscard]] int64_t dsgesv(int64_t n, int64_t nrhs, double* a, int64_t lda, int64_t* ipiv, double const* b,
+                             int64_t ldb, double* x, int64_t ldx, int64_t* iter);
+[[nodiscard]] int64_t zcgesv(int64_t n, int64_t nrhs, std::complex<double>* a, int64_t lda, int64_t* ipiv,
+                             std::complex<double> const* b, int64_t ldb, std::complex<double>* x, int64_t ldx,
+                             int64_t* iter);
 
 }  // namespace tessera::la
