@@ -54,4 +54,18 @@ void check_option(bool ok, char const* routine, int position, char const* name, 
                                     position);
 }
 
+/// The first seven arguments of the LU solvers gesv, dsgesv and zcgesv, which share them:
+/// n (1), nrhs (2), A (3), lda (4), ipiv (5), B (6), ldb (7).
+inline void check_lu_solver_arguments(char const* fn, int64_t n, int64_t nrhs, void const* a, int64_t lda,
+                                      void const* ipiv, void const* b, int64_t ldb)
+{
+    check_dimension(fn, 1, "n", n);
+    check_dimension(fn, 2, "nrhs", nrhs);
+    check_array(fn, 3, "A", a, n == 0);
+    check_leading(fn, 4, "lda", lda, n);
+    check_array(fn, 5, "ipiv", ipiv, n == 0);
+    check_array(fn, 6, "B", b, n == 0 || nrhs == 0);
+    check_leading(fn, 7, "ldb", ldb, n);
+}
+
 }  // namespace tessera::la::detail

@@ -15,14 +15,7 @@ namespace tessera::inline la {
 template <Scalar T>
 int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, int64_t ldb)
 {
-    constexpr char const* fn = "gesv";
-    detail::check_dimension(fn, 1, "n", n);
-    detail::check_dimension(fn, 2, "nrhs", nrhs);
-    detail::check_array(fn, 3, "A", a, n == 0);
-    detail::check_leading(fn, 4, "lda", lda, n);
-    detail::check_array(fn, 5, "ipiv", ipiv, n == 0);
-    detail::check_array(fn, 6, "B", b, n == 0 || nrhs == 0);
-    detail::check_leading(fn, 7, "ldb", ldb, n);
+    detail::check_lu_solver_arguments("gesv", n, nrhs, a, lda, ipiv, b, ldb);
     if (n == 0) return 0;
     if (detail::inside_task()) {  // each inline (library_call.hpp): the factorization, then the solve
         if (const int64_t info = getrf(n, n, a, lda, ipiv); info != 0 || nrhs == 0) return info;

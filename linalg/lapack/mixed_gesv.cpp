@@ -127,13 +127,7 @@ template <Scalar T>
 int64_t mixed_gesv(char const* fn, int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T const* b,
                    int64_t ldb, T* x, int64_t ldx, int64_t* iter)
 {
-    detail::check_dimension(fn, 1, "n", n);
-    detail::check_dimension(fn, 2, "nrhs", nrhs);
-    detail::check_array(fn, 3, "A", a, n == 0);
-    detail::check_leading(fn, 4, "lda", lda, n);
-    detail::check_array(fn, 5, "ipiv", ipiv, n == 0);
-    detail::check_array(fn, 6, "B", b, n == 0 || nrhs == 0);
-    detail::check_leading(fn, 7, "ldb", ldb, n);
+    detail::check_lu_solver_arguments(fn, n, nrhs, a, lda, ipiv, b, ldb);
     detail::check_array(fn, 8, "X", x, n == 0 || nrhs == 0);
     detail::check_leading(fn, 9, "ldx", ldx, n);
     detail::check_array(fn, 10, "iter", iter, false);
