@@ -151,9 +151,11 @@ TaskRef task_submit(Task* t)
     if (!rt.runnable_somewhere(t)) {
         std::string what = t->bound_worker != no_worker ? "on_worker(" + std::to_string(t->bound_worker) + ")" : "no worker";
         std::string name(t->ops->name(t->codelet));
+        const std::size_t bytes = t->data_bytes;
         task_discard(t);
         throw InvalidArgument("submit: " + what + " can run codelet '" + name +
-                              "' (its implementations, where and can_execute)");
+                              "' (its implementations, where and can_execute, and the units' memory: its data takes " +
+                              std::to_string(bytes) + " bytes)");
     }
     if (t->has_tag) {
         try {

@@ -29,6 +29,9 @@ WorkerId Machine::add_worker(WorkerInfo info, Driver& driver, std::string perf_a
     perf_arch_.push_back(std::move(perf_arch));
     bind_core_.push_back(bind_core);
     slowdown_.push_back(slowdown);
+    const std::size_t memory = node(NodeId(info.memory_node)).info().capacity;
+    memory_of_.push_back(memory);
+    if (memory && (smallest_memory_ == 0 || memory < smallest_memory_)) smallest_memory_ = memory;
     return info.id;
 }
 

@@ -51,6 +51,11 @@ public:
     std::string const& perf_arch(WorkerId w) const noexcept { return perf_arch_[w]; }
     unsigned bind_core(WorkerId w) const noexcept { return bind_core_[w]; }
     double slowdown(WorkerId w) const noexcept { return slowdown_[w]; }
+    /// The capacity of w's memory node in bytes (0: no limit): a task whose data is larger
+    /// cannot run on w, as its data must all be there at once.
+    std::size_t memory_of(WorkerId w) const noexcept { return memory_of_[w]; }
+    /// The smallest such capacity of any worker (0: no worker's memory is limited).
+    std::size_t smallest_memory() const noexcept { return smallest_memory_; }
     /// One worker per distinct architecture, in worker order.
     std::vector<WorkerId> const& arch_representatives() const noexcept { return arch_representatives_; }
     std::vector<std::vector<WorkerId>> const& combined_workers() const noexcept { return groups_; }
@@ -76,6 +81,8 @@ private:
     std::vector<std::string> perf_arch_;
     std::vector<unsigned> bind_core_;
     std::vector<double> slowdown_;
+    std::vector<std::size_t> memory_of_;
+    std::size_t smallest_memory_ = 0;
     std::vector<WorkerId> arch_representatives_;
     std::vector<std::vector<WorkerId>> groups_;
     std::vector<LinkModel> node_links_;

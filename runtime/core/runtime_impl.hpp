@@ -176,12 +176,26 @@ private:
     {
         return {t->ops, t->codelet, kernel_args(t, t->buffers.data()), t->buffers, t->footprint};
     }
-    /// w may take t, in service or not: its binding, its context, an implementation.
+    /// w may take t, in service or not: its binding, its context, an implementation, and, for a
+    /// task the policy places, room for its data (a task bound to a worker too small for it
+    /// goes there and fails, as its binding asked).
     bool able(Task const* t, WorkerId w) const
     {
-        if (t->bound_worker != no_worker && t->bound_worker != w) return false;
+        if (t->bound_worker != no_worker) {
+            if (t->bound_worker != w) return false;
+        } else if (!holds_data_of(t, w)) {
+            return false;
+        }
         if (!contexts_.contains(t->context, w)) return false;
         return first_runnable_implementation(t, w).has_value();
+    }
+    /// w's memory node can hold all of t's data at once (a GPU, capped or not by
+    /// TESSERA_CUDA_MEM; an emulated device with a capacity): otherwise w would wait forever
+    /// for room that t itself takes.
+    bool holds_data_of(Task const* t, WorkerId w) const noexcept
+    {
+        const std::size_t memory = machine_.memory_of(w);
+        return memory == 0 || t->data_bytes <= memory;
     }
     /// No worker in service but w may take t.
     bool no_other_can_run(Task const* t, WorkerId w) const;

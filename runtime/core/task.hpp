@@ -78,6 +78,7 @@ public:
     // found once at submission: policies ask for every worker and every pop
     static constexpr int8_t impl_unknown = -2, impl_none = -1;
     int8_t first_impl[arch_count] = {impl_unknown, impl_unknown, impl_unknown};
+    std::size_t data_bytes = 0;         // its handles' bytes, each handle once (found at submission)
     double predicted = 0;               // the length its policy expects (ReadyTask::set_predicted)
     Footprint footprint;                // the shape of its buffers, for the models (lazily)
 

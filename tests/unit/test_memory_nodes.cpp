@@ -280,6 +280,47 @@ TEST_P(MemoryNodes, DataLargerThanDeviceTogetherFails)
     EXPECT_EQ(z[0], 3.0);
 }
 
+// A task the policy places never goes to a device too small for its data: the cores run it.
+// (On an H200 with a GPU capped at 4 MB, zgemm tiles of 5.3 MB went to the GPU and failed.) A
+// task that only such devices could run is refused at submission, naming the memory.
+TEST_P(MemoryNodes, DataLargerThanDeviceRunsOnTheCores)
+{
+    rt::Runtime r{config("20KB")};
+    std::vector<double> x(1024, 1.0), y(1024, 2.0), z(1024, 0.0);  // 8 KB each, 24 KB together
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 1024}}, hy{r, rt::Vector<double>{y.data(), 1024}},
+        hz{r, rt::Vector<double>{z.data(), 1024}};
+    static std::atomic<int> on_device{0};
+    on_device = 0;
+    using Sum3 = void(rt::Vector<const double>, rt::Vector<const double>, rt::Vector<double>);
+    Sum3* sum = +[](rt::Vector<const double> a, rt::Vector<const double> b, rt::Vector<double> c) {
+        for (int64_t i = 0; i < c.n; ++i) c[i] += a[i] + b[i];
+    };
+    Sum3* sum_on_device = +[](rt::Vector<const double> a, rt::Vector<const double> b, rt::Vector<double> c) {
+        ++on_device;
+        for (int64_t i = 0; i < c.n; ++i) c[i] += a[i] + b[i];
+    };
+    const rt::Codelet<rt::Vector<const double>, rt::Vector<const double>, rt::Vector<double>> sum3{
+        .name = "sum3", .cpu = sum, .emu = sum_on_device};
+    for (int i = 0; i < 40; ++i) r.submit(sum3, read(hx), read(hy), readwrite(hz));
+    EXPECT_NO_THROW(r.wait_all());
+    EXPECT_EQ(on_device.load(), 0);
+    // the same handle twice is one buffer: x, x and y (16 KB) fit on a device
+    const rt::Codelet<rt::Vector<const double>, rt::Vector<const double>, rt::Vector<double>> sum3_on_device{
+        .name = "sum3_on_device", .where = rt::ArchMask::emu, .cpu = sum_on_device};
+    r.submit(sum3_on_device, read(hx), read(hx), readwrite(hy));
+    r.wait_all();
+    EXPECT_EQ(on_device.load(), 1);
+    try {
+        r.submit(sum3_on_device, read(hx), read(hy), readwrite(hz));
+        ADD_FAILURE() << "a task no unit can hold was submitted";
+    } catch (tessera::InvalidArgument const& e) {
+        EXPECT_NE(std::string(e.what()).find("the units' memory: its data takes 24576 bytes"), std::string::npos)
+            << e.what();
+    }
+    hz.unregister();
+    EXPECT_EQ(z[0], 40 * 3.0);
+}
+
 TEST_P(MemoryNodes, PrefetchMovesDataOnce)
 {
     rt::Runtime r{config()};

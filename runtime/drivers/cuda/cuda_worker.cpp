@@ -74,7 +74,7 @@ public:
     {
         // The tasks in flight pin their data on the GPU, and only this thread lets it go: if
         // this task's data could not fit beside theirs, waiting for room would wait forever.
-        std::size_t bytes = data_bytes(t);
+        const std::size_t bytes = t->data_bytes;  // found at submission, as the node has a capacity
         if (capacity_ && bytes <= capacity_ && in_flight_bytes_ + bytes > capacity_) {
             drain();
             if (retired_) {  // the GPU faulted under the tasks in flight: t goes elsewhere
@@ -87,7 +87,9 @@ public:
             rt_.end(t, w_, -1, nullptr);
             return;
         }
-        if (capacity_ && bytes > capacity_) {  // would wait forever for room it holds itself
+        // would wait forever for room it holds itself: a task bound here (the policies place
+        // no other such task here, RuntimeImpl::holds_data_of)
+        if (capacity_ && bytes > capacity_) {
             rt_.end(t, w_, -1,
                     std::make_exception_ptr(Error("task '" + std::string(t->ops->name(t->codelet)) + "' needs " +
                                                   std::to_string(bytes) + " bytes on CUDA device " +
@@ -183,16 +185,6 @@ private:
         retired_ = true;
         rt_.retire_worker(w_, "CUDA device " + std::to_string(device_.ordinal()) + " faulted: " +
                                   cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
-    }
-
-    // Each handle once: a handle passed twice has one buffer (as TaskData binds it).
-    static std::size_t data_bytes(Task const* t) noexcept
-    {
-        std::size_t bytes = 0;
-        for (auto b = t->buffers.begin(); b != t->buffers.end(); ++b)
-            if (std::none_of(t->buffers.begin(), b, [&](BufferSlot const& o) { return o.state == b->state; }))
-                bytes += b->layout->bytes();
-        return bytes;
     }
 
     void complete(CudaTaskSlot& s)
