@@ -132,6 +132,40 @@ TEST_P(CudaTileKernels, PotrfPotrsAndPotri)
     });
 }
 
+// trtri with a unit diagonal neither reads nor writes the diagonal, as LAPACK's: cuSOLVER's
+// Xtrtri wrote it on an H200 (the simulator's does the same), and the kernel puts it back.
+TEST_P(CudaTileKernels, TrtriWithAUnitDiagonalKeepsTheDiagonal)
+{
+    with_precision([&]<class T>() {
+        for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+            // the Cholesky factor of an HPD matrix scaled to a unit diagonal: well-conditioned
+            auto F = tiles_of(rt(), with_other_triangle_nan(hpd_dense<T>(n, 7), uplo), nb);
+            ASSERT_EQ(tessera::potrf(uplo, F), 0);
+            Dense<T> T0 = triangle(to_dense(F), uplo);
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i)
+                    if (i != j) T0(i, j) /= T0(uplo == Uplo::lower ? j : i, uplo == Uplo::lower ? j : i);
+            for (int64_t i = 0; i < n; ++i) T0(i, i) = T(7);  // never read nor written
+            auto A = tiles_of(rt(), with_other_triangle_nan(T0, uplo), nb);
+            CudaFirst::on_gpu().clear();
+            tessera::Sequence s{rt()};
+            tessera::trtri_async(uplo, Diag::unit, A, s);
+            ASSERT_EQ(s.wait(), 0);
+            const Dense<T> X = to_dense(A);
+            const Dense<T> T1 = triangle(T0, uplo, Diag::unit), X1 = triangle(X, uplo, Diag::unit);
+            Dense<T> R(n, n);
+            for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
+            blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), T1.data(), T1.ld, X1.data(), X1.ld, T(1),
+                          R.data(), R.ld);
+            EXPECT_LT(norm1(R) / (norm1(T1) * norm1(X1) * double(n) * eps<T>()), tol) << char(uplo);
+            int64_t written = 0;
+            for (int64_t i = 0; i < n; ++i) written += X(i, i) != T(7);
+            EXPECT_EQ(written, 0) << char(uplo) << ": entries of the unit diagonal written";
+            expect_on_gpu<T>("trtri");
+        }
+    });
+}
+
 TEST_P(CudaTileKernels, PotrfInfoOfAMatrixThatIsNotPositiveDefinite)
 {
     with_precision([&]<class T>() {

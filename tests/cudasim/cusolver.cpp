@@ -101,6 +101,15 @@ template <class T> int64_t trtri_lapack(char uplo, char diag, int64_t n, void* a
         return LAPACKE_ztrtri_work(LAPACK_COL_MAJOR, uplo, diag, n, reinterpret_cast<lapack_complex_double*>(p), lda);
 }
 
+/// trtri_lapack, then ones on a unit diagonal (see cusolverDnXtrtri below).
+template <class T> int64_t trtri_writing_the_diagonal(char uplo, char diag, int64_t n, void* a, int64_t lda)
+{
+    const int64_t info = trtri_lapack<T>(uplo, diag, n, a, lda);
+    if (diag == 'U')
+        for (int64_t i = 0; i < n; ++i) static_cast<T*>(a)[i + i * lda] = T(1);
+    return info;
+}
+
 template <class T>
 cusolverStatus_t potrf_size(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, int lda, int* lwork)
 {
@@ -244,13 +253,16 @@ cusolverStatus_t cusolverDnXtrtri(cusolverDnHandle_t h, cublasFillMode_t uplo, c
         lda < std::max<int64_t>(1, n) || !es || device_bytes < workspace_elements * es || !dev_info)
         return CUSOLVER_STATUS_INVALID_VALUE;
     const char u = lapack(uplo), d = lapack(diag);
+    // With a unit diagonal, cuSOLVER 13.0 on an H200 wrote the diagonal, which LAPACK leaves
+    // alone; this writes ones there (what the real one writes is undocumented), so that a
+    // caller that relies on the diagonal being kept fails here too.
     return factor(h, "cusolverDnXtrtri", a, matrix_bytes(n, n, lda, es), device_work, device_bytes, dev_info,
                   [=]() -> int64_t {
                       switch (type) {
-                          case CUDA_R_32F: return trtri_lapack<float>(u, d, n, a, lda);
-                          case CUDA_R_64F: return trtri_lapack<double>(u, d, n, a, lda);
-                          case CUDA_C_32F: return trtri_lapack<std::complex<float>>(u, d, n, a, lda);
-                          default: return trtri_lapack<std::complex<double>>(u, d, n, a, lda);
+                          case CUDA_R_32F: return trtri_writing_the_diagonal<float>(u, d, n, a, lda);
+                          case CUDA_R_64F: return trtri_writing_the_diagonal<double>(u, d, n, a, lda);
+                          case CUDA_C_32F: return trtri_writing_the_diagonal<std::complex<float>>(u, d, n, a, lda);
+                          default: return trtri_writing_the_diagonal<std::complex<double>>(u, d, n, a, lda);
                       }
                   });
 }

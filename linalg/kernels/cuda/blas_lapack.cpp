@@ -19,7 +19,9 @@
 //   (nan_pivot.cu) on its info: LAPACK stops at a NaN pivot too, which cuSOLVER is not
 //   documented to do.
 // - trtri: cusolverDnXtrtri (the only trtri of cuSOLVER 11+), which asks for device and host
-//   workspaces. The host one goes into host_scratch beside the info when it fits (it is small or
+//   workspaces. With a unit diagonal it writes the diagonal (seen with cuSOLVER 13.0 on an
+//   H200; its documentation says nothing of it), which LAPACK never references: the diagonal
+//   is saved to the workspace before and copied back after, two strided copies on the stream. The host one goes into host_scratch beside the info when it fits (it is small or
 //   empty: trtri runs on the GPU); otherwise into a heap buffer that the completion function
 //   keeps alive, since cuSOLVER may still use it from the stream after the call has returned.
 //   Pinned memory is not needed for it.
@@ -343,10 +345,22 @@ void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, in
                                                &device_bytes, &host_bytes),
                    "cusolverDnXtrtri_bufferSize");
 
-    // device workspace: [info | device_bytes]; host: [info | host_bytes] in host_scratch when
-    // it fits, else the host workspace on the heap, kept until the stream is done.
-    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + device_bytes));
+    // device workspace: [info | device_bytes | the unit diagonal]; host: [info | host_bytes] in
+    // host_scratch when it fits, else the host workspace on the heap, kept until the stream is
+    // done.
+    const bool unit = diag == Diag::unit;
+    const std::size_t work_bytes = (device_bytes + info_bytes - 1) / info_bytes * info_bytes;
+    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + work_bytes + (unit ? std::size_t(n) * sizeof(T) : 0)));
     int* info = reinterpret_cast<int*>(ws);
+    std::byte* saved_diagonal = ws + info_bytes + work_bytes;
+    // A(i, i) is sizeof(T) bytes every (lda + 1) entries
+    auto copy_diagonal = [&](void* to, std::size_t to_pitch, void const* from, std::size_t from_pitch) {
+        rt::cuda_check(cudaMemcpy2DAsync(to, to_pitch, from, from_pitch, sizeof(T), std::size_t(n),
+                                         cudaMemcpyDeviceToDevice, ctx.stream),
+                       "cudaMemcpy2DAsync (trtri's unit diagonal)");
+    };
+    const std::size_t diagonal_pitch = std::size_t(lda + 1) * sizeof(T);
+    if (unit) copy_diagonal(saved_diagonal, sizeof(T), a, diagonal_pitch);
     std::shared_ptr<std::byte[]> heap;
     std::byte* host;
     void* host_work = nullptr;
@@ -362,6 +376,7 @@ void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, in
                                     device_bytes ? ws + info_bytes : nullptr, device_bytes,
                                     host_work, host_bytes, info),
                    "cusolverDnXtrtri");
+    if (unit) copy_diagonal(a, diagonal_pitch, saved_diagonal, sizeof(T));
     report_info(ctx, info, reinterpret_cast<int*>(host), std::move(report), "cusolverDnXtrtri",
                 std::move(heap));
 }
