@@ -10,6 +10,7 @@
 
 #include <barrier>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -18,7 +19,7 @@ namespace {
 
 namespace kernel = tessera::la::kernels::cpu;  // under test here; blas:: is the oracle
 
-std::barrier<>* group_barrier = nullptr;  // the ranks' meeting point (one group at a time)
+std::optional<std::barrier<>> group_barrier;  // the ranks' meeting point (one group at a time)
 bool meet()
 {
     group_barrier->arrive_and_wait();
@@ -61,8 +62,7 @@ std::tuple<Dense<T>, std::vector<int64_t>, int64_t> factor(Dense<T> const& A, in
     TiledColumn<T> column(A, nb);
     std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(A.m, A.n)));
     kernel::PivotSearch search;
-    std::barrier<> barrier(size);
-    group_barrier = &barrier;
+    group_barrier.emplace(size);
     std::vector<int64_t> info(size);
     std::vector<std::thread> ranks;
     for (unsigned r = 0; r < size; ++r)
