@@ -415,6 +415,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
 {
     auto ns = o.integers("n", {1000, 2000, 4000});
     const int64_t nb_opt = o.integer("nb", 0), reps = o.integer("reps", 3);
+    // the CPU peer's repetitions: fewer saves minutes at large n where only the GPU matters
+    const int64_t peer_reps = o.integer("peer-reps", reps);
     const std::optional<int> ncpus = o.given_integer("ncpus"), ncuda = o.given_integer("ncuda");
     const int nemu = int(o.integer("nemu", 0));
     auto scheds = o.policies({"dmdas"});
@@ -423,6 +425,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     require(uplo_text.size() == 1, "--uplo must be L or U, not '" + uplo_text + "'");
     const Uplo uplo = la::uplo_from_char(uplo_text[0], "--uplo");
     require(reps >= 1 && nb_opt >= 0, "--reps must be >= 1 and --nb >= 0 (0: automatic)");
+    require(peer_reps >= 1, "--peer-reps must be >= 1");
     const int64_t nrhs_opt = o.integer("nrhs", 0);  // 0: n/10
     require(!o.has("nrhs") || nrhs_opt >= 1, "--nrhs must be >= 1");
     const int64_t m_opt = o.integer("m", 0);  // getrf: the rows (0: m = n)
@@ -447,7 +450,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         // The peer: every core in OpenBLAS.
         openblas_set_num_threads(cores);
         std::vector<double> peer;
-        for (int64_t r = 0; r <= reps; ++r) {
+        for (int64_t r = 0; r <= peer_reps; ++r) {
             p.fresh();
             double t = seconds_of([&] { p.peer(); });
             if (r > 0) peer.push_back(t);  // r = 0 warms up
@@ -525,7 +528,8 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
     const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ||
                      routine == "dsgesv";
     const bool cholesky = routine.starts_with("po"), rows = routine == "getrf";
-    std::vector<std::string> options{"n", "nb", "precision", "sched", "ncpus", "nemu", "ncuda", "reps", "svg"};
+    std::vector<std::string> options{"n",    "nb",        "precision", "sched", "ncpus",
+                                     "nemu", "ncuda", "reps",      "peer-reps", "svg"};
     if (rhs) options.push_back("nrhs");
     if (cholesky) options.push_back("uplo");
     if (rows) options.push_back("m");
@@ -534,7 +538,7 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
             "tessera-bench " + routine + " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
                 (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") + (rows ? "[--m n] " : "") +
                 "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
-                "[--reps 3] [--svg plot.svg] [--json]",
+                "[--reps 3] [--peer-reps reps] [--svg plot.svg] [--json]",
             options,
             [routine](Options const& o, Report& r) { return run(routine, o, r); }};
 }

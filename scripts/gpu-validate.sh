@@ -8,6 +8,8 @@
 #   scripts/gpu-validate.sh env      the GPU, the driver, nvcc, and the libraries the build needs
 #   scripts/gpu-validate.sh build    configure and build build-gpu: Release, CUDA for the GPU found
 #   scripts/gpu-validate.sh test     ctest -L cuda (none may be skipped), then the whole suite
+#   scripts/gpu-validate.sh cuda-tests  tests/cuda's alone (after a build of TARGETS, below)
+#   scripts/gpu-validate.sh suite    the whole suite but tests/cuda's (ctest -LE slow)
 #   scripts/gpu-validate.sh bus      the bus calibration of the GPU's links (tessera-bus)
 #   scripts/gpu-validate.sh gemm     tiled DGEMM vs one cublasDgemm, n = 16384 and 32768
 #   scripts/gpu-validate.sh potrf    dpotrf at n = 40000 vs cusolverDnDpotrf (and LAPACKE)
@@ -17,14 +19,21 @@
 #                                    page-locked (the default from 16 MB) and left pageable
 #
 # Steps run in the order given: scripts/gpu-validate.sh env build test. REPS (default 3) sets
-# the benchmarks' repetitions, JOBS (default: every core) the build's, TREE (default
-# build-gpu) the build tree.
+# the benchmarks' repetitions, PEER_REPS (default REPS) the CPU peer's (one run of LAPACKE's
+# dpotrf at n = 40000 takes tens of seconds of a short lease), JOBS (default: every core) the
+# build's, TREE (default build-gpu) the build tree, TARGETS (default: all) what the build step
+# builds, GEMM_N and POTRF_N (defaults 16384,32768 and 40000) the sizes of those steps. To
+# measure first and build the rest after, in one lease:
+#   TARGETS="tessera-bench tessera-bus cuda_test_cuda_driver cuda_test_cuda_linalg cuda_test_gpu_peers" \
+#       scripts/gpu-validate.sh env build cuda-tests bus gemm potrf
+#   scripts/gpu-validate.sh build suite
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 out=${OUT:-gpu-validation-out}
 mkdir -p "$out"
 reps=${REPS:-3}
+peer_reps=${PEER_REPS:-$reps}
 jobs=${JOBS:-$(nproc)}
 tree=${TREE:-build-gpu}
 failed=0
@@ -75,8 +84,8 @@ step_build()
     arch=$(gpu_architecture)
     if cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DTESSERA_ENABLE_CUDA=ON \
             -DTESSERA_CUDA_ARCHITECTURES="$arch" -DTESSERA_TEST_ACCURACY_ON_CUDA=ON >"$out/configure.log" 2>&1 &&
-        cmake --build "$tree" -j "$jobs" >"$out/build.log" 2>&1; then
-        note "build: architectures $arch, $((SECONDS - start)) s"
+        cmake --build "$tree" -j "$jobs" ${TARGETS:+--target $TARGETS} >>"$out/build.log" 2>&1; then
+        note "build: architectures $arch, ${TARGETS:-all targets}, $((SECONDS - start)) s"
     else
         tail -n 30 "$out/configure.log" "$out/build.log" 2>/dev/null || true
         note "build: FAILED (logs: $out/configure.log, $out/build.log)"
@@ -100,23 +109,30 @@ skip_reasons()
         grep -v -E ': Skipped$|^--$' | sort | uniq -c || true
 }
 
-step_test()
+# ctest_on_gpu <log name> <ctest selection...>: the selected tests; some skip on one GPU ("needs
+# two GPUs", "no memory pools"), none may skip for want of a GPU: that would mean the CUDA
+# workers never started
+ctest_on_gpu()
 {
-    # the CUDA tests first. Some skip on one GPU ("needs two GPUs", "no memory pools"), none
-    # may skip for want of a GPU: that would mean the CUDA workers never started
-    ctest --test-dir "$tree" -L cuda -j "$jobs" --no-tests=error --output-on-failure \
-        >"$out/ctest-cuda.log" 2>&1 || failed=1
-    note "test -L cuda: $(ctest_counts "$out/ctest-cuda.log")"
-    skip_reasons | tee "$out/skipped-cuda.txt" | sed 's/^/  skipped: /' | tee -a "$out/summary.txt"
-    if grep -q 'no GPU' "$out/skipped-cuda.txt"; then
-        note "test -L cuda: FAILED: tests skipped for want of a GPU"
+    local name=$1; shift
+    ctest --test-dir "$tree" "$@" -j "$jobs" --no-tests=error --output-on-failure \
+        >"$out/ctest-$name.log" 2>&1 || failed=1
+    note "test $*: $(ctest_counts "$out/ctest-$name.log")"
+    skip_reasons | tee "$out/skipped-$name.txt" | sed 's/^/  skipped: /' | tee -a "$out/summary.txt"
+    if grep -q 'no GPU' "$out/skipped-$name.txt"; then
+        note "test $*: FAILED: tests skipped for want of a GPU"
         failed=1
     fi
-    ctest --test-dir "$tree" -LE slow -j "$jobs" --no-tests=error --output-on-failure \
-        >"$out/ctest-all.log" 2>&1 || failed=1
-    note "test -LE slow: $(ctest_counts "$out/ctest-all.log")"
-    grep -A40 'The following tests FAILED' "$out/ctest-all.log" || true
+    grep -A40 'The following tests FAILED' "$out/ctest-$name.log" || true
 }
+
+step_test()
+{
+    ctest_on_gpu cuda -L cuda
+    ctest_on_gpu all -LE slow
+}
+step_cuda_tests() { ctest_on_gpu cuda-driver -R '^cuda_test_'; }
+step_suite() { ctest_on_gpu suite -LE slow -E '^cuda_test_'; }
 
 step_bus()
 {
@@ -135,7 +151,7 @@ step_bus()
 bench()
 {
     local name=$1; shift
-    if ! "$tree/bin/tessera-bench" "$@" --reps "$reps" --json --max-residual 60 >"$out/$name.json" 2>"$out/$name.err"; then
+    if ! "$tree/bin/tessera-bench" "$@" --reps "$reps" --peer-reps "$peer_reps" --json --max-residual 60 >"$out/$name.json" 2>"$out/$name.err"; then
         tail -n 20 "$out/$name.err"
         note "$name: FAILED (log: $out/$name.err)"
         failed=1
@@ -158,8 +174,8 @@ EOF
     tee -a "$out/summary.txt" <"$out/$name.txt"
 }
 
-step_gemm() { bench gemm gemm --n 16384,32768; }
-step_potrf() { bench potrf potrf --n 40000; }
+step_gemm() { bench gemm gemm --n "${GEMM_N:-16384,32768}"; }
+step_potrf() { bench potrf potrf --n "${POTRF_N:-40000}"; }
 step_posv()
 {
     bench posv posv --n 20000
@@ -193,7 +209,8 @@ step_pin()
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | nb | pin) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | nb | pin | suite) "step_$step" ;;
+        cuda-tests) step_cuda_tests ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac
 done
