@@ -1,13 +1,14 @@
 // Codelets of the tile LU: the panel (one SPMD task over a tile column, its ranks sharing the
 // tiles), the panel's row interchanges applied to another tile column, and the LU without
 // pivoting of one diagonal tile. A zero pivot records LAPACK's info, shifted by the panel's
-// offset, into the sequence's info reduction. The tasks over whole tile columns run on the
-// cores: a column can be larger than an accelerator's memory (a CUDA panel is still to come).
-// Internal.
+// offset, into the sequence's info reduction. Every codelet but the panel has a CUDA
+// implementation (the panel runs on the cores: a CUDA panel is still to come); a task over a
+// whole tile column goes to a GPU only when its memory holds the column. Internal.
 #pragma once
 
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/kernels/cpu/tile_column_lu.hpp"
+#include "linalg/kernels/cuda/tile_lu.hpp"  // declarations only, no CUDA header
 
 #include <tessera/la/sequence.hpp>
 #include <tessera/rt/runtime.hpp>
@@ -62,7 +63,7 @@ inline constexpr rt::PerfModel getrf_panel_model{
 template <Scalar T>
 inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<int64_t>, int64_t, InfoTarget, PivotSearchRef> getrf_panel{
     .name = by_precision<T>("sgetrf_panel", "dgetrf_panel", "cgetrf_panel", "zgetrf_panel"),
-    .where = rt::ArchMask::cpu,  // a whole tile column at once: more than a device may hold
+    .where = rt::ArchMask::cpu,  // the cores only: no CUDA panel yet
     .cpu = &getrf_panel_tiles<T>,
     .model = &getrf_panel_model<T>,
     .flops = [](rt::Span<Tile<T>> const& column, rt::Vector<int64_t> const&, int64_t const&, InfoTarget const&,
@@ -85,13 +86,22 @@ void swap_rows_tiles(rt::Span<Tile<T>> column, rt::Vector<const int64_t> ipiv, i
                                      offset, kernels::cpu::SwapOrder::forward);
 }
 template <Scalar T>
+void swap_rows_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column, rt::Vector<const int64_t> ipiv,
+                          int64_t offset)
+{
+    if (column.size() == 0) return;
+    const kernels::cuda::SwapPiece piece{ipiv.ptr, ipiv.n, offset};
+    kernels::cuda::apply_row_swaps<T>(cuda, column_tiles<T>(column), column[0].m, column[0].n, std::span(&piece, 1),
+                                      offset, kernels::cpu::SwapOrder::forward);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel swap_rows_model{
     by_precision<T>("tile_slaswp", "tile_dlaswp", "tile_claswp", "tile_zlaswp")};
 template <Scalar T>
 inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<const int64_t>, int64_t> swap_rows{
     .name = by_precision<T>("slaswp", "dlaswp", "claswp", "zlaswp"),
-    .where = rt::ArchMask::cpu,
     .cpu = &swap_rows_tiles<T>,
+    .cuda = TESSERA_IF_CUDA(&swap_rows_tiles_cuda<T>),
     .model = &swap_rows_model<T>,
 };
 
@@ -112,6 +122,25 @@ void swap_rows_all_pieces_tiles(rt::Span<Tile<T>> column, rt::Span<rt::Vector<co
         kernels::cpu::apply_row_swaps<T>(tiles, column[0].m, column[0].n, piece.ptr, piece.n, k * piece_size, 0, order);
     }
 }
+/// The pieces as the CUDA kernels take them: piece k's entries swap rows (or columns) from k
+/// times the first piece's size.
+inline std::span<kernels::cuda::SwapPiece const> swap_pieces(rt::Span<rt::Vector<const int64_t>> pieces)
+{
+    thread_local std::vector<kernels::cuda::SwapPiece> list;
+    list.clear();
+    const int64_t piece_size = pieces.size() ? pieces[0].n : 0;
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+        list.push_back({pieces[k].ptr, pieces[k].n, int64_t(k) * piece_size});
+    return list;
+}
+template <Scalar T>
+void swap_rows_all_pieces_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column,
+                                     rt::Span<rt::Vector<const int64_t>> pieces, kernels::cpu::SwapOrder order)
+{
+    if (column.size() == 0 || pieces.size() == 0) return;
+    kernels::cuda::apply_row_swaps<T>(cuda, column_tiles<T>(column), column[0].m, column[0].n, swap_pieces(pieces), 0,
+                                      order);
+}
 template <Scalar T>
 inline constexpr rt::PerfModel swap_rows_all_model{
     by_precision<T>("tile_slaswp_all", "tile_dlaswp_all", "tile_claswp_all", "tile_zlaswp_all")};
@@ -119,8 +148,8 @@ template <Scalar T>
 inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>, kernels::cpu::SwapOrder>
     swap_rows_all_pieces{
         .name = by_precision<T>("slaswp_all", "dlaswp_all", "claswp_all", "zlaswp_all"),
-        .where = rt::ArchMask::cpu,
         .cpu = &swap_rows_all_pieces_tiles<T>,
+        .cuda = TESSERA_IF_CUDA(&swap_rows_all_pieces_tiles_cuda<T>),
         .model = &swap_rows_all_model<T>,
     };
 
@@ -149,13 +178,20 @@ void gemm_stack_tiles(rt::Span<ConstTile<T>> a, ConstTile<T> b, rt::Span<Tile<T>
                               c[i].ptr, c[i].ld);
 }
 template <Scalar T>
+void gemm_stack_tiles_cuda(rt::CudaContext const& cuda, rt::Span<ConstTile<T>> a, ConstTile<T> b, rt::Span<Tile<T>> c)
+{
+    for (std::size_t i = 0; i < c.size(); ++i)
+        kernels::cuda::gemm<T>(cuda, Op::notrans, Op::notrans, c[i].m, b.n, b.m, T(-1), a[i].ptr, a[i].ld, b.ptr, b.ld,
+                               T(1), c[i].ptr, c[i].ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel gemm_stack_model{
     by_precision<T>("tile_sgemm_stack", "tile_dgemm_stack", "tile_cgemm_stack", "tile_zgemm_stack")};
 template <Scalar T>
 inline const rt::Codelet<rt::Span<ConstTile<T>>, ConstTile<T>, rt::Span<Tile<T>>> gemm_stack{
     .name = by_precision<T>("sgemm_stack", "dgemm_stack", "cgemm_stack", "zgemm_stack"),
-    .where = rt::ArchMask::cpu,
     .cpu = &gemm_stack_tiles<T>,
+    .cuda = TESSERA_IF_CUDA(&gemm_stack_tiles_cuda<T>),
     .model = &gemm_stack_model<T>,
     .flops = [](rt::Span<ConstTile<T>> const&, ConstTile<T> const& b, rt::Span<Tile<T>> const& c) {
         double rows = 0;
@@ -181,13 +217,24 @@ void swap_columns_tiles(rt::Span<Tile<T>> row, rt::Span<rt::Vector<const int64_t
     }
 }
 template <Scalar T>
+void swap_columns_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> row,
+                             rt::Span<rt::Vector<const int64_t>> pieces)
+{
+    if (row.size() == 0 || pieces.size() == 0) return;
+    thread_local std::vector<kernels::cpu::RowTile<T>> tiles;
+    tiles.clear();
+    for (Tile<T> t : row) tiles.push_back({t.ptr, t.n, t.ld});
+    kernels::cuda::apply_column_swaps<T>(cuda, tiles, row[0].n, row[0].m, swap_pieces(pieces),
+                                         kernels::cpu::SwapOrder::backward);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel swap_columns_model{
     by_precision<T>("tile_sgetri_swap", "tile_dgetri_swap", "tile_cgetri_swap", "tile_zgetri_swap")};
 template <Scalar T>
 inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>> swap_columns{
     .name = by_precision<T>("sgetri_swap", "dgetri_swap", "cgetri_swap", "zgetri_swap"),
-    .where = rt::ArchMask::cpu,
     .cpu = &swap_columns_tiles<T>,
+    .cuda = TESSERA_IF_CUDA(&swap_columns_tiles_cuda<T>),
     .model = &swap_columns_model<T>,
 };
 
@@ -208,9 +255,15 @@ void take_lower_tile(Tile<T> a, Tile<T> l, bool diagonal)
         }
 }
 template <Scalar T>
+void take_lower_tile_cuda(rt::CudaContext const& cuda, Tile<T> a, Tile<T> l, bool diagonal)
+{
+    kernels::cuda::take_lower<T>(cuda, a.m, a.n, a.ptr, a.ld, l.ptr, l.ld, diagonal);
+}
+template <Scalar T>
 inline const rt::Codelet<Tile<T>, Tile<T>, bool> take_lower{
     .name = by_precision<T>("sgetri_split", "dgetri_split", "cgetri_split", "zgetri_split"),
     .cpu = &take_lower_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&take_lower_tile_cuda<T>),
 };
 
 /// LU without pivoting of one diagonal tile (the tile LU of the seeds' examples); its tile sits
@@ -223,6 +276,12 @@ void getrf_nopiv_tile(Tile<T> a, int64_t offset, InfoTarget info)
                                                             nullptr, kernels::cpu::Pivoting::none, {});
     if (first_zero > 0) info.record(offset + first_zero);
 }
+/// The info comes back asynchronously: recorded by the worker once the stream work is done.
+template <Scalar T>
+void getrf_nopiv_tile_cuda(rt::CudaContext const& cuda, Tile<T> a, int64_t offset, InfoTarget info)
+{
+    kernels::cuda::getrf_nopiv<T>(cuda, a.m, a.n, a.ptr, a.ld, [info, offset](int64_t i) { info.record(offset + i); });
+}
 template <Scalar T>
 inline constexpr rt::PerfModel getrf_nopiv_model{
     by_precision<T>("tile_sgetrf_nopiv", "tile_dgetrf_nopiv", "tile_cgetrf_nopiv", "tile_zgetrf_nopiv")};
@@ -230,6 +289,7 @@ template <Scalar T>
 inline const rt::Codelet<Tile<T>, int64_t, InfoTarget> getrf_nopiv{
     .name = by_precision<T>("sgetrf_nopiv", "dgetrf_nopiv", "cgetrf_nopiv", "zgetrf_nopiv"),
     .cpu = &getrf_nopiv_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&getrf_nopiv_tile_cuda<T>),
     .model = &getrf_nopiv_model<T>,
     .flops = [](Tile<T> const& a, int64_t const&, InfoTarget const&) {
         return fma_flops<T> * lu_multiply_adds(double(a.m), double(a.n));

@@ -1,10 +1,12 @@
 // Codelets that move tiles between precisions, for the mixed-precision solvers (dsgesv,
 // zcgesv): a double (complex double) tile rounded to single (LAPACK's dlag2s and zlag2c, which
 // report an entry beyond single's range instead of rounding it to infinity), and a single tile
-// widened back and added to a double one. Internal.
+// widened back and added to a double one; on the cores or on a GPU (kernels/cuda/precision.cu).
+// Internal.
 #pragma once
 
 #include "linalg/codelets/blas3.hpp"
+#include "linalg/kernels/cuda/mixed_precision.hpp"  // declarations only, no CUDA header
 
 #include <tessera/la/scalar.hpp>
 
@@ -42,10 +44,17 @@ void round_tile(ConstTile<Hi> hi, Tile<lower_precision_t<Hi>> lo, std::atomic<bo
     if (out) overflow->store(true, std::memory_order_relaxed);
 }
 template <Scalar Hi>
+void round_tile_cuda(rt::CudaContext const& cuda, ConstTile<Hi> hi, Tile<lower_precision_t<Hi>> lo,
+                     std::atomic<bool>* overflow)
+{
+    kernels::cuda::round_to_single(cuda, hi.m, hi.n, hi.ptr, hi.ld, lo.ptr, lo.ld,
+                                   [overflow] { overflow->store(true, std::memory_order_relaxed); });
+}
+template <Scalar Hi>
 inline const rt::Codelet<ConstTile<Hi>, Tile<lower_precision_t<Hi>>, std::atomic<bool>*> round_to_single{
     .name = is_complex_v<Hi> ? "zlag2c" : "dlag2s",
-    .where = rt::ArchMask::cpu,
     .cpu = &round_tile<Hi>,
+    .cuda = TESSERA_IF_CUDA(&round_tile_cuda<Hi>),
 };
 
 /// hi = lo widened (accumulate: hi = hi + lo widened, the refinement's x = x + d).
@@ -56,10 +65,15 @@ void widen_tile(ConstTile<lower_precision_t<Hi>> lo, Tile<Hi> hi, bool accumulat
         for (int64_t i = 0; i < hi.m; ++i) hi(i, j) = (accumulate ? hi(i, j) : Hi(0)) + Hi(lo(i, j));
 }
 template <Scalar Hi>
+void widen_tile_cuda(rt::CudaContext const& cuda, ConstTile<lower_precision_t<Hi>> lo, Tile<Hi> hi, bool accumulate)
+{
+    kernels::cuda::widen_to_double(cuda, hi.m, hi.n, lo.ptr, lo.ld, hi.ptr, hi.ld, accumulate);
+}
+template <Scalar Hi>
 inline const rt::Codelet<ConstTile<lower_precision_t<Hi>>, Tile<Hi>, bool> widen_to_double{
     .name = is_complex_v<Hi> ? "clag2z" : "slag2d",
-    .where = rt::ArchMask::cpu,
     .cpu = &widen_tile<Hi>,
+    .cuda = TESSERA_IF_CUDA(&widen_tile_cuda<Hi>),
 };
 
 }  // namespace tessera::la::cl

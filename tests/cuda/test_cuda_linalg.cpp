@@ -3,13 +3,16 @@
 // the GPU by a policy of this test ("cuda-first"), on a GPU capped at 1 MB so that tiles are
 // evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
 // is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm, symm/hemm, syrk/herk, trsm
-// and trmm. Each test checks its scaled residual against tol (accuracy.hpp) and that the
+// and trmm, and the tile LU (gesv, getrs, getri, getrf_nopiv: all but the panel on the GPU). Each test checks its scaled residual against tol (accuracy.hpp) and that the
 // GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
 #include "accuracy/accuracy.hpp"
+#include "linalg/codelets/precision.hpp"
 
 #include <tessera/rt/sched.hpp>
 
+#include <atomic>
+#include <concepts>
 #include <deque>
 #include <limits>
 #include <mutex>
@@ -162,6 +165,111 @@ TEST_P(CudaTileKernels, TrtriWithAUnitDiagonalKeepsTheDiagonal)
             for (int64_t i = 0; i < n; ++i) written += X(i, i) != T(7);
             EXPECT_EQ(written, 0) << char(uplo) << ": entries of the unit diagonal written";
             expect_on_gpu<T>("trtri");
+        }
+    });
+}
+
+// The tile LU with every task but the panel on the GPU: gesv (getrf, then getrs's row
+// interchanges, trsm and gemm), getrs with A^T, getri (its split of L, its column
+// interchanges), and getrf_nopiv (cuSOLVER's getrf without pivots), each against its residual.
+TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
+{
+    with_precision([&]<class T>() {
+        const Dense<T> A0 = random_dense<T>(n, n, 21), B0 = random_dense<T>(n, 40, 22);
+        auto A = tiles_of(rt(), A0, nb);
+        auto B = tiles_of(rt(), B0, nb);
+        tessera::Pivots ipiv{A};
+        ASSERT_EQ(tessera::gesv(A, ipiv, B), 0);
+        EXPECT_LT(solve_residual(A0, to_dense(B), B0), tol);
+
+        Dense<T> A0t(n, n);
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i) A0t(i, j) = A0(j, i);
+        auto Bt = tiles_of(rt(), B0, nb);
+        tessera::getrs(Op::trans, A, ipiv, Bt);
+        EXPECT_LT(solve_residual(A0t, to_dense(Bt), B0), tol) << "A^T X = B";
+
+        ASSERT_EQ(tessera::getri(A, ipiv), 0);
+        const Dense<T> X = to_dense(A);
+        Dense<T> R(n, n);
+        for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, X.data(), X.ld, T(1), R.data(),
+                      R.ld);
+        EXPECT_LT(norm1(R) / (norm1(A0) * norm1(X) * double(n) * eps<T>()), tol) << "getri";
+        for (char const* routine : {"laswp", "laswp_all", "trsm", "gemm", "getri_split", "getri_swap"})
+            expect_on_gpu<T>(routine);
+
+        // LU without pivoting of an HPD matrix (stable): A0 = L U
+        CudaFirst::on_gpu().clear();
+        const Dense<T> H = hpd_dense<T>(n, 23);
+        auto F = tiles_of(rt(), H, nb);
+        ASSERT_EQ(tessera::getrf_nopiv(F), 0);
+        const Dense<T> LU = to_dense(F);
+        Dense<T> L(n, n), U(n, n), P(n, n);
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i) {
+                if (i > j) L(i, j) = LU(i, j);
+                else U(i, j) = LU(i, j);
+            }
+        for (int64_t i = 0; i < n; ++i) L(i, i) = T(1);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0), P.data(), P.ld);
+        EXPECT_LT(norm1_diff(P, H) / (double(n) * norm1(H) * eps<T>()), tol) << "getrf_nopiv";
+        expect_on_gpu<T>("getrf_nopiv");
+    });
+}
+
+// dsgesv's conversions on the GPU: rounding to single as dlag2s (each entry as float(x), an
+// entry beyond single's range reported), and widening back, added to a double tile or not.
+TEST_P(CudaTileKernels, PrecisionConversionsOfTheMixedSolvers)
+{
+    with_precision([&]<class T>() {
+        if constexpr (std::same_as<T, double> || std::same_as<T, std::complex<double>>) {
+            using S = la::cl::lower_precision_t<T>;
+            for (bool beyond : {false, true}) {
+                Dense<T> H = random_dense<T>(n, 40, 31);
+                if (beyond) H(77, 13) = T(1e39);
+                auto A = tiles_of(rt(), H, nb);
+                TileMatrix<S> L{rt(), n, 40, nb};
+                std::atomic<bool> overflow{false};
+                CudaFirst::on_gpu().clear();
+                {
+                    tessera::Sequence s{rt()};
+                    for (int64_t j = 0; j < A.nt(); ++j)
+                        for (int64_t i = 0; i < A.mt(); ++i)
+                            s.submit(la::cl::round_to_single<T>, rt::read(A(i, j)), rt::write(L(i, j)),
+                                     rt::value(&overflow));
+                    ASSERT_EQ(s.wait(), 0);
+                }
+                EXPECT_EQ(overflow.load(), beyond);
+                EXPECT_TRUE(CudaFirst::on_gpu().contains(std::same_as<T, double> ? "dlag2s" : "zlag2c"));
+                const Dense<S> got = to_dense(L);
+                int64_t wrong = 0;
+                for (int64_t j = 0; j < 40; ++j)
+                    for (int64_t i = 0; i < n; ++i) {
+                        if (beyond && i == 77 && j == 13) continue;
+                        if constexpr (std::same_as<T, double>)
+                            wrong += got(i, j) != float(H(i, j));
+                        else
+                            wrong += got(i, j) != S(float(H(i, j).real()), float(H(i, j).imag()));
+                    }
+                EXPECT_EQ(wrong, 0) << "entries not rounded as float(x)";
+                if (beyond) continue;
+                // widen: X = L (first), then X = X + L
+                auto X = tiles_of(rt(), H, nb);
+                for (bool accumulate : {false, true}) {
+                    tessera::Sequence s{rt()};
+                    for (int64_t j = 0; j < X.nt(); ++j)
+                        for (int64_t i = 0; i < X.mt(); ++i)
+                            s.submit(la::cl::widen_to_double<T>, rt::read(L(i, j)), rt::readwrite(X(i, j)),
+                                     rt::value(accumulate));
+                    ASSERT_EQ(s.wait(), 0);
+                }
+                const Dense<T> W = to_dense(X);
+                for (int64_t j = 0; j < 40; ++j)
+                    for (int64_t i = 0; i < n; ++i) wrong += W(i, j) != T(2) * T(got(i, j));
+                EXPECT_EQ(wrong, 0) << "entries not widened exactly";
+                EXPECT_TRUE(CudaFirst::on_gpu().contains(std::same_as<T, double> ? "slag2d" : "clag2z"));
+            }
         }
     });
 }

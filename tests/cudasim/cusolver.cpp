@@ -1,4 +1,4 @@
-// cuSOLVER (potrf, potrs, potri, Xtrtri) of the simulator (sim.hpp). The factorizations
+// cuSOLVER (potrf, potrs, potri, getrf, getrs, DSgesv, ZCgesv, Xtrtri) of the simulator (sim.hpp). The factorizations
 // check their arguments as cuSOLVER does, ask for a workspace (so that the caller's carving of
 // it is exercised), check that the matrix, the workspace and devInfo are device memory, and
 // queue the LAPACKE call on the handle's stream; devInfo gets LAPACK's info there.
@@ -158,6 +158,137 @@ cusolverStatus_t potri(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, D* a,
                   dev_info, [=, u = lapack(uplo)] { return potri_lapack<T>(u, n, A, lda); });
 }
 
+template <class T> int64_t getrf_lapack(int m, int n, T* a, int lda, int* ipiv)
+{
+    static_assert(sizeof(lapack_int) == sizeof(int));
+    if constexpr (std::same_as<T, float>) return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else if constexpr (std::same_as<T, double>) return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else if constexpr (std::same_as<T, cf>)
+        return LAPACKE_cgetrf_work(LAPACK_COL_MAJOR, m, n, reinterpret_cast<lapack_complex_float*>(a), lda, ipiv);
+    else
+        return LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, m, n, reinterpret_cast<lapack_complex_double*>(a), lda, ipiv);
+}
+
+/// cuSOLVER's getrf without pivoting (devIpiv null), which LAPACK lacks: the unblocked
+/// right-looking LU. A zero pivot is reported (the first one) and its column left unscaled.
+template <class T> int64_t getrf_no_pivoting(int m, int n, T* a, int lda)
+{
+    int64_t info = 0;
+    for (int k = 0; k < std::min(m, n); ++k) {
+        const T pivot = a[k + std::size_t(k) * lda];
+        if (pivot == T(0)) {
+            if (info == 0) info = k + 1;
+        } else {
+            for (int i = k + 1; i < m; ++i) a[i + std::size_t(k) * lda] /= pivot;
+        }
+        for (int j = k + 1; j < n; ++j)
+            for (int i = k + 1; i < m; ++i)
+                a[i + std::size_t(j) * lda] -= a[i + std::size_t(k) * lda] * a[k + std::size_t(j) * lda];
+    }
+    return info;
+}
+
+template <class T> int64_t getrs_lapack(char trans, int n, int nrhs, T const* a, int lda, int const* ipiv, T* b, int ldb)
+{
+    if constexpr (std::same_as<T, float>)
+        return LAPACKE_sgetrs_work(LAPACK_COL_MAJOR, trans, n, nrhs, a, lda, ipiv, b, ldb);
+    else if constexpr (std::same_as<T, double>)
+        return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans, n, nrhs, a, lda, ipiv, b, ldb);
+    else if constexpr (std::same_as<T, cf>)
+        return LAPACKE_cgetrs_work(LAPACK_COL_MAJOR, trans, n, nrhs, reinterpret_cast<lapack_complex_float const*>(a),
+                                   lda, ipiv, reinterpret_cast<lapack_complex_float*>(b), ldb);
+    else
+        return LAPACKE_zgetrs_work(LAPACK_COL_MAJOR, trans, n, nrhs, reinterpret_cast<lapack_complex_double const*>(a),
+                                   lda, ipiv, reinterpret_cast<lapack_complex_double*>(b), ldb);
+}
+
+template <class T>
+cusolverStatus_t getrs(cusolverDnHandle_t h, cublasOperation_t op, int n, int nrhs, void const* a, int lda,
+                       int const* dev_ipiv, void* b, int ldb, int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if ((op != CUBLAS_OP_N && op != CUBLAS_OP_T && op != CUBLAS_OP_C) || n < 0 || nrhs < 0 || lda < std::max(1, n) ||
+        ldb < std::max(1, n) || !dev_ipiv || !dev_info)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    Device& d = device_of(h->stream);
+    if (!kernel_touches(d, b, matrix_bytes(n, nrhs, ldb, sizeof(T)), "cusolverDn getrs: B") ||
+        !kernel_touches(d, dev_ipiv, std::size_t(n) * sizeof(int), "cusolverDn getrs: devIpiv"))
+        return CUSOLVER_STATUS_SUCCESS;
+    const char trans = op == CUBLAS_OP_N ? 'N' : op == CUBLAS_OP_T ? 'T' : 'C';
+    auto const* A = static_cast<T const*>(a);
+    auto* B = static_cast<T*>(b);
+    return factor(h, "cusolverDn getrs", a, matrix_bytes(n, n, lda, sizeof(T)), nullptr, 0, dev_info,
+                  [=] { return getrs_lapack<T>(trans, n, nrhs, A, lda, dev_ipiv, B, ldb); });
+}
+
+/// cusolverDnDSgesv and ZCgesv: LAPACK's dsgesv and zcgesv (the same iterations and fall-back),
+/// run on the stream; the call waits for it, as `iter` is host memory.
+template <class T>
+cusolverStatus_t mixed_gesv(cusolverDnHandle_t h, int n, int nrhs, void* a, int lda, int* dev_ipiv, void* b, int ldb,
+                            void* x, int ldx, void* work, std::size_t work_bytes, int* iter, int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (n < 0 || nrhs < 0 || lda < std::max(1, n) || ldb < std::max(1, n) || ldx < std::max(1, n) || !dev_ipiv ||
+        !iter || !dev_info || work_bytes < workspace_elements * sizeof(T))
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    Device& d = device_of(h->stream);
+    if (!kernel_touches(d, b, matrix_bytes(n, nrhs, ldb, sizeof(T)), "cusolverDn mixed gesv: B") ||
+        !kernel_touches(d, x, matrix_bytes(n, nrhs, ldx, sizeof(T)), "cusolverDn mixed gesv: X") ||
+        !kernel_touches(d, dev_ipiv, std::size_t(n) * sizeof(int), "cusolverDn mixed gesv: dipiv"))
+        return CUSOLVER_STATUS_SUCCESS;
+    const cusolverStatus_t st =
+        factor(h, "cusolverDn mixed gesv", a, matrix_bytes(n, n, lda, sizeof(T)), work, work_bytes, dev_info,
+               [=]() -> int64_t {
+                   lapack_int it = 0;
+                   int64_t info;
+                   if constexpr (std::same_as<T, double>)
+                       info = LAPACKE_dsgesv(LAPACK_COL_MAJOR, n, nrhs, static_cast<double*>(a), lda, dev_ipiv,
+                                             static_cast<double*>(b), ldb, static_cast<double*>(x), ldx, &it);
+                   else
+                       info = LAPACKE_zcgesv(LAPACK_COL_MAJOR, n, nrhs, static_cast<lapack_complex_double*>(a), lda,
+                                             dev_ipiv, static_cast<lapack_complex_double*>(b), ldb,
+                                             static_cast<lapack_complex_double*>(x), ldx, &it);
+                   *iter = it;
+                   return info;
+               });
+    cudaStreamSynchronize(h->stream);
+    return st;
+}
+
+template <class T>
+cusolverStatus_t mixed_gesv_size(cusolverDnHandle_t h, int n, int nrhs, int lda, int ldb, int ldx, std::size_t* bytes)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (n < 0 || nrhs < 0 || lda < std::max(1, n) || ldb < std::max(1, n) || ldx < std::max(1, n) || !bytes)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    *bytes = workspace_elements * sizeof(T);
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <class T>
+cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int n, int lda, int* lwork)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (m < 0 || n < 0 || lda < std::max(1, m) || !lwork) return CUSOLVER_STATUS_INVALID_VALUE;
+    *lwork = workspace_elements;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <class T, class D>
+cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, D* a, int lda, D* work, int* dev_ipiv, int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (m < 0 || n < 0 || lda < std::max(1, m) || !work || !dev_info) return CUSOLVER_STATUS_INVALID_VALUE;
+    if (dev_ipiv && !kernel_touches(device_of(h->stream), dev_ipiv, std::size_t(std::min(m, n)) * sizeof(int),
+                                    "cusolverDn getrf: devIpiv"))
+        return CUSOLVER_STATUS_SUCCESS;
+    auto* A = reinterpret_cast<T*>(a);
+    return factor(h, "cusolverDn getrf", a, matrix_bytes(m, n, lda, sizeof(T)), work,
+                  std::size_t(workspace_elements) * sizeof(T), dev_info, [=]() -> int64_t {
+                      return dev_ipiv ? getrf_lapack<T>(m, n, A, lda, dev_ipiv) : getrf_no_pivoting<T>(m, n, A, lda);
+                  });
+}
+
 std::size_t element_bytes(cudaDataType t)
 {
     switch (t) {
@@ -224,6 +355,45 @@ cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t handle, cudaStream_t str
     {                                                                                                             \
         return potri<T>(h, uplo, n, a, lda, work, lwork, dev_info);                                               \
     }
+#define TESSERA_CUDASIM_GETRF(t, D, T)                                                                            \
+    cusolverStatus_t cusolverDn##t##getrf_bufferSize(cusolverDnHandle_t h, int m, int n, D*, int lda, int* lwork) \
+    {                                                                                                             \
+        return getrf_size<T>(h, m, n, lda, lwork);                                                                \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##t##getrf(cusolverDnHandle_t h, int m, int n, D* a, int lda, D* work,             \
+                                          int* dev_ipiv, int* dev_info)                                           \
+    {                                                                                                             \
+        return getrf<T>(h, m, n, a, lda, work, dev_ipiv, dev_info);                                               \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##t##getrs(cusolverDnHandle_t h, cublasOperation_t op, int n, int nrhs,            \
+                                          D const* a, int lda, int const* dev_ipiv, D* b, int ldb, int* dev_info) \
+    {                                                                                                             \
+        return getrs<T>(h, op, n, nrhs, a, lda, dev_ipiv, b, ldb, dev_info);                                      \
+    }
+
+TESSERA_CUDASIM_GETRF(S, float, float)
+TESSERA_CUDASIM_GETRF(D, double, double)
+TESSERA_CUDASIM_GETRF(C, cuComplex, std::complex<float>)
+TESSERA_CUDASIM_GETRF(Z, cuDoubleComplex, std::complex<double>)
+
+#define TESSERA_CUDASIM_MIXED_GESV(name, D, T)                                                                    \
+    cusolverStatus_t cusolverDn##name##_bufferSize(cusolverDnHandle_t h, cusolver_int_t n, cusolver_int_t nrhs, D*, \
+                                                   cusolver_int_t lda, cusolver_int_t*, D*, cusolver_int_t ldb,    \
+                                                   D*, cusolver_int_t ldx, void*, size_t* bytes)                  \
+    {                                                                                                             \
+        return mixed_gesv_size<T>(h, n, nrhs, lda, ldb, ldx, bytes);                                              \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##name(cusolverDnHandle_t h, cusolver_int_t n, cusolver_int_t nrhs, D* a,          \
+                                      cusolver_int_t lda, cusolver_int_t* ipiv, D* b, cusolver_int_t ldb, D* x,   \
+                                      cusolver_int_t ldx, void* work, size_t bytes, cusolver_int_t* iter,         \
+                                      cusolver_int_t* dev_info)                                                   \
+    {                                                                                                             \
+        return mixed_gesv<T>(h, n, nrhs, a, lda, ipiv, b, ldb, x, ldx, work, bytes, iter, dev_info);              \
+    }
+
+TESSERA_CUDASIM_MIXED_GESV(DSgesv, double, double)
+TESSERA_CUDASIM_MIXED_GESV(ZCgesv, cuDoubleComplex, std::complex<double>)
+
 TESSERA_CUDASIM_POTRF(S, float, float)
 TESSERA_CUDASIM_POTRF(D, double, double)
 TESSERA_CUDASIM_POTRF(C, cuComplex, std::complex<float>)

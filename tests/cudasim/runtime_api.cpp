@@ -841,4 +841,14 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream);
 }
 
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream)
+{
+    if (bytes == 0) return cudaSuccess;
+    Device& d = device_of(stream);
+    if (cudaError_t e = sticky(d)) return e;
+    if (State::get().classify(dst, bytes) != Memory::device) return record(cudaErrorInvalidValue);
+    submit(stream, [=] { std::memset(dst, value, bytes); });
+    return cudaSuccess;
+}
+
 }  // extern "C"

@@ -334,6 +334,43 @@ void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, 
 }
 
 template <Scalar T>
+void getrf_nopiv(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, InfoReport report)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "getrf_nopiv: m"), N = to_int(n, "getrf_nopiv: n"), LDA = to_int(lda, "getrf_nopiv: lda");
+    char const* what = by_precision<T>("cusolverDnSgetrf", "cusolverDnDgetrf", "cusolverDnCgetrf",
+                                       "cusolverDnZgetrf");
+    int lwork = 0;
+    cusolverStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cusolverDnSgetrf_bufferSize(ctx.cusolver, M, N, a, LDA, &lwork);
+    else if constexpr (std::same_as<T, double>)
+        st = cusolverDnDgetrf_bufferSize(ctx.cusolver, M, N, a, LDA, &lwork);
+    else if constexpr (std::same_as<T, cf>)
+        st = cusolverDnCgetrf_bufferSize(ctx.cusolver, M, N, dev(a), LDA, &lwork);
+    else
+        st = cusolverDnZgetrf_bufferSize(ctx.cusolver, M, N, dev(a), LDA, &lwork);
+    rt::cuda_check(st,
+                   by_precision<T>("cusolverDnSgetrf_bufferSize", "cusolverDnDgetrf_bufferSize",
+                                   "cusolverDnCgetrf_bufferSize", "cusolverDnZgetrf_bufferSize"));
+
+    // workspace: [device info | lwork elements]; no pivot array: no pivoting
+    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + std::size_t(lwork) * sizeof(T)));
+    int* info = reinterpret_cast<int*>(ws);
+    auto* work = reinterpret_cast<Dev<T>*>(ws + info_bytes);
+    if constexpr (std::same_as<T, float>)
+        st = cusolverDnSgetrf(ctx.cusolver, M, N, a, LDA, work, nullptr, info);
+    else if constexpr (std::same_as<T, double>)
+        st = cusolverDnDgetrf(ctx.cusolver, M, N, a, LDA, work, nullptr, info);
+    else if constexpr (std::same_as<T, cf>)
+        st = cusolverDnCgetrf(ctx.cusolver, M, N, dev(a), LDA, work, nullptr, info);
+    else
+        st = cusolverDnZgetrf(ctx.cusolver, M, N, dev(a), LDA, work, nullptr, info);
+    rt::cuda_check(st, what);
+    report_info(ctx, info, static_cast<int*>(ctx.host_scratch(sizeof(int))), std::move(report), what);
+}
+
+template <Scalar T>
 void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda,
            InfoReport report)
 {
@@ -444,6 +481,7 @@ template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n,
                           T const*, int64_t, T*, int64_t);                                         \
     template void potrf<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t, InfoReport);        \
     template void trtri<T>(rt::CudaContext const&, Uplo, Diag, int64_t, T*, int64_t, InfoReport);  \
+    template void getrf_nopiv<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, InfoReport); \
     template void lauum<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_KERNELS)
 #undef TESSERA_INSTANTIATE_KERNELS

@@ -47,6 +47,10 @@ void trmm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag,
 /// info when it is k > 0 (the minor of order k is not positive definite).
 template <Scalar T>
 void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, InfoReport report);
+/// LU without pivoting of the m x n A in place, A = L U (cusolverDn<t>getrf given no pivot
+/// array); `report` gets LAPACK's info when it is k > 0 (u_kk is exactly zero).
+template <Scalar T>
+void getrf_nopiv(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, InfoReport report);
 /// Inverse of the triangular A in place (cusolverDnXtrtri); `report` gets LAPACK's info when
 /// it is k > 0 (a_kk is exactly zero).
 template <Scalar T>

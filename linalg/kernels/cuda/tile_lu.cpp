@@ -1,0 +1,98 @@
+// tile_lu.hpp over the kernels of interchanges.cu. The kernels take the tile list in GPU
+// memory: it is written into the task's page-locked host scratch (256 tiles fit) and copied
+// into the workspace on the stream, once per task however many pieces follow. A longer list
+// goes through the heap, pageable, whose copy makes the call wait for the stream.
+#include "linalg/kernels/cuda/tile_lu.hpp"
+
+#include "linalg/instantiate.hpp"
+#include "linalg/kernels/cuda/interchanges.hpp"
+
+#include <tessera/rt/cuda.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+namespace tessera::la::kernels::cuda {
+namespace {
+
+/// The list of `count` tiles that `tile(i)` gives, in the task's workspace on the GPU.
+template <class TileAt>
+DeviceTile const* tiles_on_gpu(rt::CudaContext const& ctx, std::size_t count, TileAt tile)
+{
+    const std::size_t bytes = count * sizeof(DeviceTile);
+    auto* device = static_cast<DeviceTile*>(ctx.workspace(bytes));
+    DeviceTile* host;
+    std::shared_ptr<std::vector<DeviceTile>> heap;
+    if (bytes <= rt::CudaContext::host_scratch_bytes) {
+        host = static_cast<DeviceTile*>(ctx.host_scratch(bytes));
+    } else {
+        heap = std::make_shared<std::vector<DeviceTile>>(count);
+        host = heap->data();
+        ctx.at_completion([heap] {});  // alive until the stream has passed the copy
+    }
+    for (std::size_t i = 0; i < count; ++i) host[i] = tile(i);
+    rt::cuda_check(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, ctx.stream),
+                   "cudaMemcpyAsync (the tile list)");
+    return device;
+}
+
+/// The pieces in the order they apply: as given (forward) or the last first (backward).
+std::vector<SwapPiece> in_order(std::span<SwapPiece const> pieces, cpu::SwapOrder order)
+{
+    std::vector<SwapPiece> ordered(pieces.begin(), pieces.end());
+    if (order == cpu::SwapOrder::backward) std::reverse(ordered.begin(), ordered.end());
+    return ordered;
+}
+
+}  // namespace
+
+template <Scalar T>
+void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t nb, int64_t n,
+                     std::span<SwapPiece const> pieces, int64_t column_first, cpu::SwapOrder order)
+{
+    if (tiles.empty() || n == 0 || pieces.empty()) return;
+    DeviceTile const* list = tiles_on_gpu(ctx, tiles.size(), [&](std::size_t i) {
+        return DeviceTile{tiles[i].ptr, tiles[i].ld};
+    });
+    for (SwapPiece const& p : in_order(pieces, order))
+        rt::cuda_check(swap_rows(ctx.stream, sizeof(T), list, int64_t(tiles.size()), nb, n, p.ipiv, p.count, p.first,
+                                 column_first, order == cpu::SwapOrder::forward),
+                       "swap_rows_kernel");
+}
+
+template <Scalar T>
+void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> const> tiles, int64_t nb, int64_t m,
+                        std::span<SwapPiece const> pieces, cpu::SwapOrder order)
+{
+    if (tiles.empty() || m == 0 || pieces.empty()) return;
+    DeviceTile const* list = tiles_on_gpu(ctx, tiles.size(), [&](std::size_t i) {
+        return DeviceTile{tiles[i].ptr, tiles[i].ld};
+    });
+    for (SwapPiece const& p : in_order(pieces, order))
+        rt::cuda_check(swap_columns(ctx.stream, sizeof(T), list, int64_t(tiles.size()), nb, m, p.ipiv, p.count,
+                                    p.first, order == cpu::SwapOrder::forward),
+                       "swap_columns_kernel");
+}
+
+template <Scalar T>
+void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* l, int64_t ldl,
+                bool diagonal)
+{
+    const T one(1);
+    rt::cuda_check(cuda::take_lower(ctx.stream, sizeof(T), m, n, a, lda, l, ldl, diagonal, &one),
+                   "take_lower_kernel");
+}
+
+#define TESSERA_INSTANTIATE_TILE_LU(T)                                                                             \
+    template void apply_row_swaps<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>, int64_t, int64_t, \
+                                     std::span<SwapPiece const>, int64_t, cpu::SwapOrder);                         \
+    template void apply_column_swaps<T>(rt::CudaContext const&, std::span<cpu::RowTile<T> const>, int64_t, int64_t, \
+                                        std::span<SwapPiece const>, cpu::SwapOrder);                               \
+    template void take_lower<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, T*, int64_t, bool);
+TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_TILE_LU)
+#undef TESSERA_INSTANTIATE_TILE_LU
+
+}  // namespace tessera::la::kernels::cuda
