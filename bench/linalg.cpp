@@ -10,10 +10,12 @@
 // call OpenBLAS single-threaded. LAPACKE's NaN check of the inputs is off for the peers, as it
 // is for Tessera's kernels. --svg writes GFlop/s against n.
 //
-// When the runtime has CUDA workers (--ncuda, default: every GPU), every routine also runs the
-// GPU peer: cublas<t>gemm, cusolverDn<t>potrf, <t>potrs, <t>potri, and for posv (cuSOLVER has
-// none) <t>potrf then <t>potrs, on one GPU with the matrices already in its memory (transfers not timed, CUDA events, median of --reps after a warm-up), measured
-// after the runtime has stopped, so that it has the GPU to itself. Its columns (and JSON fields):
+// When the runtime has CUDA workers (--ncuda, default: every GPU), every routine but getri
+// (cuSOLVER has none) also runs the GPU peer: cublas<t>gemm, cusolverDn<t>potrf, <t>potrs,
+// <t>potri, <t>getrf, <t>getrs, cusolverDnDSgesv (ZCgesv), and for posv and gesv (cuSOLVER's
+// classic API has neither) <t>potrf then <t>potrs, <t>getrf then <t>getrs, on one GPU with the
+// matrices already in its memory (transfers not timed, CUDA events, median of --reps after a
+// warm-up), measured after the runtime has stopped, so that it has the GPU to itself. Its columns (and JSON fields):
 // gpu_peer_seconds, gpu_peer_gflops and gpu_ratio (GPU peer time / Tessera time: above 1,
 // Tessera is faster), and the label gpu_peer.
 #include "bench/bench.hpp"
@@ -209,20 +211,31 @@ std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
 #if TESSERA_HAVE_CUDA
     const std::string letter(1, la::precision_letter<T>());
     if (routine == "gemm") return "cublas_" + letter + "gemm";
-    if (routine.starts_with("get") || routine == "gesv") return "";  // cuSOLVER's LU: not yet a peer here
+    if (routine == "getri") return "";  // cuSOLVER has no getri
     if (routine == "posv") return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
+    if (routine == "gesv") return "cusolver_" + letter + "getrf+" + letter + "getrs";  // nor gesv
+    if (routine == "dsgesv") return la::is_complex_v<T> ? "cusolver_zcgesv" : "cusolver_dsgesv";
     return "cusolver_" + letter + routine;
 #endif
     return "";
 }
-/// Its median seconds on the inputs of Tessera's call (gemm: A0, then B and C side by side in B0).
+/// Its median seconds on the inputs of Tessera's call (gemm: A0, then B and C side by side in B0;
+/// getrs: the factors in A0 and their pivots piv0; getrf: A0 is m x n).
 template <Scalar T>
 double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unused]] Uplo uplo,
-                        [[maybe_unused]] int64_t n,
-                        [[maybe_unused]] int64_t nrhs, [[maybe_unused]] std::vector<T> const& A0,
-                        [[maybe_unused]] std::vector<T> const& B0, [[maybe_unused]] int64_t reps)
+                        [[maybe_unused]] int64_t m, [[maybe_unused]] int64_t n, [[maybe_unused]] int64_t nrhs,
+                        [[maybe_unused]] std::vector<T> const& A0, [[maybe_unused]] std::vector<T> const& B0,
+                        [[maybe_unused]] std::vector<lapack_int> const& piv0, [[maybe_unused]] int64_t reps)
 {
 #if TESSERA_HAVE_CUDA
+    static_assert(sizeof(lapack_int) == sizeof(int));
+    if (routine == "getrf") return gpu::getrf_seconds<T>(m, n, A0.data(), reps);
+    if (routine == "getrs") return gpu::getrs_seconds<T>(n, nrhs, A0.data(), piv0.data(), B0.data(), reps);
+    if (routine == "gesv") return gpu::gesv_seconds<T>(n, nrhs, A0.data(), B0.data(), reps);
+    if (routine == "dsgesv") {
+        int iter = 0;
+        return gpu::mixed_gesv_seconds<T>(n, nrhs, A0.data(), B0.data(), reps, &iter);
+    }
     if (routine == "gemm") return gpu::gemm_seconds<T>(n, A0.data(), B0.data(), B0.data() + n * n, reps);
     if (routine == "potrf") return gpu::potrf_seconds<T>(uplo, n, A0.data(), reps);
     if (routine == "potrs") return gpu::potrs_seconds<T>(uplo, n, nrhs, A0.data(), B0.data(), reps);
@@ -495,7 +508,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         la::set_tile_size(0);
         la::finalize();  // frees the GPUs for their peer
         if (with_gpus && !gpu_plot.name.empty()) {
-            const double gpu = gpu_peer_seconds<T>(routine, uplo, n, p.nrhs, p.A0, p.B0, reps);
+            const double gpu = gpu_peer_seconds<T>(routine, uplo, p.m, n, p.nrhs, p.A0, p.B0, p.piv0, reps);
             for (Result& res : results) {
                 res.labels.push_back({"gpu_peer", gpu_plot.name});
                 res.extra.push_back({"gpu_peer_seconds", gpu});

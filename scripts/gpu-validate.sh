@@ -14,6 +14,8 @@
 #   scripts/gpu-validate.sh gemm     tiled DGEMM vs one cublasDgemm, n = 16384 and 32768
 #   scripts/gpu-validate.sh potrf    dpotrf at n = 40000 vs cusolverDnDpotrf (and LAPACKE)
 #   scripts/gpu-validate.sh posv     dposv at n = 20000, with dpotrs, dpotri and dpotrf('U')
+#   scripts/gpu-validate.sh lu       dgetrf, dgesv and dsgesv at n = 30000 vs cuSOLVER's getrf,
+#                                    getrf+getrs and DSgesv (and LAPACKE)
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
 #   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
 #                                    page-locked (the default from 16 MB) and left pageable
@@ -22,7 +24,8 @@
 # the benchmarks' repetitions, PEER_REPS (default REPS) the CPU peer's (one run of LAPACKE's
 # dpotrf at n = 40000 takes tens of seconds of a short lease), JOBS (default: every core) the
 # build's, TREE (default build-gpu) the build tree, TARGETS (default: all) what the build step
-# builds, GEMM_N and POTRF_N (defaults 16384,32768 and 40000) the sizes of those steps. To
+# builds, GEMM_N, POTRF_N and LU_N (defaults 16384,32768, 40000 and 30000) the sizes of those
+# steps. To
 # measure first and build the rest after, in one lease:
 #   TARGETS="tessera-bench tessera-bus cuda_test_cuda_driver cuda_test_cuda_linalg cuda_test_gpu_peers" \
 #       scripts/gpu-validate.sh env build cuda-tests bus gemm potrf
@@ -183,6 +186,12 @@ step_posv()
     bench potri potri --n 20000
     bench potrf-upper potrf --n 20000 --uplo U
 }
+step_lu()
+{
+    bench getrf getrf --n "${LU_N:-30000}"
+    bench gesv gesv --n "${LU_N:-30000}"
+    bench dsgesv dsgesv --n "${LU_N:-30000}"
+}
 step_nb()
 {
     local nb
@@ -209,7 +218,7 @@ step_pin()
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | nb | pin | suite) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | lu | nb | pin | suite) "step_$step" ;;
         cuda-tests) step_cuda_tests ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac

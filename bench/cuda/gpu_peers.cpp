@@ -292,12 +292,147 @@ template <la::Scalar T> double potri_seconds(la::Uplo uplo, int64_t n, T const* 
     return seconds;
 }
 
+namespace {
+
+/// cusolverDn<t>getrf's workspace for the m x n a, and the call (pivots to ipiv).
+template <la::Scalar T> class Getrf {
+public:
+    Getrf(Session& s, int m, int n, Dev<T>* a) : s_(s), m_(m), n_(n), a_(a)
+    {
+        int lwork = 0;
+        cuda_check(by_type<T>(cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize, cusolverDnCgetrf_bufferSize,
+                              cusolverDnZgetrf_bufferSize, s.solver, m, n, a, m, &lwork),
+                   "cusolverDn<t>getrf_bufferSize");
+        work_ = std::make_unique<DeviceArray<T>>(std::size_t(std::max(lwork, 1)));
+    }
+    void operator()(int* ipiv, int* info)
+    {
+        cuda_check(by_type<T>(cusolverDnSgetrf, cusolverDnDgetrf, cusolverDnCgetrf, cusolverDnZgetrf, s_.solver, m_, n_,
+                              a_, m_, work_->get(), ipiv, info),
+                   la::by_precision<T>("cusolverDnSgetrf", "cusolverDnDgetrf", "cusolverDnCgetrf", "cusolverDnZgetrf"));
+    }
+
+private:
+    Session& s_;
+    int m_, n_;
+    Dev<T>* a_;
+    std::unique_ptr<DeviceArray<T>> work_;
+};
+
+/// cusolverDn<t>getrs (no transpose) with the n x n factors lu and pivots ipiv on the n x nrhs b.
+template <la::Scalar T>
+void getrs(Session& s, int n, int nrhs, Dev<T> const* lu, int const* ipiv, Dev<T>* b, int* info)
+{
+    cuda_check(by_type<T>(cusolverDnSgetrs, cusolverDnDgetrs, cusolverDnCgetrs, cusolverDnZgetrs, s.solver,
+                          CUBLAS_OP_N, n, nrhs, lu, n, ipiv, b, n, info),
+               la::by_precision<T>("cusolverDnSgetrs", "cusolverDnDgetrs", "cusolverDnCgetrs", "cusolverDnZgetrs"));
+}
+
+}  // namespace
+
+template <la::Scalar T> double getrf_seconds(int64_t m, int64_t n, T const* a, int64_t reps)
+{
+    const int M = to_int(m), N = to_int(n);
+    const std::size_t mn = std::size_t(m) * std::size_t(n);
+    Session s;
+    DeviceArray<T> A0(a, mn), A(mn);
+    DeviceArray<int> ipiv(std::size_t(std::max(1, std::min(M, N)))), info(1);
+    Getrf<T> getrf(s, M, N, A.get());
+    const double seconds = s.median_seconds(
+        reps, [&] { s.copy(A.get(), A0.get(), mn); }, [&] { getrf(ipiv.get(), info.get()); });
+    expect_info_zero(info, "getrf");
+    return seconds;
+}
+
+template <la::Scalar T>
+double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T const* b, int64_t reps)
+{
+    const int N = to_int(n), NRHS = to_int(nrhs);
+    const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
+    Session s;
+    DeviceArray<T> LU(lu, nn), B0(b, nk), B(nk);
+    DeviceArray<int> pivots(std::size_t(std::max(N, 1))), info(1);
+    cuda_check(cudaMemcpy(pivots.get(), ipiv, std::size_t(n) * sizeof(int), cudaMemcpyHostToDevice),
+               "cudaMemcpy (the pivots)");
+    const double seconds = s.median_seconds(
+        reps, [&] { s.copy(B.get(), B0.get(), nk); },
+        [&] { getrs<T>(s, N, NRHS, LU.get(), pivots.get(), B.get(), info.get()); });
+    expect_info_zero(info, "getrs");
+    return seconds;
+}
+
+template <la::Scalar T> double gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps)
+{
+    const int N = to_int(n), NRHS = to_int(nrhs);
+    const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
+    Session s;
+    DeviceArray<T> A0(a, nn), A(nn), B0(b, nk), B(nk);
+    DeviceArray<int> ipiv(std::size_t(std::max(N, 1))), factor_info(1), solve_info(1);
+    Getrf<T> getrf(s, N, N, A.get());
+    const double seconds = s.median_seconds(
+        reps,
+        [&] {
+            s.copy(A.get(), A0.get(), nn);
+            s.copy(B.get(), B0.get(), nk);
+        },
+        [&] {
+            getrf(ipiv.get(), factor_info.get());
+            getrs<T>(s, N, NRHS, A.get(), ipiv.get(), B.get(), solve_info.get());
+        });
+    expect_info_zero(factor_info, "getrf (of gesv)");
+    expect_info_zero(solve_info, "getrs (of gesv)");
+    return seconds;
+}
+
+template <la::Scalar T>
+double mixed_gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps, int* iter)
+{
+    if constexpr (!std::same_as<T, double> && !std::same_as<T, cz>) {
+        throw InvalidArgument("the mixed-precision GPU peer is in double or complex<double> only");
+    } else {
+        const int N = to_int(n), NRHS = to_int(nrhs);
+        const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
+        Session s;
+        DeviceArray<T> A0(a, nn), A(nn), B(b, nk), X(nk);
+        DeviceArray<int> ipiv(std::size_t(std::max(N, 1))), info(1);
+        constexpr bool real = std::same_as<T, double>;
+        std::size_t bytes = 0;
+        if constexpr (real)
+            cuda_check(cusolverDnDSgesv_bufferSize(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
+                                                   nullptr, &bytes),
+                       "cusolverDnDSgesv_bufferSize");
+        else
+            cuda_check(cusolverDnZCgesv_bufferSize(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
+                                                   nullptr, &bytes),
+                       "cusolverDnZCgesv_bufferSize");
+        DeviceArray<std::byte> work(std::max<std::size_t>(bytes, 1));
+        const double seconds = s.median_seconds(
+            reps, [&] { s.copy(A.get(), A0.get(), nn); },
+            [&] {
+                if constexpr (real)
+                    cuda_check(cusolverDnDSgesv(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
+                                                work.get(), bytes, iter, info.get()),
+                               "cusolverDnDSgesv");
+                else
+                    cuda_check(cusolverDnZCgesv(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
+                                                work.get(), bytes, iter, info.get()),
+                               "cusolverDnZCgesv");
+            });
+        expect_info_zero(info, real ? "DSgesv" : "ZCgesv");
+        return seconds;
+    }
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                     \
     template double gemm_seconds<T>(int64_t, T const*, T const*, T const*, int64_t);               \
     template double potrf_seconds<T>(la::Uplo, int64_t, T const*, int64_t);                        \
     template double potrs_seconds<T>(la::Uplo, int64_t, int64_t, T const*, T const*, int64_t);     \
     template double posv_seconds<T>(la::Uplo, int64_t, int64_t, T const*, T const*, int64_t);      \
-    template double potri_seconds<T>(la::Uplo, int64_t, T const*, int64_t);
+    template double potri_seconds<T>(la::Uplo, int64_t, T const*, int64_t);                        \
+    template double getrf_seconds<T>(int64_t, int64_t, T const*, int64_t);                         \
+    template double getrs_seconds<T>(int64_t, int64_t, T const*, int const*, T const*, int64_t);   \
+    template double gesv_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t);                \
+    template double mixed_gesv_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t, int*);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(cf)

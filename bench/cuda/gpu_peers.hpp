@@ -1,6 +1,7 @@
-// The GPU peers of `tessera-bench gemm`, `potrf`, `potrs`, `posv` and `potri`: the cuBLAS /
-// cuSOLVER calls of the same size, the best a single GPU does with the whole matrix in its memory. Built only in
-// CUDA builds (gpu_peers.cpp is under cuda/); this header includes no CUDA header.
+// The GPU peers of `tessera-bench gemm`, `potrf`, `potrs`, `posv`, `potri`, `getrf`, `getrs`,
+// `gesv` and `dsgesv`: the cuBLAS / cuSOLVER calls of the same size, the best a single GPU does
+// with the whole matrix in its memory. Built only in CUDA builds (gpu_peers.cpp is under
+// cuda/); this header includes no CUDA header.
 #pragma once
 
 #include <tessera/la/enums.hpp>
@@ -31,5 +32,25 @@ double posv_seconds(la::Uplo uplo, int64_t n, int64_t nrhs, T const* a, T const*
 
 /// cusolverDn<t>potri(uplo) from the n x n factor l (restored).
 template <la::Scalar T> double potri_seconds(la::Uplo uplo, int64_t n, T const* l, int64_t reps);
+
+/// cusolverDn<t>getrf (partial pivoting) of the m x n a (restored); throws tessera::Error if
+/// its info is not 0.
+template <la::Scalar T> double getrf_seconds(int64_t m, int64_t n, T const* a, int64_t reps);
+
+/// cusolverDn<t>getrs (no transpose) with the n x n factors lu and their pivots ipiv (LAPACK's,
+/// from 1) on the n x nrhs b (restored).
+template <la::Scalar T>
+double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T const* b, int64_t reps);
+
+/// cuSOLVER has no gesv in its classic API: cusolverDn<t>getrf of a, then <t>getrs on b, timed
+/// together (both restored).
+template <la::Scalar T> double gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps);
+
+/// cusolverDnDSgesv (T double) or cusolverDnZCgesv (complex<double>): factored in single,
+/// refined in double, as LAPACK's dsgesv, A restored before each call (a fall-back to double
+/// leaves its factors there); `iter` receives the last call's iterations (negative: it fell
+/// back to double).
+template <la::Scalar T>
+double mixed_gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps, int* iter);
 
 }  // namespace tessera::bench::gpu

@@ -1,6 +1,7 @@
 // The GPU peers of tessera-bench (bench/cuda/gpu_peers.cpp): each one's cuBLAS / cuSOLVER
 // calls run on the inputs the bench gives them, in the four precisions and with either
-// triangle, and a peer whose factorization fails says so instead of timing garbage. On a real
+// triangle (Cholesky), LU's square and tall, and a peer whose factorization fails says so
+// instead of timing garbage. On a real
 // GPU, or on the CUDA simulator, which checks that every pointer handed to cuBLAS and
 // cuSOLVER is device memory of the right extent; skipped without either.
 #include "accuracy/accuracy.hpp"
@@ -9,6 +10,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cmath>
+#include <concepts>
+#include <vector>
 
 namespace tessera::test {
 namespace {
@@ -45,6 +48,24 @@ TEST_P(GpuPeers, EachPeerRunsOnTheBenchInputs)
             EXPECT_TRUE(timed(gpu::posv_seconds<T>(uplo, n, nrhs, H.data(), B.data(), reps)));
             EXPECT_TRUE(timed(gpu::potri_seconds<T>(uplo, n, F.data(), reps)));
         }
+        // the LU peers: getrf of a tall A too, getrs from LAPACK's factors, gesv, the mixed one
+        Dense<T> LU = A;
+        std::vector<lapack_int> ipiv(static_cast<std::size_t>(n));
+        ASSERT_EQ(blas::getrf<T>(n, n, LU.data(), LU.ld, ipiv.data()), 0);
+        const Dense<T> tall = random_dense<T>(2 * n, n, 5);
+        EXPECT_TRUE(timed(gpu::getrf_seconds<T>(n, n, A.data(), reps)));
+        EXPECT_TRUE(timed(gpu::getrf_seconds<T>(2 * n, n, tall.data(), reps)));
+        EXPECT_TRUE(timed(gpu::getrs_seconds<T>(n, nrhs, LU.data(), ipiv.data(), B.data(), reps)));
+        EXPECT_TRUE(timed(gpu::gesv_seconds<T>(n, nrhs, A.data(), B.data(), reps)));
+        if constexpr (std::same_as<T, double> || std::same_as<T, std::complex<double>>) {
+            int iter = -100;
+            EXPECT_TRUE(timed(gpu::mixed_gesv_seconds<T>(n, nrhs, H.data(), B.data(), reps, &iter)));
+            EXPECT_GE(iter, 0) << "a well-conditioned system converges without falling back to double";
+        } else {
+            int iter = 0;
+            EXPECT_THROW((void)gpu::mixed_gesv_seconds<T>(n, nrhs, H.data(), B.data(), reps, &iter),
+                         tessera::InvalidArgument);
+        }
     });
 }
 
@@ -59,6 +80,10 @@ TEST_P(GpuPeers, AFailedFactorizationIsAnError)
             EXPECT_THROW((void)gpu::potrf_seconds<T>(uplo, n, H.data(), 1), tessera::Error);
             EXPECT_THROW((void)gpu::posv_seconds<T>(uplo, n, 2, H.data(), B.data(), 1), tessera::Error);
         }
+        Dense<T> S = random_dense<T>(n, n, 6);  // singular: column 7 is zero
+        for (int64_t i = 0; i < n; ++i) S(i, 7) = T(0);
+        EXPECT_THROW((void)gpu::getrf_seconds<T>(n, n, S.data(), 1), tessera::Error);
+        EXPECT_THROW((void)gpu::gesv_seconds<T>(n, 2, S.data(), B.data(), 1), tessera::Error);
     });
 }
 
