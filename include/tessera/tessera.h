@@ -146,6 +146,12 @@ int tessera_sgetrf(int m, int n, float* A, int lda, int* ipiv);
 int tessera_dgetrf(int m, int n, double* A, int lda, int* ipiv);
 int tessera_cgetrf(int m, int n, tessera_complex_float* A, int lda, int* ipiv);
 int tessera_zgetrf(int m, int n, tessera_complex_double* A, int lda, int* ipiv);
+/* LU factorization without pivoting A = L U, m x n (the tile LU of StarPU's examples: stable for matrices such as
+   diagonally dominant ones; info k > 0: U(k,k) is exactly zero, the factorization stopped there) */
+int tessera_sgetrf_nopiv(int m, int n, float* A, int lda);
+int tessera_dgetrf_nopiv(int m, int n, double* A, int lda);
+int tessera_cgetrf_nopiv(int m, int n, tessera_complex_float* A, int lda);
+int tessera_zgetrf_nopiv(int m, int n, tessera_complex_double* A, int lda);
 /* Solve op(A) X = B (trans 'N', 'T', 'C') with the factors from getrf */
 int tessera_sgetrs(char trans, int n, int nrhs, const float* A, int lda, const int* ipiv, float* B, int ldb);
 int tessera_dgetrs(char trans, int n, int nrhs, const double* A, int lda, const int* ipiv, double* B, int ldb);

@@ -160,6 +160,11 @@ int getrf_c(int m, int n, T* A, int lda, int* ipiv)
     });
 }
 template <class T>
+int getrf_nopiv_c(int m, int n, T* A, int lda)
+{
+    return guarded([&] { return la::getrf_nopiv<T>(m, n, A, lda); });
+}
+template <class T>
 int getrs_c(char tr, int n, int nrhs, T const* A, int lda, int const* ipiv, T* B, int ldb)
 {
     return guarded([&] {
@@ -279,6 +284,10 @@ int tessera_sgetrf(int m, int n, float* A, int lda, int* ipiv) { return getrf_c(
 int tessera_dgetrf(int m, int n, double* A, int lda, int* ipiv) { return getrf_c(m, n, A, lda, ipiv); }
 int tessera_cgetrf(int m, int n, cf* A, int lda, int* ipiv) { return getrf_c(m, n, A, lda, ipiv); }
 int tessera_zgetrf(int m, int n, cz* A, int lda, int* ipiv) { return getrf_c(m, n, A, lda, ipiv); }
+int tessera_sgetrf_nopiv(int m, int n, float* A, int lda) { return getrf_nopiv_c(m, n, A, lda); }
+int tessera_dgetrf_nopiv(int m, int n, double* A, int lda) { return getrf_nopiv_c(m, n, A, lda); }
+int tessera_cgetrf_nopiv(int m, int n, cf* A, int lda) { return getrf_nopiv_c(m, n, A, lda); }
+int tessera_zgetrf_nopiv(int m, int n, cz* A, int lda) { return getrf_nopiv_c(m, n, A, lda); }
 
 int tessera_sgetrs(char t, int n, int nrhs, const float* A, int lda, const int* ipiv, float* B, int ldb) { return getrs_c(t, n, nrhs, A, lda, ipiv, B, ldb); }
 int tessera_dgetrs(char t, int n, int nrhs, const double* A, int lda, const int* ipiv, double* B, int ldb) { return getrs_c(t, n, nrhs, A, lda, ipiv, B, ldb); }

@@ -29,6 +29,7 @@ template <class T> struct CApi;
         static constexpr auto posv = &tessera_##p##posv;                                                \
         static constexpr auto potri = &tessera_##p##potri;                                              \
         static constexpr auto getrf = &tessera_##p##getrf;                                              \
+        static constexpr auto getrf_nopiv = &tessera_##p##getrf_nopiv;                                  \
         static constexpr auto getrs = &tessera_##p##getrs;                                              \
         static constexpr auto gesv = &tessera_##p##gesv;                                                \
         static constexpr auto getri = &tessera_##p##getri;                                              \
@@ -187,6 +188,24 @@ TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
         blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, G.data(), G.ld, T(1), I.data(), I.ld);
         EXPECT_LT(norm1(I) / (norm1(A0) * norm1(G) * n * eps<T>()), tol) << "getri";
         EXPECT_EQ(C::getri(n, G.data(), 2, jpiv.data()), -3);
+        // getrf_nopiv of a diagonally dominant matrix: ||L U - A||_1 / (||A||_1 n eps); a zero
+        // pivot gives its index
+        Dense<T> D = A0;
+        for (int i = 0; i < n; ++i) D(i, i) += T(2 * n);
+        Dense<T> N = D;
+        ASSERT_EQ(C::getrf_nopiv(n, n, N.data(), int(N.ld)), 0);
+        Dense<T> L(n, n), U(n, n), LU(n, n);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) (i > j ? L : U)(i, j) = N(i, j);
+        for (int i = 0; i < n; ++i) L(i, i) = T(1);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0), LU.data(), LU.ld);
+        EXPECT_LT(norm1_diff(LU, D) / (norm1(D) * n * eps<T>()), tol) << "getrf_nopiv";
+        Dense<T> Z0(3, 3);  // a11 = 0: U(1,1) is zero
+        Z0(1, 0) = Z0(0, 1) = Z0(2, 2) = T(1);
+        EXPECT_EQ(C::getrf_nopiv(3, 3, Z0.data(), 3), 1);
+        EXPECT_EQ(C::getrf_nopiv(3, -1, Z0.data(), 3), -2);
+        EXPECT_EQ(C::getrf_nopiv(3, 3, nullptr, 3), -3);
+        EXPECT_EQ(C::getrf_nopiv(3, 3, Z0.data(), 2), -4);
         // mixed precision (d and z): refined to double's residual in a few steps
         if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
             Dense<T> M = A0, W(n, nrhs);
