@@ -54,6 +54,19 @@ Pivots::Piece& Pivots::piece(int64_t k)
 
 Pivots::Piece const& Pivots::piece(int64_t k) const { return const_cast<Pivots&>(*this).piece(k); }
 
+int64_t Pivots::operator[](int64_t i) const
+{
+    auto home = s_->pieces[std::size_t(i / s_->nb)].acquire<rt::Mode::R>();
+    return s_->data[i];
+}
+
+int64_t const* Pivots::data() const
+{
+    if (!s_) return nullptr;
+    for (Piece& p : s_->pieces) (void)p.acquire<rt::Mode::R>();  // a valid copy at home, kept there
+    return s_->data;
+}
+
 rt::Runtime& Pivots::runtime() const
 {
     require(s_ != nullptr, "Pivots: no runtime (a default-constructed Pivots)");

@@ -54,11 +54,11 @@ public:
     /// Piece k, 0 <= k < pieces() (checked: throws InvalidArgument).
     Piece& piece(int64_t k);
     Piece const& piece(int64_t k) const;
-    /// Entry i (0 <= i < size(), unchecked), read in the memory the pieces are registered on:
-    /// valid once the tasks that write it are done (after the sequence's wait).
-    int64_t operator[](int64_t i) const noexcept { return s_->data[i]; }
-    /// The entries, with the same caveat.
-    int64_t const* data() const noexcept { return s_ ? s_->data : nullptr; }
+    /// Entry i (0 <= i < size(), unchecked), in host memory: its piece is brought there first
+    /// (the panel that wrote it may have run on a GPU), after the tasks that write it.
+    int64_t operator[](int64_t i) const;
+    /// The entries in host memory, every piece brought there first, as above.
+    int64_t const* data() const;
     rt::Runtime& runtime() const;
     explicit operator bool() const noexcept { return s_ != nullptr; }
 
