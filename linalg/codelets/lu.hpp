@@ -1,9 +1,9 @@
 // Codelets of the tile LU: the panel (one SPMD task over a tile column, its ranks sharing the
 // tiles), the panel's row interchanges applied to another tile column, and the LU without
 // pivoting of one diagonal tile. A zero pivot records LAPACK's info, shifted by the panel's
-// offset, into the sequence's info reduction. Every codelet but the panel has a CUDA
-// implementation (the panel runs on the cores: a CUDA panel is still to come); a task over a
-// whole tile column goes to a GPU only when its memory holds the column. Internal.
+// offset, into the sequence's info reduction. Every codelet has a CUDA implementation (the
+// panel's is cuSOLVER's getrf on the gathered column, one rank); a task over a whole tile
+// column goes to a GPU only when its memory holds the column. Internal.
 #pragma once
 
 #include "linalg/codelets/blas3.hpp"
@@ -57,14 +57,24 @@ void getrf_panel_tiles(rt::Span<Tile<T>> column, rt::Vector<int64_t> ipiv, int64
     for (int64_t i = 0; i < ipiv.n; ++i) ipiv[i] += offset + 1;
     if (first_zero > 0) info.record(offset + first_zero);
 }
+/// On a GPU: one rank, cuSOLVER's getrf on the gathered panel (the info comes back
+/// asynchronously, recorded by the worker once the stream work is done).
+template <Scalar T>
+void getrf_panel_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column, rt::Vector<int64_t> ipiv,
+                            int64_t offset, InfoTarget info, PivotSearchRef)
+{
+    if (column.size() == 0) return;
+    kernels::cuda::getrf_panel<T>(cuda, column_tiles<T>(column), column[0].n, ipiv.ptr, offset,
+                                  [info, offset](int64_t i) { info.record(offset + i); });
+}
 template <Scalar T>
 inline constexpr rt::PerfModel getrf_panel_model{
     by_precision<T>("tile_sgetrf_panel", "tile_dgetrf_panel", "tile_cgetrf_panel", "tile_zgetrf_panel")};
 template <Scalar T>
 inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<int64_t>, int64_t, InfoTarget, PivotSearchRef> getrf_panel{
     .name = by_precision<T>("sgetrf_panel", "dgetrf_panel", "cgetrf_panel", "zgetrf_panel"),
-    .where = rt::ArchMask::cpu,  // the cores only: no CUDA panel yet
     .cpu = &getrf_panel_tiles<T>,
+    .cuda = TESSERA_IF_CUDA(&getrf_panel_tiles_cuda<T>),
     .model = &getrf_panel_model<T>,
     .flops = [](rt::Span<Tile<T>> const& column, rt::Vector<int64_t> const&, int64_t const&, InfoTarget const&,
                 PivotSearchRef const&) {
@@ -280,7 +290,7 @@ void getrf_nopiv_tile(Tile<T> a, int64_t offset, InfoTarget info)
 template <Scalar T>
 void getrf_nopiv_tile_cuda(rt::CudaContext const& cuda, Tile<T> a, int64_t offset, InfoTarget info)
 {
-    kernels::cuda::getrf_nopiv<T>(cuda, a.m, a.n, a.ptr, a.ld, [info, offset](int64_t i) { info.record(offset + i); });
+    kernels::cuda::getrf<T>(cuda, a.m, a.n, a.ptr, a.ld, nullptr, [info, offset](int64_t i) { info.record(offset + i); });
 }
 template <Scalar T>
 inline constexpr rt::PerfModel getrf_nopiv_model{

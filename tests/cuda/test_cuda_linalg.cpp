@@ -2,9 +2,10 @@
 // algorithms, in the four precisions, with every task that has a CUDA implementation sent to
 // the GPU by a policy of this test ("cuda-first"), on a GPU capped at 1 MB so that tiles are
 // evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
-// is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm, symm/hemm, syrk/herk, trsm
-// and trmm, and the tile LU (gesv, getrs, getri, getrf_nopiv: all but the panel on the GPU). Each test checks its scaled residual against tol (accuracy.hpp) and that the
-// GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
+// is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm,
+// symm/hemm, syrk/herk, trsm and trmm, and the tile LU (gesv, getrs, getri, getrf_nopiv, and
+// dsgesv's conversions). Each test checks its scaled residual against tol (accuracy.hpp) and
+// that the GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
 #include "accuracy/accuracy.hpp"
 #include "linalg/codelets/precision.hpp"
@@ -169,8 +170,8 @@ TEST_P(CudaTileKernels, TrtriWithAUnitDiagonalKeepsTheDiagonal)
     });
 }
 
-// The tile LU with every task but the panel on the GPU: gesv (getrf, then getrs's row
-// interchanges, trsm and gemm), getrs with A^T, getri (its split of L, its column
+// The tile LU with every task on the GPU: gesv (getrf's panel by cuSOLVER, the interchanges,
+// then getrs's, trsm and gemm), getrs with A^T, getri (its split of L, its column
 // interchanges), and getrf_nopiv (cuSOLVER's getrf without pivots), each against its residual.
 TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
 {
@@ -196,7 +197,7 @@ TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
         blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, X.data(), X.ld, T(1), R.data(),
                       R.ld);
         EXPECT_LT(norm1(R) / (norm1(A0) * norm1(X) * double(n) * eps<T>()), tol) << "getri";
-        for (char const* routine : {"laswp", "laswp_all", "trsm", "gemm", "getri_split", "getri_swap"})
+        for (char const* routine : {"getrf_panel", "laswp", "laswp_all", "trsm", "gemm", "getri_split", "getri_swap"})
             expect_on_gpu<T>(routine);
 
         // LU without pivoting of an HPD matrix (stable): A0 = L U

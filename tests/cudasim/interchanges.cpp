@@ -105,6 +105,20 @@ cudaError_t swap_columns(cudaStream_t stream, std::size_t bytes, DeviceTile cons
     return cudaSuccess;
 }
 
+cudaError_t widen_pivots(cudaStream_t stream, int const* from, int64_t* to, int64_t count, int64_t shift)
+{
+    if (count <= 0) return cudaSuccess;
+    sim::Device& d = sim::device_of(stream);
+    if (d.fault.load() != cudaSuccess) return sim::record(d.fault.load());
+    if (!sim::kernel_touches(d, from, std::size_t(count) * sizeof(int), "widen_pivots_kernel: from") ||
+        !sim::kernel_touches(d, to, std::size_t(count) * sizeof(int64_t), "widen_pivots_kernel: to"))
+        return cudaSuccess;
+    sim::submit(stream, [=] {
+        for (int64_t i = 0; i < count; ++i) to[i] = int64_t(from[i]) + shift;
+    });
+    return cudaSuccess;
+}
+
 cudaError_t take_lower(cudaStream_t stream, std::size_t bytes, int64_t m, int64_t n, void* a, int64_t lda, void* l,
                        int64_t ldl, bool diagonal, void const* one)
 {

@@ -334,12 +334,9 @@ void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, 
 }
 
 template <Scalar T>
-void getrf_nopiv(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, InfoReport report)
+std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda)
 {
-    if (m == 0 || n == 0) return;
-    const int M = to_int(m, "getrf_nopiv: m"), N = to_int(n, "getrf_nopiv: n"), LDA = to_int(lda, "getrf_nopiv: lda");
-    char const* what = by_precision<T>("cusolverDnSgetrf", "cusolverDnDgetrf", "cusolverDnCgetrf",
-                                       "cusolverDnZgetrf");
+    const int M = to_int(m, "getrf: m"), N = to_int(n, "getrf: n"), LDA = to_int(lda, "getrf: lda");
     int lwork = 0;
     cusolverStatus_t st;
     if constexpr (std::same_as<T, float>)
@@ -353,19 +350,31 @@ void getrf_nopiv(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t
     rt::cuda_check(st,
                    by_precision<T>("cusolverDnSgetrf_bufferSize", "cusolverDnDgetrf_bufferSize",
                                    "cusolverDnCgetrf_bufferSize", "cusolverDnZgetrf_bufferSize"));
+    // [device info | lwork elements], rounded up so that what a caller puts after stays aligned
+    return (info_bytes + std::size_t(lwork) * sizeof(T) + info_bytes - 1) / info_bytes * info_bytes;
+}
 
-    // workspace: [device info | lwork elements]; no pivot array: no pivoting
-    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + std::size_t(lwork) * sizeof(T)));
+template <Scalar T>
+void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, int* ipiv, InfoReport report,
+           void* workspace)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "getrf: m"), N = to_int(n, "getrf: n"), LDA = to_int(lda, "getrf: lda");
+    char const* what = by_precision<T>("cusolverDnSgetrf", "cusolverDnDgetrf", "cusolverDnCgetrf",
+                                       "cusolverDnZgetrf");
+    auto* ws = static_cast<std::byte*>(workspace ? workspace
+                                                 : ctx.workspace(getrf_workspace_bytes<T>(ctx, m, n, a, lda)));
     int* info = reinterpret_cast<int*>(ws);
     auto* work = reinterpret_cast<Dev<T>*>(ws + info_bytes);
+    cusolverStatus_t st;
     if constexpr (std::same_as<T, float>)
-        st = cusolverDnSgetrf(ctx.cusolver, M, N, a, LDA, work, nullptr, info);
+        st = cusolverDnSgetrf(ctx.cusolver, M, N, a, LDA, work, ipiv, info);
     else if constexpr (std::same_as<T, double>)
-        st = cusolverDnDgetrf(ctx.cusolver, M, N, a, LDA, work, nullptr, info);
+        st = cusolverDnDgetrf(ctx.cusolver, M, N, a, LDA, work, ipiv, info);
     else if constexpr (std::same_as<T, cf>)
-        st = cusolverDnCgetrf(ctx.cusolver, M, N, dev(a), LDA, work, nullptr, info);
+        st = cusolverDnCgetrf(ctx.cusolver, M, N, dev(a), LDA, work, ipiv, info);
     else
-        st = cusolverDnZgetrf(ctx.cusolver, M, N, dev(a), LDA, work, nullptr, info);
+        st = cusolverDnZgetrf(ctx.cusolver, M, N, dev(a), LDA, work, ipiv, info);
     rt::cuda_check(st, what);
     report_info(ctx, info, static_cast<int*>(ctx.host_scratch(sizeof(int))), std::move(report), what);
 }
@@ -481,7 +490,8 @@ template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n,
                           T const*, int64_t, T*, int64_t);                                         \
     template void potrf<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t, InfoReport);        \
     template void trtri<T>(rt::CudaContext const&, Uplo, Diag, int64_t, T*, int64_t, InfoReport);  \
-    template void getrf_nopiv<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, InfoReport); \
+    template void getrf<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, int*, InfoReport, void*); \
+    template std::size_t getrf_workspace_bytes<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t);    \
     template void lauum<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_KERNELS)
 #undef TESSERA_INSTANTIATE_KERNELS

@@ -11,6 +11,7 @@
 #include <tessera/la/scalar.hpp>
 #include <tessera/rt/codelet.hpp>  // rt::CudaContext (declared)
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -47,10 +48,17 @@ void trmm(rt::CudaContext const& ctx, Side side, Uplo uplo, Op trans, Diag diag,
 /// info when it is k > 0 (the minor of order k is not positive definite).
 template <Scalar T>
 void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, InfoReport report);
-/// LU without pivoting of the m x n A in place, A = L U (cusolverDn<t>getrf given no pivot
-/// array); `report` gets LAPACK's info when it is k > 0 (u_kk is exactly zero).
+/// LU of the m x n A in place (cusolverDn<t>getrf): A = P L U with partial pivoting, ipiv
+/// (GPU memory, min(m, n) int) receiving LAPACK's pivots (rows from 1); or A = L U without
+/// pivoting when ipiv is null. `report` gets LAPACK's info when it is k > 0 (u_kk is exactly
+/// zero). `workspace`: getrf_workspace_bytes of GPU memory from the caller's own request of
+/// ctx.workspace (a caller that needs more of it for itself), or null to ask ctx for it.
 template <Scalar T>
-void getrf_nopiv(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, InfoReport report);
+void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, int* ipiv, InfoReport report,
+           void* workspace = nullptr);
+/// The workspace getrf needs for the m x n A, a multiple of 256 bytes.
+template <Scalar T>
+std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda);
 /// Inverse of the triangular A in place (cusolverDnXtrtri); `report` gets LAPACK's info when
 /// it is k > 0 (a_kk is exactly zero).
 template <Scalar T>

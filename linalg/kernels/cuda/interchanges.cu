@@ -66,6 +66,12 @@ __global__ void take_lower_kernel(int64_t m, int64_t n, E* a, int64_t lda, E* l,
     a[i + j * lda] = E{};
 }
 
+__global__ void widen_pivots_kernel(int const* from, int64_t* to, int64_t count, int64_t shift)
+{
+    const int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < count) to[i] = int64_t(from[i]) + shift;
+}
+
 constexpr unsigned threads = 128;
 
 unsigned blocks_for(int64_t count) { return unsigned((count + threads - 1) / threads); }
@@ -110,6 +116,14 @@ cudaError_t swap_columns(cudaStream_t stream, std::size_t bytes, DeviceTile cons
         swap_columns_kernel<E><<<blocks_for(m), threads, 0, stream>>>(tiles, nb, m, ipiv, count, pivots_first, forward);
         return cudaGetLastError();
     });
+}
+
+cudaError_t widen_pivots(cudaStream_t stream, int const* from, int64_t* to, int64_t count, int64_t shift)
+{
+    if (count <= 0) return cudaSuccess;
+    if (blocks_for(count) > 0x7fffffffu) return cudaErrorInvalidValue;
+    widen_pivots_kernel<<<blocks_for(count), threads, 0, stream>>>(from, to, count, shift);
+    return cudaGetLastError();
 }
 
 cudaError_t take_lower(cudaStream_t stream, std::size_t bytes, int64_t m, int64_t n, void* a, int64_t lda, void* l,

@@ -1,6 +1,7 @@
 // Hand-written CUDA kernels of the tile LU: row interchanges over a tile column (LAPACK's
-// laswp), column interchanges over a tile row (getri's last step), and the split of a tile
-// into its unit lower part and the rest (getri). cuBLAS has none of them. Included only by
+// laswp), column interchanges over a tile row (getri's last step), the panel's pivots made
+// rows of the whole matrix, and the split of a tile into its unit lower part and the rest
+// (getri). cuBLAS has none of them. Included only by
 // sources under cuda/. Internal.
 //
 // As triangle.hpp, the interface takes the element size instead of a Scalar T (nvcc's front
@@ -34,6 +35,10 @@ cudaError_t swap_rows(cudaStream_t stream, std::size_t bytes, DeviceTile const* 
 /// entry i swaps the row's columns `pivots_first` + i and ipiv[i] - 1. One thread per row.
 cudaError_t swap_columns(cudaStream_t stream, std::size_t bytes, DeviceTile const* tiles, int64_t ntiles, int64_t nb,
                          int64_t m, int64_t const* ipiv, int64_t count, int64_t pivots_first, bool forward);
+
+/// to[i] = from[i] + shift for i < count (cuSOLVER's int pivots, rows of a panel from 1, as
+/// Tessera's int64_t rows of the whole matrix).
+cudaError_t widen_pivots(cudaStream_t stream, int const* from, int64_t* to, int64_t count, int64_t shift);
 
 /// getri's split of the m x n tile A: L takes the part of A strictly below the matrix's
 /// diagonal (all of A when not `diagonal`; below the tile's diagonal, with ones on it and

@@ -1,10 +1,12 @@
-// tile_lu.hpp over the kernels of interchanges.cu. The kernels take the tile list in GPU
-// memory: it is written into the task's page-locked host scratch (256 tiles fit) and copied
+// tile_lu.hpp over the kernels of interchanges.cu and cuSOLVER's getrf (the panel, gathered
+// into one column-major array of the workspace: cuSOLVER takes no tile list). The kernels take
+// the tile list in GPU memory: it is written into the task's page-locked host scratch (256 tiles fit) and copied
 // into the workspace on the stream, once per task however many pieces follow. A longer list
 // goes through the heap, pageable, whose copy makes the call wait for the stream.
 #include "linalg/kernels/cuda/tile_lu.hpp"
 
 #include "linalg/instantiate.hpp"
+#include "linalg/kernels/cuda/blas_lapack.hpp"
 #include "linalg/kernels/cuda/interchanges.hpp"
 
 #include <tessera/rt/cuda.hpp>
@@ -78,6 +80,41 @@ void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> co
 }
 
 template <Scalar T>
+void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t n, int64_t* ipiv,
+                 int64_t shift, std::function<void(int64_t)> report)
+{
+    int64_t m = 0;
+    for (auto const& t : tiles) m += t.rows;
+    if (m == 0 || n == 0) return;
+    const int64_t k = std::min(m, n);
+    // one workspace request: [cuSOLVER's | the panel, m x n, ld m | its int pivots]
+    constexpr std::size_t align = 256;
+    const std::size_t solver = getrf_workspace_bytes<T>(ctx, m, n, tiles[0].ptr, m);
+    const std::size_t panel_bytes = (std::size_t(m * n) * sizeof(T) + align - 1) / align * align;
+    auto* ws = static_cast<std::byte*>(ctx.workspace(solver + panel_bytes + std::size_t(k) * sizeof(int)));
+    T* panel = reinterpret_cast<T*>(ws + solver);
+    int* pivots = reinterpret_cast<int*>(ws + solver + panel_bytes);
+    // each tile's rows to their place in the panel, and back after
+    auto copy_tiles = [&](bool gather) {
+        int64_t row = 0;
+        for (auto const& t : tiles) {
+            T* in_panel = panel + row;
+            const std::size_t panel_pitch = std::size_t(m) * sizeof(T), tile_pitch = std::size_t(t.ld) * sizeof(T);
+            rt::cuda_check(gather ? cudaMemcpy2DAsync(in_panel, panel_pitch, t.ptr, tile_pitch, std::size_t(t.rows) * sizeof(T),
+                                                      std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream)
+                                  : cudaMemcpy2DAsync(t.ptr, tile_pitch, in_panel, panel_pitch, std::size_t(t.rows) * sizeof(T),
+                                                      std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream),
+                           "cudaMemcpy2DAsync (the panel's tiles)");
+            row += t.rows;
+        }
+    };
+    copy_tiles(true);
+    getrf<T>(ctx, m, n, panel, m, pivots, std::move(report), ws);
+    copy_tiles(false);
+    rt::cuda_check(widen_pivots(ctx.stream, pivots, ipiv, k, shift), "widen_pivots_kernel");
+}
+
+template <Scalar T>
 void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* l, int64_t ldl,
                 bool diagonal)
 {
@@ -91,7 +128,9 @@ void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t 
                                      std::span<SwapPiece const>, int64_t, cpu::SwapOrder);                         \
     template void apply_column_swaps<T>(rt::CudaContext const&, std::span<cpu::RowTile<T> const>, int64_t, int64_t, \
                                         std::span<SwapPiece const>, cpu::SwapOrder);                               \
-    template void take_lower<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, T*, int64_t, bool);
+    template void take_lower<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, T*, int64_t, bool);         \
+    template void getrf_panel<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>, int64_t, int64_t*,    \
+                                 int64_t, std::function<void(int64_t)>);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_TILE_LU)
 #undef TESSERA_INSTANTIATE_TILE_LU
 

@@ -11,6 +11,7 @@
 #include <tessera/rt/codelet.hpp>  // rt::CudaContext (declared)
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 namespace tessera::la::kernels::cuda {
@@ -36,6 +37,15 @@ void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> co
 template <Scalar T>
 void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> const> tiles, int64_t nb, int64_t m,
                         std::span<SwapPiece const> pieces, cpu::SwapOrder order);
+
+/// getrf_panel of the CPU kernel on a GPU: the panel (the tiles of nb rows each but the last,
+/// width n, M rows in all) gathered into the workspace, factored by cuSOLVER's getrf with
+/// partial pivoting, scattered back; ipiv (GPU memory, min(M, n) entries) receives the pivots
+/// as rows of the whole matrix from 1 (the panel's own plus `shift`), and `report` the first
+/// zero pivot (from 1 in the panel), once the stream is done.
+template <Scalar T>
+void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t n, int64_t* ipiv,
+                 int64_t shift, std::function<void(int64_t)> report);
 
 /// getri's split of the m x n tile A (see cl::take_lower_tile): L takes its part of the unit
 /// lower triangle, which becomes zero in A.
