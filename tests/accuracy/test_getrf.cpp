@@ -6,9 +6,10 @@
 // completed; tiny pivots; square, tall, wide and empty shapes with
 // tiles that divide neither side; the solves' residuals with each op; gesv on a singular
 // matrix leaves B untouched; the inverse's residual ||I - A inv(A)||, and getri leaves a
-// singular factor untouched; dsgesv and zcgesv refine to double's residual, or fall back to
-// double with LAPACK's iter (-2 overflow, -3 a failed single factorization, negative when
-// single precision cannot converge); bad arguments throw naming them.
+// singular factor untouched; dsgesv and zcgesv (LAPACK-style and tile forms) refine to
+// double's residual, or fall back to double with LAPACK's iter (-2 overflow, -3 a failed
+// single factorization, negative when single precision cannot converge); bad arguments throw
+// naming them.
 #include "accuracy/accuracy.hpp"
 
 #include <tessera/la/lu.hpp>
@@ -358,6 +359,55 @@ TEST_P(GetrfAccuracy, MixedPrecisionRefinesOrFallsBackAsLapack)
             EXPECT_EQ(position(nullptr, 4, &iter), 5);
             EXPECT_EQ(position(ipiv.data(), 3, &iter), 9);
             EXPECT_EQ(position(ipiv.data(), 4, nullptr), 10);
+        }
+    });
+}
+
+/// The tile form of the mixed-precision solver of T.
+template <Scalar T>
+int64_t mixed_gesv(tessera::TileMatrix<T>& A, tessera::Pivots& ipiv, tessera::TileMatrix<T> const& B,
+                   tessera::TileMatrix<T>& X, int64_t& iter)
+{
+    if constexpr (std::is_same_v<T, double>) return tessera::dsgesv(A, ipiv, B, X, iter);
+    else return tessera::zcgesv(A, ipiv, B, X, iter);
+}
+
+// The tile form refines as the LAPACK-style one (which calls it): A untouched when single
+// precision converged, its double factors after a fall-back; shapes checked first.
+TEST_P(GetrfAccuracy, MixedPrecisionTileForm)
+{
+    with_precision([&]<class T>() {
+        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+            auto rt = make_runtime();
+            for (int64_t n : {1, 37, 150}) {
+                const int64_t nrhs = 4, nb = tile_for(n);
+                const Dense<T> A0 = random_dense<T>(n, n, 1700 + uint64_t(n)), B0 = random_dense<T>(n, nrhs, 1701);
+                for (bool beyond : {false, true}) {
+                    Dense<T> A1 = A0;
+                    if (beyond) A1(0, 0) = T(1e39);
+                    auto A = tiles_of(*rt, A1, nb);
+                    const auto B = tiles_of(*rt, B0, nb);
+                    tessera::TileMatrix<T> X{*rt, n, nrhs, nb};
+                    tessera::Pivots ipiv{A};
+                    int64_t iter = -100;
+                    ASSERT_EQ(mixed_gesv<T>(A, ipiv, B, X, iter), 0) << "n=" << n;
+                    EXPECT_LT(solve_residual(A1, to_dense(X), B0), tol) << "n=" << n << " iter " << iter;
+                    if (!beyond) {
+                        EXPECT_GE(iter, 0) << "n=" << n;
+                        EXPECT_EQ(norm1_diff(to_dense(A), A1), 0.0) << "A changed although single precision converged";
+                    } else {
+                        EXPECT_EQ(iter, -2) << "n=" << n;
+                        EXPECT_LT(lu_residual(A1, to_dense(A), std::vector<int64_t>(ipiv.data(), ipiv.data() + n)), tol)
+                            << "A does not hold the double factors after the fall-back, n=" << n;
+                    }
+                }
+            }
+            auto A = tiles_of(*rt, random_dense<T>(8, 8, 1), 4);
+            const auto B = tiles_of(*rt, random_dense<T>(8, 2, 2), 4);
+            tessera::TileMatrix<T> X{*rt, 8, 3, 4};
+            tessera::Pivots ipiv{A};
+            int64_t iter = 0;
+            EXPECT_THROW((void)mixed_gesv<T>(A, ipiv, B, X, iter), tessera::InvalidArgument);  // X 8 x 3
         }
     });
 }

@@ -84,6 +84,14 @@ template <Scalar T>
 /// ipiv then hold the double factorization, and the returned info is gesv's.
 [[nodiscard]] int64_t dsgesv(int64_t n, int64_t nrhs, double* a, int64_t lda, int64_t* ipiv, double const* b,
                              int64_t ldb, double* x, int64_t ldx, int64_t* iter);
+/// The tile form: A (n x n), B and X (n x nrhs) of one tile size, ipiv Pivots{A}; B is only
+/// read. Each refinement step is a sequence of tasks on any unit, and the test of convergence
+/// reads X and R on the host, so there is no asynchronous form. iter as above (-1: nrhs = 0).
+[[nodiscard]] int64_t dsgesv(TileMatrix<double>& A, Pivots& ipiv, TileMatrix<double> const& B, TileMatrix<double>& X,
+                             int64_t& iter);
+[[nodiscard]] int64_t zcgesv(TileMatrix<std::complex<double>>& A, Pivots& ipiv,
+                             TileMatrix<std::complex<double>> const& B, TileMatrix<std::complex<double>>& X,
+                             int64_t& iter);
 [[nodiscard]] int64_t zcgesv(int64_t n, int64_t nrhs, std::complex<double>* a, int64_t lda, int64_t* ipiv,
                              std::complex<double> const* b, int64_t ldb, std::complex<double>* x, int64_t ldx,
                              int64_t* iter);
