@@ -492,7 +492,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             if (gpus > 0) res.labels.push_back({"gpus", std::to_string(gpus)});
             const bool cholesky = routine.starts_with("po");
             if (cholesky) res.labels.push_back({"uplo", std::string(1, char(uplo))});
-            res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), std::min(p.m, n)))}};
+            res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), p.m, n))}};
             if (p.m != n) res.sizes.insert(res.sizes.begin(), {"m", double(p.m)});
             if (p.nrhs) res.sizes.push_back({"nrhs", double(p.nrhs)});
             res.seconds = median(times);

@@ -177,4 +177,13 @@ int64_t tile_size(Routine routine, [[maybe_unused]] char precision, int64_t n)
     return std::max<int64_t>(1, std::min(result, std::max<int64_t>(32, (n + 2) / 3)));
 }
 
+int64_t tile_size(Routine routine, char precision, int64_t m, int64_t n)
+{
+    // m = 20000 on 2 cores, against LAPACKE: n = 100, 0.74x as one panel (the recursive kernel,
+    // its tiles shared by the ranks), 0.32x as 3 tile columns; n = 200, 1.02x against 0.81x;
+    // but n = 256, 0.86x against 0.92x (docs/benchmarks.md).
+    if (routine == Routine::getrf && !tile_size_is_set() && n >= 1 && n <= 200 && m >= 4 * n) return n;
+    return tile_size(routine, precision, std::min(m, n));
+}
+
 }  // namespace tessera::la

@@ -44,7 +44,7 @@ int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv)
         return detail::run_inline([&] { return factor_inline(m, n, a, lda, ipiv, kernels::cpu::Pivoting::partial); });
     const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
-    const int64_t nb = tile_size(Routine::getrf, precision_letter<T>(), std::min(m, n));
+    const int64_t nb = tile_size(Routine::getrf, precision_letter<T>(), m, n);
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
     auto P = Pivots::wrap(rt, ipiv, std::min(m, n), nb);
     return getrf(A, P);

@@ -1,7 +1,8 @@
 // The automatic tile size of the LAPACK-style calls (tessera::tile_size, docs/tile-size.md):
 // an override wins for every routine; automatic sizes are multiples of 32 that leave at
 // least 3 tile rows; the inverse takes larger tiles than the factorization once n is large,
-// the solve smaller ones; and a runtime with a GPU never gets tiles too small for it.
+// the solve smaller ones; getrf gives a tall and narrow matrix one tile column; and a runtime
+// with a GPU never gets tiles too small for it.
 #include "accuracy/accuracy.hpp"
 
 #include <tessera/la/context.hpp>
@@ -71,6 +72,21 @@ TEST_F(TileSize, EachRoutineFollowsItsMeasurements)
         EXPECT_GT(tessera::tile_size(Routine::potri, 'd', n), tessera::tile_size(Routine::potrf, 'd', n)) << n;
         EXPECT_LT(tessera::tile_size(Routine::potrs, 'd', n), tessera::tile_size(Routine::potrf, 'd', n)) << n;
     }
+}
+
+// getrf factors a tall and narrow matrix as one tile column (one panel task over every core);
+// other shapes take the size at order min(m, n); an override still wins.
+TEST_F(TileSize, GetrfGivesATallNarrowMatrixOneTileColumn)
+{
+    start(0);
+    EXPECT_EQ(tessera::tile_size(Routine::getrf, 'd', 20000, 200), 200);
+    EXPECT_EQ(tessera::tile_size(Routine::getrf, 'z', 800, 200), 200);
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{700, 200}, {20000, 256}, {200, 20000}, {4000, 4000}})
+        EXPECT_EQ(tessera::tile_size(Routine::getrf, 'd', m, n), tessera::tile_size(Routine::getrf, 'd', std::min(m, n)))
+            << m << " x " << n;
+    EXPECT_EQ(tessera::tile_size(Routine::potrf, 'd', 20000, 200), tessera::tile_size(Routine::potrf, 'd', 200));
+    tessera::set_tile_size(64);
+    EXPECT_EQ(tessera::tile_size(Routine::getrf, 'd', 20000, 200), 64);
 }
 
 TEST_F(TileSize, GpusGetLargeTiles)
