@@ -20,18 +20,13 @@ namespace sim = tessera::cudasim;
 bool can_launch(cudaStream_t stream, std::size_t bytes, DeviceTile const* tiles, int64_t ntiles, int64_t const* ipiv,
                 int64_t count, char const* kernel, cudaError_t& status)
 {
-    status = cudaSuccess;
     if (bytes != 4 && bytes != 8 && bytes != 16) {
         status = sim::record(cudaErrorInvalidValue);
         return false;
     }
-    sim::Device& d = sim::device_of(stream);
-    if (d.fault.load() != cudaSuccess) {
-        status = sim::record(d.fault.load());
-        return false;
-    }
-    return sim::kernel_touches(d, tiles, std::size_t(ntiles) * sizeof(DeviceTile), std::string(kernel) + ": tiles") &&
-           sim::kernel_touches(d, ipiv, std::size_t(count) * sizeof(int64_t), std::string(kernel) + ": ipiv");
+    sim::Device* d = sim::device_for_launch(stream, status);
+    return d && sim::kernel_touches(*d, tiles, std::size_t(ntiles) * sizeof(DeviceTile), std::string(kernel) + ": tiles") &&
+           sim::kernel_touches(*d, ipiv, std::size_t(count) * sizeof(int64_t), std::string(kernel) + ": ipiv");
 }
 
 /// Swaps the entries at p and q, `bytes` each, once both are found in device memory.

@@ -17,18 +17,13 @@ namespace sim = tessera::cudasim;
 bool can_launch(cudaStream_t stream, int64_t m, int64_t n, void const* from, int64_t ldf, std::size_t from_bytes,
                 void const* to, int64_t ldt, std::size_t to_bytes, char const* kernel, cudaError_t& status)
 {
-    status = cudaSuccess;
     if (n > 8 * 65535) {
         status = sim::record(cudaErrorInvalidValue);
         return false;
     }
-    sim::Device& d = sim::device_of(stream);
-    if (d.fault.load() != cudaSuccess) {
-        status = sim::record(d.fault.load());
-        return false;
-    }
-    return sim::kernel_touches(d, from, sim::matrix_bytes(m, n, ldf, from_bytes), std::string(kernel) + ": source") &&
-           sim::kernel_touches(d, to, sim::matrix_bytes(m, n, ldt, to_bytes), std::string(kernel) + ": target");
+    sim::Device* d = sim::device_for_launch(stream, status);
+    return d && sim::kernel_touches(*d, from, sim::matrix_bytes(m, n, ldf, from_bytes), std::string(kernel) + ": source") &&
+           sim::kernel_touches(*d, to, sim::matrix_bytes(m, n, ldt, to_bytes), std::string(kernel) + ": target");
 }
 
 }  // namespace

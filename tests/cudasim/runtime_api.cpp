@@ -185,6 +185,13 @@ void fault(Device& device, cudaError_t status, std::string const& why)
     device.fault.compare_exchange_strong(none, status);
 }
 
+Device* device_for_launch(cudaStream_t stream, cudaError_t& status)
+{
+    Device& d = device_of(stream);
+    status = d.fault.load() == cudaSuccess ? cudaSuccess : record(d.fault.load());
+    return status == cudaSuccess ? &d : nullptr;
+}
+
 bool kernel_touches(Device& device, void const* p, std::size_t bytes, std::string const& what)
 {
     if (bytes == 0 || State::get().classify(p, bytes) == Memory::device) return true;

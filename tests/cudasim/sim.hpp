@@ -169,6 +169,10 @@ Device& device_of(cudaStream_t s);
 /// touches memory it must not does to a GPU.
 void fault(Device& device, cudaError_t status, std::string const& why);
 
+/// The device a kernel queued on `stream` runs on, or nullptr when that device has faulted:
+/// its sticky error is then recorded and left in `status` (cudaSuccess otherwise).
+Device* device_for_launch(cudaStream_t stream, cudaError_t& status);
+
 /// A kernel queued for `device` touches [p, p + bytes): true when that range is empty or lies
 /// inside one device allocation; otherwise faults the device (cudaErrorIllegalAddress), naming
 /// `what`, and returns false.
