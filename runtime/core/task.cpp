@@ -156,6 +156,7 @@ void Task::reset() noexcept
     kernel_arrivals.store(0, std::memory_order_relaxed);
     group_broken.store(false, std::memory_order_relaxed);
     running_slots = nullptr;
+    data_bytes = 0;
     predicted = 0;
     footprint = {};
     pending.store(1, std::memory_order_relaxed);
