@@ -15,9 +15,10 @@
 // <t>potri, <t>getrf, <t>getrs, cusolverDnDSgesv (ZCgesv), and for posv and gesv (cuSOLVER's
 // classic API has neither) <t>potrf then <t>potrs, <t>getrf then <t>getrs, on one GPU with the
 // matrices already in its memory (transfers not timed, CUDA events, median of --reps after a
-// warm-up), measured after the runtime has stopped, so that it has the GPU to itself. Its columns (and JSON fields):
-// gpu_peer_seconds, gpu_peer_gflops and gpu_ratio (GPU peer time / Tessera time: above 1,
-// Tessera is faster), and the label gpu_peer.
+// warm-up), measured after the runtime has stopped, so that it has the GPU to itself. Its
+// columns (and JSON fields): gpu_peer_seconds, gpu_peer_gflops and gpu_ratio (GPU peer time /
+// Tessera time: above 1, Tessera is faster), and the label gpu_peer. --peer-reps sets the CPU
+// peer's repetitions (default --reps).
 #include "bench/bench.hpp"
 #include "bench/svg_plot.hpp"
 #if TESSERA_HAVE_CUDA

@@ -290,7 +290,8 @@ void getrf_nopiv_tile(Tile<T> a, int64_t offset, InfoTarget info)
 template <Scalar T>
 void getrf_nopiv_tile_cuda(rt::CudaContext const& cuda, Tile<T> a, int64_t offset, InfoTarget info)
 {
-    kernels::cuda::getrf<T>(cuda, a.m, a.n, a.ptr, a.ld, nullptr, [info, offset](int64_t i) { info.record(offset + i); });
+    kernels::cuda::getrf<T>(cuda, a.m, a.n, a.ptr, a.ld, nullptr,
+                            [info, offset](int64_t i) { info.record(offset + i); });
 }
 template <Scalar T>
 inline constexpr rt::PerfModel getrf_nopiv_model{

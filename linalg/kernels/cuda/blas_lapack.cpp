@@ -21,7 +21,8 @@
 // - trtri: cusolverDnXtrtri (the only trtri of cuSOLVER 11+), which asks for device and host
 //   workspaces. With a unit diagonal it writes the diagonal (seen with cuSOLVER 13.0 on an
 //   H200; its documentation says nothing of it), which LAPACK never references: the diagonal
-//   is saved to the workspace before and copied back after, two strided copies on the stream. The host one goes into host_scratch beside the info when it fits (it is small or
+//   is saved to the workspace before and copied back after, two strided copies on the stream.
+//   The host workspace goes into host_scratch beside the info when it fits (it is small or
 //   empty: trtri runs on the GPU); otherwise into a heap buffer that the completion function
 //   keeps alive, since cuSOLVER may still use it from the stream after the call has returned.
 //   Pinned memory is not needed for it.
@@ -396,7 +397,8 @@ void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, in
     // done.
     const bool unit = diag == Diag::unit;
     const std::size_t work_bytes = (device_bytes + info_bytes - 1) / info_bytes * info_bytes;
-    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + work_bytes + (unit ? std::size_t(n) * sizeof(T) : 0)));
+    const std::size_t diagonal_bytes = unit ? std::size_t(n) * sizeof(T) : 0;
+    auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + work_bytes + diagonal_bytes));
     int* info = reinterpret_cast<int*>(ws);
     std::byte* saved_diagonal = ws + info_bytes + work_bytes;
     // A(i, i) is sizeof(T) bytes every (lda + 1) entries

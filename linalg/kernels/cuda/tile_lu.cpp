@@ -1,8 +1,9 @@
 // tile_lu.hpp over the kernels of interchanges.cu and cuSOLVER's getrf (the panel, gathered
 // into one column-major array of the workspace: cuSOLVER takes no tile list). The kernels take
-// the tile list in GPU memory: it is written into the task's page-locked host scratch (256 tiles fit) and copied
-// into the workspace on the stream, once per task however many pieces follow. A longer list
-// goes through the heap, pageable, whose copy makes the call wait for the stream.
+// the tile list in GPU memory: it is written into the task's page-locked host scratch (256
+// tiles fit) and copied into the workspace on the stream, once per task however many pieces
+// follow. A longer list goes through the heap, pageable, whose copy makes the call wait for
+// the stream.
 #include "linalg/kernels/cuda/tile_lu.hpp"
 
 #include "linalg/instantiate.hpp"
@@ -100,11 +101,13 @@ void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const>
         for (auto const& t : tiles) {
             T* in_panel = panel + row;
             const std::size_t panel_pitch = std::size_t(m) * sizeof(T), tile_pitch = std::size_t(t.ld) * sizeof(T);
-            rt::cuda_check(gather ? cudaMemcpy2DAsync(in_panel, panel_pitch, t.ptr, tile_pitch, std::size_t(t.rows) * sizeof(T),
-                                                      std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream)
-                                  : cudaMemcpy2DAsync(t.ptr, tile_pitch, in_panel, panel_pitch, std::size_t(t.rows) * sizeof(T),
-                                                      std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream),
-                           "cudaMemcpy2DAsync (the panel's tiles)");
+            const std::size_t width = std::size_t(t.rows) * sizeof(T);
+            const cudaError_t e =
+                gather ? cudaMemcpy2DAsync(in_panel, panel_pitch, t.ptr, tile_pitch, width, std::size_t(n),
+                                           cudaMemcpyDeviceToDevice, ctx.stream)
+                       : cudaMemcpy2DAsync(t.ptr, tile_pitch, in_panel, panel_pitch, width, std::size_t(n),
+                                           cudaMemcpyDeviceToDevice, ctx.stream);
+            rt::cuda_check(e, "cudaMemcpy2DAsync (the panel's tiles)");
             row += t.rows;
         }
     };
