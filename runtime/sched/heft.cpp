@@ -104,6 +104,17 @@ public:
         // workers of one architecture share a prediction: ask the models once per architecture
         std::string_view last_arch;
         Prediction p;
+        // when worker w can start t: after what it has begun and what its queue runs first
+        auto free_at = [&](WorkerState& s) {
+            double ahead;
+            if (variant_ == Variant::tmdp_pr_sorted_decision) {
+                std::lock_guard lock(s.m);
+                ahead = s.sorted.predicted_ahead_of(t.priority());
+            } else {
+                ahead = s.seen_queued.load(std::memory_order_relaxed);
+            }
+            return std::max(now, s.seen_free_at()) + ahead;
+        };
         for (WorkerId w = 0; w < workers_.size(); ++w) {
             if (!t.can_run_on(w)) continue;
             if (std::string_view arch = host().arch_name(w); arch != last_arch || cands.empty()) {
@@ -112,15 +123,7 @@ public:
             }
             double transfer = variant_ == Variant::tm ? 0.0 : t.expected_transfer(w);
             WorkerState& s = workers_[w];
-            double ahead;
-            if (variant_ == Variant::tmdp_pr_sorted_decision) {
-                std::lock_guard lock(s.m);
-                ahead = s.sorted.predicted_ahead_of(t.priority());
-            } else {
-                ahead = s.seen_queued.load(std::memory_order_relaxed);
-            }
-            double free_at = std::max(now, s.seen_free_at()) + ahead;
-            cands.push_back({w, p, transfer, free_at + transfer + p.seconds, s.seen_tasks()});
+            cands.push_back({w, p, transfer, free_at(s) + transfer + p.seconds, s.seen_tasks()});
             calibrating = calibrating || !p.known();
         }
         if (unsigned maxp = t.max_parallelism(); maxp > 1) {
@@ -132,8 +135,8 @@ public:
                 std::size_t queued_tasks = 0;
                 for (WorkerId w : groups[g]) {
                     able = able && t.can_run_on(w);
-                    WorkerState const& s = workers_[w];
-                    start = std::max(start, s.seen_free_at());
+                    WorkerState& s = workers_[w];
+                    start = std::max(start, free_at(s));  // the same estimate as one member alone
                     queued_tasks = std::max(queued_tasks, s.seen_tasks());
                 }
                 if (!able) continue;
