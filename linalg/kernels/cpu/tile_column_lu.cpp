@@ -177,8 +177,10 @@ void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n
 {
     // By blocks of columns, as LAPACK's laswp: a row is n entries ld apart, one cache line each,
     // so swapping whole rows one after the other would reload every line once per swap. A block
-    // of 32 columns of the rows it touches stays in cache while all the swaps go through it.
-    constexpr int64_t block = 32;
+    // of columns of the rows it touches stays in cache while all the swaps go through it: 768
+    // swaps on 768 columns of 8000 rows take 2.9 ms by blocks of 8, 3.2 ms by LAPACK's 32, 6.0
+    // ms column by column (one core).
+    constexpr int64_t block = 8;
     auto row = [&](int64_t r) -> std::pair<T*, int64_t> {  // row r of the column: its first entry, stride
         ColumnTile<T> const& t = tiles[std::size_t(r / nb)];
         return {t.ptr + r % nb, t.ld};
