@@ -8,7 +8,7 @@
 // i of L holds the multipliers of the row that ended in position i). Priorities follow the
 // critical path: the panel first, then the column of the next panel, then the others from
 // left to right; the swaps on the left, which nothing waits for, last. On a LAPACK array
-// tiled in place with cores alone, the gemm of a column is one task per stack of tiles.
+// tiled in place with cores alone, a block of columns is updated by one task.
 #include <tessera/la/lu.hpp>
 
 #include "linalg/algorithms/operands.hpp"
@@ -38,6 +38,35 @@ std::vector<typename TileMatrix<T>::Tile*> tiles_below(TileMatrix<T>& A, int64_t
     for (int64_t i = k; i < A.mt(); ++i) column.push_back(&A(i, j));
     return column;
 }
+
+/// Step k's update on a LAPACK array tiled in place with cores alone: the tiles of a row of
+/// tile columns lie side by side, so that a block of columns is updated by one task
+/// (cl::update_columns: interchanges, trsm and gemm, each one call over the block). Columns
+/// k+1 and k+2, which the next two panels wait for, get a task each; the others are cut into
+/// as many blocks as keep every worker busy twice over. The columns left of the panel get
+/// their interchanges last, which nothing waits for.
+template <Scalar T, class Priority>
+void update_in_blocks(TileMatrix<T>& A, Pivots& ipiv, int64_t k, std::vector<typename TileMatrix<T>::Tile*> const& panel,
+                      Sequence& s, int64_t wanted, Priority prio)
+{
+    const int64_t nt = A.nt(), offset = k * A.nb();
+    auto submit = [&](int64_t j0, int64_t j1) {
+        std::vector<typename TileMatrix<T>::Tile*> block;
+        for (int64_t j = j0; j < j1; ++j)
+            for (int64_t i = k; i < A.mt(); ++i) block.push_back(&A(i, j));
+        s.submit(cl::update_columns<T>, rt::read_all(panel), rt::read(ipiv.piece(k)), rt::value(offset),
+                 rt::readwrite_all(block), prio(k, j0));
+    };
+    for (int64_t j = k + 1; j < std::min(nt, k + 3); ++j) submit(j, j + 1);
+    const int64_t rest = nt - (k + 3);
+    if (rest > 0) {
+        const int64_t width = (rest + wanted - 1) / wanted;
+        for (int64_t j = k + 3; j < nt; j += width) submit(j, std::min(nt, j + width));
+    }
+    for (int64_t j = 0; j < k; ++j)
+        s.submit(cl::swap_rows<T>, rt::readwrite_all(tiles_below(A, k, j)), rt::read(ipiv.piece(k)),
+                 rt::value(offset), rt::priority(0));
+}
 }  // namespace
 
 template <Scalar T>
@@ -53,39 +82,27 @@ void getrf_async(TileMatrix<T>& A, Pivots& ipiv, Sequence& s)
     const auto call = detail::begin_call<T>(s, "getrf", {{"A", A, true}});
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), nb = A.nb();
     auto prio = [nt](int64_t k, int64_t j) { return rt::priority(int(2 * (nt - k) - (j - k))); };
-    // On a LAPACK array tiled in place with cores alone, the tiles of a column lie one below
-    // the other: each column's update is a few tall gemm calls (cl::gemm_stack), as many per
-    // step as keep every worker busy twice over. Elsewhere, one gemm task per tile, which any
-    // unit can run.
-    const bool stacks = !A.owns_storage() && cores_alone(s.runtime());
+    // On a LAPACK array tiled in place with cores alone, blocks of columns (update_in_blocks).
+    // Elsewhere, a task per tile, which any unit can run.
+    const bool blocks = !A.owns_storage() && cores_alone(s.runtime());
     const auto wanted = int64_t(2 * s.runtime().worker_count());
     for (int64_t k = 0; k < kt; ++k) {
         const auto panel = tiles_below(A, k, k);
         s.submit(cl::getrf_panel<T>, rt::readwrite_all(panel), rt::write(ipiv.piece(k)), rt::value(k * nb),
                  rt::value(s.info_target(OnInfo::continues)), rt::value(std::make_shared<kernels::cpu::PivotSearch>()),
                  rt::priority(int(2 * (nt - k) + 1)));
+        if (blocks) {
+            update_in_blocks(A, ipiv, k, panel, s, wanted, prio);
+            continue;
+        }
         for (int64_t j = k + 1; j < nt; ++j) {
             s.submit(cl::swap_rows<T>, rt::readwrite_all(tiles_below(A, k, j)), rt::read(ipiv.piece(k)),
                      rt::value(k * nb), prio(k, j));
             s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(Uplo::lower), rt::value(Op::notrans),
                      rt::value(Diag::unit), rt::value(T(1)), read(A(k, k)), readwrite(A(k, j)), prio(k, j));
-            const int64_t below = mt - k - 1;  // tile rows under the panel (none at the last of a wide A)
-            if (stacks && below > 0) {  // A(i..i+h-1, j) -= A(i..i+h-1, k) A(k, j), one task per stack of h tiles
-                const int64_t chunks = std::clamp<int64_t>((wanted + nt - k - 2) / (nt - k - 1), 1, below);
-                const int64_t h = (below + chunks - 1) / chunks;
-                for (int64_t i = k + 1; i < mt; i += h) {
-                    std::vector<typename TileMatrix<T>::Tile*> a, c;
-                    for (int64_t r = i; r < std::min(mt, i + h); ++r) {
-                        a.push_back(&A(r, k));
-                        c.push_back(&A(r, j));
-                    }
-                    s.submit(cl::gemm_stack<T>, rt::read_all(a), read(A(k, j)), rt::readwrite_all(c), prio(k, j));
-                }
-            } else {
-                for (int64_t i = k + 1; i < mt; ++i)
-                    s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(Op::notrans), rt::value(T(-1)),
-                             read(A(i, k)), read(A(k, j)), rt::value(T(1)), readwrite(A(i, j)), prio(k, j));
-            }
+            for (int64_t i = k + 1; i < mt; ++i)
+                s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(Op::notrans), rt::value(T(-1)),
+                         read(A(i, k)), read(A(k, j)), rt::value(T(1)), readwrite(A(i, j)), prio(k, j));
         }
         for (int64_t j = 0; j < k; ++j)
             s.submit(cl::swap_rows<T>, rt::readwrite_all(tiles_below(A, k, j)), rt::read(ipiv.piece(k)),

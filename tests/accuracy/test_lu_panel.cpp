@@ -3,8 +3,11 @@
 // an SPMD task do), it gives bitwise the same factors and pivots as one rank, since each rank
 // makes the same BLAS calls on its own tiles that one rank makes on all; its pivots are
 // LAPACKE's on a matrix whose pivots are distinct by a wide margin; the interchanges it
-// reports, applied to another column, give the rows LAPACKE's laswp gives.
+// reports, applied to another column, give the rows LAPACKE's laswp gives; the trailing
+// update of a block of columns in one task is LAPACK's laswp, trsm and gemm, whether the block
+// lies in one LAPACK array (one call each) or in tiles of their own (a call per tile column).
 #include "accuracy/accuracy.hpp"
+#include "accuracy/lu_update_check.hpp"
 
 #include "linalg/kernels/cpu/tile_column_lu.hpp"
 
@@ -140,6 +143,15 @@ TEST_P(LuPanelKernel, RowSwapsAcrossTilesMatchLaswp)
             blas::laswp<T>(n, ref.data(), ref.ld, first + 1, first + count, lapack_ipiv.data(), incx);
             EXPECT_EQ(norm1_diff(column.dense(), ref), 0.0) << "incx " << incx;
         }
+    });
+}
+
+TEST_P(LuPanelKernel, TrailingUpdateOfABlockOfColumnsMatchesLapack)
+{
+    rt::Runtime r{rt::RuntimeConfig{.ncpus = 1, .ncuda = 0, .perfmodel_dir = "none"}};
+    with_precision([&]<class T>() {
+        for (bool in_place : {true, false})
+            EXPECT_LT(lu_update_error<T>(r, in_place), tol) << (in_place ? "a LAPACK array" : "tiles of their own");
     });
 }
 

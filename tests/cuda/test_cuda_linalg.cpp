@@ -8,6 +8,7 @@
 // that the GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
 #include "accuracy/accuracy.hpp"
+#include "accuracy/lu_update_check.hpp"
 #include "linalg/codelets/precision.hpp"
 
 #include <tessera/rt/sched.hpp>
@@ -216,6 +217,19 @@ TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
         blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0), P.data(), P.ld);
         EXPECT_LT(norm1_diff(P, H) / (double(n) * norm1(H) * eps<T>()), tol) << "getrf_nopiv";
         expect_on_gpu<T>("getrf_nopiv");
+    });
+}
+
+// The tile LU's update of a block of columns in one task (the task getrf gives a LAPACK array
+// on the cores alone), on the GPU: per tile column, over tiles of their own or in place.
+TEST_P(CudaTileKernels, TrailingUpdateOfABlockOfColumns)
+{
+    with_precision([&]<class T>() {
+        for (bool in_place : {true, false}) {
+            CudaFirst::on_gpu().clear();
+            EXPECT_LT(lu_update_error<T>(rt(), in_place), tol) << (in_place ? "a LAPACK array" : "tiles of their own");
+            expect_on_gpu<T>("lu_update");
+        }
     });
 }
 

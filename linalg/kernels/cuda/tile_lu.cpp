@@ -53,17 +53,21 @@ std::vector<SwapPiece> in_order(std::span<SwapPiece const> pieces, cpu::SwapOrde
 }  // namespace
 
 template <Scalar T>
-void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t nb, int64_t n,
-                     std::span<SwapPiece const> pieces, int64_t column_first, cpu::SwapOrder order)
+void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles,
+                     std::span<int64_t const> widths, int64_t nb, std::span<SwapPiece const> pieces,
+                     int64_t column_first, cpu::SwapOrder order)
 {
-    if (tiles.empty() || n == 0 || pieces.empty()) return;
+    if (tiles.empty() || widths.empty() || pieces.empty()) return;
     DeviceTile const* list = tiles_on_gpu(ctx, tiles.size(), [&](std::size_t i) {
         return DeviceTile{tiles[i].ptr, tiles[i].ld};
     });
+    const std::size_t rows = tiles.size() / widths.size();
     for (SwapPiece const& p : in_order(pieces, order))
-        rt::cuda_check(swap_rows(ctx.stream, sizeof(T), list, int64_t(tiles.size()), nb, n, p.ipiv, p.count, p.first,
-                                 column_first, order == cpu::SwapOrder::forward),
-                       "swap_rows_kernel");
+        for (std::size_t c = 0; c < widths.size(); ++c)
+            if (widths[c] > 0)
+                rt::cuda_check(swap_rows(ctx.stream, sizeof(T), list + c * rows, int64_t(rows), nb, widths[c], p.ipiv,
+                                         p.count, p.first, column_first, order == cpu::SwapOrder::forward),
+                               "swap_rows_kernel");
 }
 
 template <Scalar T>
@@ -127,8 +131,9 @@ void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t 
 }
 
 #define TESSERA_INSTANTIATE_TILE_LU(T)                                                                             \
-    template void apply_row_swaps<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>, int64_t, int64_t, \
-                                     std::span<SwapPiece const>, int64_t, cpu::SwapOrder);                         \
+    template void apply_row_swaps<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>,                  \
+                                     std::span<int64_t const>, int64_t, std::span<SwapPiece const>, int64_t,        \
+                                     cpu::SwapOrder);                                                               \
     template void apply_column_swaps<T>(rt::CudaContext const&, std::span<cpu::RowTile<T> const>, int64_t, int64_t, \
                                         std::span<SwapPiece const>, cpu::SwapOrder);                               \
     template void take_lower<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, T*, int64_t, bool);         \

@@ -1,6 +1,8 @@
 // The tile LU's own kernels on a GPU, the CUDA twins of kernels/cpu/tile_column_lu.hpp's
 // interchanges and of getri's split: each takes the CUDA worker's context first, queues its
-// work on ctx.stream and waits for nothing. Defined in tile_lu.cpp (over interchanges.cu) for
+// work on ctx.stream and waits for nothing. Those taking tiles put the list in the task's
+// host scratch: one such call per task (a second would overwrite the list before the stream
+// has copied it). Defined in tile_lu.cpp (over interchanges.cu) for
 // the four Scalar types, in CUDA builds only; this header includes no CUDA header, so codelets
 // may include it in every build. Internal.
 #pragma once
@@ -24,13 +26,15 @@ struct SwapPiece {
     int64_t first = 0;
 };
 
-/// apply_row_swaps of the CPU kernel, for several pieces in one task: the pieces in the given
-/// order (forward), or the last piece first (backward), each piece's entries in that order
-/// too, on the tile column `tiles` (nb rows each but the last, width n, its first row being
-/// row `column_first` of the matrix).
+/// apply_row_swaps of the CPU kernel, for several pieces and several tile columns in one task:
+/// the pieces in the given order (forward), or the last piece first (backward), each piece's
+/// entries in that order too. `tiles` holds the tile columns one after the other, as many
+/// tiles each (nb rows each but the last), column c being widths[c] wide, their first row
+/// being row `column_first` of the matrix.
 template <Scalar T>
-void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t nb, int64_t n,
-                     std::span<SwapPiece const> pieces, int64_t column_first, cpu::SwapOrder order);
+void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles,
+                     std::span<int64_t const> widths, int64_t nb, std::span<SwapPiece const> pieces,
+                     int64_t column_first, cpu::SwapOrder order);
 
 /// apply_column_swaps of the CPU kernel, for several pieces, on the tile row `tiles` (nb
 /// columns each but the last, height m); the order as above.
