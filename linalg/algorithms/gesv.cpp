@@ -1,9 +1,12 @@
-// Tile LU solver (PLASMA's pzgesv): A = P L U by getrf, then A X = B by getrs, on one
-// sequence: the solve's first tasks start once the tiles they read are final, while getrf
-// is still factoring the rest. When U is exactly singular the solve's tasks still run (B is
-// then unspecified, as lu.hpp says; the LAPACK-style form keeps B untouched instead).
+// Tile LU solver: A = P L U by getrf, with B updated at each step as more columns right of A
+// (Gaussian elimination on [A B]), so that the forward solve L^{-1} P^T B fills the
+// factorization's idle moments instead of following it; then U X = B by the tile trsm. When
+// U is exactly singular the solve's tasks still run (B is then unspecified, as lu.hpp says;
+// the LAPACK-style form keeps B untouched instead).
+#include <tessera/la/blas.hpp>
 #include <tessera/la/lu.hpp>
 
+#include "linalg/algorithms/getrf_steps.hpp"
 #include "linalg/algorithms/operands.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -30,8 +33,9 @@ void gesv_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B, Sequence& s)
 {
     check_gesv(A, B);  // before anything is submitted: a bad B must not leave A factored
     const auto call = detail::begin_call<T>(s, "gesv", {{"A", A, true}, {"B", B, true}});
-    getrf_async(A, ipiv, s);
-    getrs_async(Op::notrans, A, ipiv, B, s);
+    detail::getrf_then_forward_solve_async(A, ipiv, &B, s);
+    if (A.n() > 0 && B.n() > 0)
+        trsm_async<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, T(1), A, B, s);
 }
 
 template <Scalar T>

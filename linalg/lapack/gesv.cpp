@@ -1,6 +1,6 @@
 // LAPACK-style gesv: A and ipiv are registered in place; the factorization and the solve run
-// in one sequence on a tile copy of B (solve_on_copy.hpp), so that the solve of the first
-// tile rows overlaps the end of the factorization. An exactly singular A leaves B untouched,
+// in one sequence on a copy of B (solve_on_copy.hpp), whose forward solve goes along with the
+// factorization (gesv_async). An exactly singular A leaves B untouched,
 // as LAPACK's gesv does (A and ipiv then hold the completed factorization).
 #include <tessera/la/context.hpp>
 #include <tessera/la/lu.hpp>

@@ -1,4 +1,4 @@
-// LAPACK-style posv: A is tiled in place; B is copied into tile storage by tasks, and the
+// LAPACK-style posv: A is tiled in place; B is copied (solve_on_copy.hpp), and the
 // factorization and the solve run in one sequence, so that the solve of the first tile rows
 // overlaps the end of the factorization. Only when the factorization succeeded is the
 // solution copied back into B: a matrix that is not positive definite leaves B untouched, as
