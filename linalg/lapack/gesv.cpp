@@ -5,10 +5,13 @@
 #include <tessera/la/context.hpp>
 #include <tessera/la/lu.hpp>
 
+#include "linalg/algorithms/getrf_steps.hpp"
 #include "linalg/instantiate.hpp"
 #include "linalg/lapack/arguments.hpp"
 #include "linalg/lapack/library_call.hpp"
+#include "linalg/lapack/lu_strips.hpp"
 #include "linalg/lapack/solve_on_copy.hpp"
+#include "linalg/lapack/strips.hpp"
 
 namespace tessera::inline la {
 
@@ -27,8 +30,19 @@ int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, in
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
     auto P = Pivots::wrap(rt, ipiv, n, nb);
     if (nrhs == 0) return getrf(A, P);  // as LAPACK: A is factored even then
-    return detail::solve_on_copy_of_b(rt, n, nrhs, b, ldb, nb,
-                                      [&](TileMatrix<T>& X, Sequence& s) { gesv_async(A, P, X, s); });
+    // On cores alone with many right-hand sides, the solve with U by strips once A is factored
+    const int64_t width = detail::strip_width(rt, nrhs);
+    return detail::solve_on_copy_of_b(
+        rt, n, nrhs, b, ldb, nb,
+        [&](TileMatrix<T>& X, Sequence& s) {
+            if (width > 0) detail::getrf_then_forward_solve_async(A, P, &X, s);
+            else gesv_async(A, P, X, s);
+        },
+        [&](T* x) {
+            if (width > 0)
+                detail::lu_solve_in_strips<T>(rt, detail::LuSolvePart::upper_only, Op::notrans, n, nrhs, a, lda,
+                                              nullptr, x, n, width);
+        });
 }
 
 #define TESSERA_INSTANTIATE(T) template int64_t gesv<T>(int64_t, int64_t, T*, int64_t, int64_t*, T*, int64_t);

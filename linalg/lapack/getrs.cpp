@@ -1,6 +1,7 @@
 // LAPACK-style getrs: A (read only) and B are tiled in place, ipiv copied into registered
 // pieces (n entries: nothing next to the O(n^2 nrhs) solve), and the tile solve runs on the
-// library's runtime. Inside a task, the interchanges and the two triangular solves run inline.
+// library's runtime; on cores alone with many right-hand sides, by strips of B instead
+// (lu_strips.hpp). Inside a task, the interchanges and the two triangular solves run inline.
 #include <tessera/la/context.hpp>
 #include <tessera/la/lu.hpp>
 
@@ -9,6 +10,8 @@
 #include "linalg/kernels/cpu/tile_column_lu.hpp"
 #include "linalg/lapack/arguments.hpp"
 #include "linalg/lapack/library_call.hpp"
+#include "linalg/lapack/lu_strips.hpp"
+#include "linalg/lapack/strips.hpp"
 
 namespace tessera::inline la {
 
@@ -53,6 +56,10 @@ int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_
     }
     const detail::LibraryCall library_call;
     rt::Runtime& rt = library_call.runtime();
+    if (const int64_t width = detail::strip_width(rt, nrhs)) {
+        detail::lu_solve_in_strips(rt, detail::LuSolvePart::whole, trans, n, nrhs, a, lda, ipiv, b, ldb, width);
+        return 0;
+    }
     const int64_t nb = tile_size(Routine::getrs, precision_letter<T>(), n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
     auto B = TileMatrix<T>::wrap(rt, b, n, nrhs, ldb, nb);

@@ -41,8 +41,8 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     const int64_t nb = tile_size(Routine::posv, precision_letter<T>(), n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
     if (nrhs == 0) return potrf(uplo, A);  // as LAPACK: A is factored even then
-    return detail::solve_on_copy_of_b(rt, n, nrhs, b, ldb, nb,
-                                      [&](TileMatrix<T>& X, Sequence& s) { posv_async(uplo, A, X, s); });
+    return detail::solve_on_copy_of_b(
+        rt, n, nrhs, b, ldb, nb, [&](TileMatrix<T>& X, Sequence& s) { posv_async(uplo, A, X, s); }, [](T*) {});
 }
 
 #define TESSERA_INSTANTIATE(T) template int64_t posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t);

@@ -20,10 +20,12 @@
 namespace tessera::inline la::detail {
 
 /// Runs solve(X, s), which submits the factorization and the solve of X, a copy of the
-/// n x nrhs array b tiled in place, into sequence s; copies X back into b when the sequence's
-/// info is 0. Returns that info.
-template <Scalar T, class Solve>
-int64_t solve_on_copy_of_b(rt::Runtime& rt, int64_t n, int64_t nrhs, T* b, int64_t ldb, int64_t nb, Solve&& solve)
+/// n x nrhs array b tiled in place, into sequence s; when the sequence's info is 0, runs
+/// finish(copy) on the copy (ld n), X unregistered, and copies it back into b. Returns that
+/// info.
+template <Scalar T, class Solve, class Finish>
+int64_t solve_on_copy_of_b(rt::Runtime& rt, int64_t n, int64_t nrhs, T* b, int64_t ldb, int64_t nb, Solve&& solve,
+                           Finish&& finish)
 {
     const std::unique_ptr<T, void (*)(void*) noexcept> copy{
         static_cast<T*>(rt.allocate_for_transfers(std::size_t(n) * std::size_t(nrhs) * sizeof(T))), &rt::free_pinned};
@@ -35,8 +37,10 @@ int64_t solve_on_copy_of_b(rt::Runtime& rt, int64_t n, int64_t nrhs, T* b, int64
         solve(X, s);
         info = s.wait();
     }  // X unregistered: the copy holds the solution, wherever the tasks left it
-    if (info == 0) kernels::cpu::lacpy(n, nrhs, static_cast<T const*>(copy.get()), n, b, ldb);
-    return info;
+    if (info != 0) return info;
+    finish(copy.get());
+    kernels::cpu::lacpy(n, nrhs, static_cast<T const*>(copy.get()), n, b, ldb);
+    return 0;
 }
 
 }  // namespace tessera::inline la::detail

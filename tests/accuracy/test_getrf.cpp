@@ -252,6 +252,47 @@ TEST_P(GetrfAccuracy, GesvSolvesAndLeavesBUntouchedWhenSingular)
     });
 }
 
+// With many right-hand sides and the automatic tile size, the LAPACK-style solves go by strips
+// of B on cores alone (one task per worker's strip and step): getrs with each operation from
+// LAPACKE's factors, gesv after its factorization, and a singular A still leaves B untouched.
+TEST_P(GetrfAccuracy, SolvesWithManyRightHandSides)
+{
+    with_precision([&]<class T>() {
+        LibraryRuntime lib{GetParam()};
+        const int64_t n = 150, nrhs = 64;
+        const Dense<T> A0 = random_dense<T>(n, n, 1201), B0 = random_dense<T>(n, nrhs, 1202, n + 3);
+        const auto ref = lapack_lu(A0);
+        for (Op op : {Op::notrans, Op::trans, Op::conjtrans}) {
+            Dense<T> X = B0;
+            ASSERT_EQ(tessera::getrs(op, n, nrhs, static_cast<T const*>(ref.F.data()), ref.F.ld, ref.ipiv.data(),
+                                     X.data(), X.ld),
+                      0);
+            Dense<T> opA(n, n);
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) {
+                    T x = op == Op::notrans ? A0(i, j) : A0(j, i);
+                    if constexpr (is_complex_v<T>)
+                        if (op == Op::conjtrans) x = std::conj(x);
+                    opA(i, j) = x;
+                }
+            EXPECT_LT(solve_residual(opA, X, B0), tol) << "getrs, op " << char(op);
+            EXPECT_TRUE(padding_unchanged(X, B0));
+        }
+        Dense<T> F = A0, X = B0;
+        std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+        ASSERT_EQ(tessera::gesv(n, nrhs, F.data(), F.ld, ipiv.data(), X.data(), X.ld), 0);
+        EXPECT_LT(solve_residual(A0, X, B0), tol) << "gesv";
+        EXPECT_LT(lu_residual(A0, F, ipiv), tol);
+        EXPECT_TRUE(padding_unchanged(X, B0));
+        Dense<T> S = A0, Y = B0;
+        for (int64_t i = 0; i < n; ++i) S(i, 120) = T(0);  // a zero column: U(120, 120) = 0
+        const int64_t expected = lapack_lu(S).info;
+        ASSERT_GT(expected, 0);
+        EXPECT_EQ(tessera::gesv(n, nrhs, S.data(), S.ld, ipiv.data(), Y.data(), Y.ld), expected);
+        EXPECT_EQ(norm1_diff(Y, B0), 0.0) << "B changed although A is singular";
+    });
+}
+
 /// ||I - A X||_1 / (||A||_1 ||X||_1 n eps) for X the computed inverse of A.
 template <Scalar T>
 double inverse_residual(Dense<T> const& A, Dense<T> const& X)
