@@ -75,11 +75,7 @@ template <Scalar T>
 void getrf_then_forward_solve_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>* B, Sequence& s)
 {
     const int64_t kmin = std::min(A.m(), A.n());
-    require(ipiv.size() == kmin && (kmin == 0 || ipiv.nb() == A.nb()), [&] {
-        return "getrf: ipiv has " + std::to_string(ipiv.size()) + " entries in pieces of " + std::to_string(ipiv.nb()) +
-               "; A (" + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", nb " + std::to_string(A.nb()) +
-               ") needs " + std::to_string(kmin) + " in pieces of " + std::to_string(A.nb()) + " (Pivots{A})";
-    });
+    detail::require_pivots_of("getrf", ipiv, A);
     require(kmin == 0 || &ipiv.runtime() == &s.runtime(), "getrf: ipiv lives on another runtime than the sequence");
     const auto call = detail::begin_call<T>(s, "getrf", {{"A", A, true}});
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), nb = A.nb();

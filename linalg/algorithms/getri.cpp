@@ -26,11 +26,7 @@ void getri_async(TileMatrix<T>& A, Pivots const& ipiv, Sequence& s)
     require(A.m() == A.n(), [&] {
         return "getri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square";
     });
-    require(ipiv.size() == A.n() && (A.n() == 0 || ipiv.nb() == A.nb()), [&] {
-        return "getri: ipiv has " + std::to_string(ipiv.size()) + " entries in pieces of " + std::to_string(ipiv.nb()) +
-               "; A of order " + std::to_string(A.n()) + " needs " + std::to_string(A.n()) + " in pieces of " +
-               std::to_string(A.nb());
-    });
+    detail::require_pivots_of("getri", ipiv, A);
     require(A.n() == 0 || &ipiv.runtime() == &s.runtime(), "getri: ipiv lives on another runtime than the sequence");
     const auto call = detail::begin_call<T>(s, "getri", {{"A", A, true}});
     const int64_t nt = A.nt();

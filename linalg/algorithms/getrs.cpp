@@ -27,11 +27,7 @@ void check_getrs(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatri
         return "getrs: B has " + std::to_string(B.m()) + " rows, A has order " + std::to_string(A.n());
     });
     require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(), "getrs: A and B must have the same tile size");
-    require(ipiv.size() == A.n() && (A.n() == 0 || ipiv.nb() == A.nb()), [&] {
-        return "getrs: ipiv has " + std::to_string(ipiv.size()) + " entries in pieces of " + std::to_string(ipiv.nb()) +
-               "; A of order " + std::to_string(A.n()) + " needs " + std::to_string(A.n()) + " in pieces of " +
-               std::to_string(A.nb());
-    });
+    detail::require_pivots_of("getrs", ipiv, A);
 }
 
 template <Scalar T>

@@ -77,11 +77,7 @@ void check_mixed_gesv(char const* fn, TileMatrix<T> const& A, Pivots const& ipiv
     });
     require(A.n() == 0 || B.n() == 0 || (A.nb() == B.nb() && A.nb() == X.nb()),
             [&] { return std::string(fn) + ": A, B and X must have the same tile size"; });
-    require(ipiv.size() == A.n() && (A.n() == 0 || ipiv.nb() == A.nb()), [&] {
-        return std::string(fn) + ": ipiv has " + std::to_string(ipiv.size()) + " entries in pieces of " +
-               std::to_string(ipiv.nb()) + ", A needs " + std::to_string(A.n()) + " in pieces of " +
-               std::to_string(A.nb());
-    });
+    detail::require_pivots_of(fn, ipiv, A);
 }
 
 /// The single-precision solve and its refinement; returns iter (>= 0) when it converged, or the

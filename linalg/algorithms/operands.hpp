@@ -7,10 +7,12 @@
 
 #include <tessera/error.hpp>
 #include <tessera/la/enums.hpp>
+#include <tessera/la/pivots.hpp>
 #include <tessera/la/sequence.hpp>
 #include <tessera/la/tile_matrix.hpp>
 #include <tessera/rt/filter.hpp>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 
@@ -70,6 +72,20 @@ void require_usable_on(Sequence const& s, std::string const& routine, std::initi
                 if (&o != &w && w.matrix.overlaps(o.matrix)) [[unlikely]]
                     throw InvalidArgument(routine + ": " + w.name + " shares elements with " + o.name +
                                           ": a matrix the call writes must not overlap another of its matrices");
+}
+
+/// Throws InvalidArgument naming `routine` unless ipiv holds the min(m, n) interchanges of A's
+/// LU in pieces of A's tile size, as Pivots{A} makes them.
+template <Scalar T>
+void require_pivots_of(std::string const& routine, Pivots const& ipiv, TileMatrix<T> const& A)
+{
+    const int64_t count = std::min(A.m(), A.n());
+    require(ipiv.size() == count && (count == 0 || ipiv.nb() == A.nb()), [&] {
+        return routine + ": ipiv has " + std::to_string(ipiv.size()) + " entries in pieces of " +
+               std::to_string(ipiv.nb()) + "; A (" + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", nb " +
+               std::to_string(A.nb()) + ") needs " + std::to_string(count) + " in pieces of " + std::to_string(A.nb()) +
+               " (Pivots{A})";
+    });
 }
 
 /// Checks the call's matrices (require_usable_on) and opens call `routine` on `s` until the

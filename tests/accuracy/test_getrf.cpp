@@ -71,6 +71,21 @@ LapackLU<T> lapack_lu(Dense<T> const& A)
     return r;
 }
 
+/// op(A) explicitly (A, its transpose or its conjugate transpose), for a solve's residual.
+template <Scalar T>
+Dense<T> op_of(Dense<T> const& A, Op op)
+{
+    Dense<T> R = op == Op::notrans ? Dense<T>(A.m, A.n) : Dense<T>(A.n, A.m);
+    for (int64_t j = 0; j < R.n; ++j)
+        for (int64_t i = 0; i < R.m; ++i) {
+            T x = op == Op::notrans ? A(i, j) : A(j, i);
+            if constexpr (is_complex_v<T>)
+                if (op == Op::conjtrans) x = std::conj(x);
+            R(i, j) = x;
+        }
+    return R;
+}
+
 /// The tile getrf of A0 with tile size nb: its factors, ipiv and info.
 template <Scalar T>
 LapackLU<T> tile_lu(rt::Runtime& rt, Dense<T> const& A0, int64_t nb)
@@ -216,15 +231,7 @@ TEST_P(GetrfAccuracy, SolvesWithEachOperation)
             auto B = tiles_of(*rt, B0, nb);
             tessera::getrs(op, A, ipiv, B);
             const Dense<T> X = to_dense(B);
-            Dense<T> opA(n, n);  // op(A0) explicitly, for the residual
-            for (int64_t j = 0; j < n; ++j)
-                for (int64_t i = 0; i < n; ++i) {
-                    T x = op == Op::notrans ? A0(i, j) : A0(j, i);
-                    if constexpr (is_complex_v<T>)
-                        if (op == Op::conjtrans) x = std::conj(x);
-                    opA(i, j) = x;
-                }
-            EXPECT_LT(solve_residual(opA, X, B0), tol) << "op " << char(op);
+            EXPECT_LT(solve_residual(op_of(A0, op), X, B0), tol) << "op " << char(op);
         }
     });
 }
@@ -267,15 +274,7 @@ TEST_P(GetrfAccuracy, SolvesWithManyRightHandSides)
             ASSERT_EQ(tessera::getrs(op, n, nrhs, static_cast<T const*>(ref.F.data()), ref.F.ld, ref.ipiv.data(),
                                      X.data(), X.ld),
                       0);
-            Dense<T> opA(n, n);
-            for (int64_t j = 0; j < n; ++j)
-                for (int64_t i = 0; i < n; ++i) {
-                    T x = op == Op::notrans ? A0(i, j) : A0(j, i);
-                    if constexpr (is_complex_v<T>)
-                        if (op == Op::conjtrans) x = std::conj(x);
-                    opA(i, j) = x;
-                }
-            EXPECT_LT(solve_residual(opA, X, B0), tol) << "getrs, op " << char(op);
+            EXPECT_LT(solve_residual(op_of(A0, op), X, B0), tol) << "getrs, op " << char(op);
             EXPECT_TRUE(padding_unchanged(X, B0));
         }
         Dense<T> F = A0, X = B0;
