@@ -29,62 +29,58 @@ CBLAS_DIAG cblas(Diag d) noexcept { return d == Diag::unit ? CblasUnit : CblasNo
 constexpr auto col = CblasColMajor;
 constexpr int lapack_col = LAPACK_COL_MAJOR;
 
+/// The routine of T's precision among LAPACK's s, d, c and z ones.
+template <Scalar T, class S, class D, class C, class Z>
+constexpr auto pick(S s, D d, C c, Z z) noexcept
+{
+    if constexpr (std::same_as<T, float>) return s;
+    else if constexpr (std::same_as<T, double>) return d;
+    else if constexpr (std::same_as<T, cf>) return c;
+    else return z;
+}
+
+/// A scalar as CBLAS takes it: by value in the real precisions, by address in the complex ones.
+template <Scalar T>
+auto scalar(T const& x) noexcept
+{
+    if constexpr (is_complex_v<T>) return &x;
+    else return x;
+}
+
 }  // namespace
 
 template <Scalar T>
 void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, T const* a, int64_t lda, T const* b,
           int64_t ldb, T beta, T* c, int64_t ldc)
 {
-    auto A = cblas(ta), B = cblas(tb);
-    if constexpr (std::same_as<T, float>)
-        cblas_sgemm(col, A, B, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
-    else if constexpr (std::same_as<T, double>)
-        cblas_dgemm(col, A, B, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
-    else if constexpr (std::same_as<T, cf>)
-        cblas_cgemm(col, A, B, int(m), int(n), int(k), &alpha, a, int(lda), b, int(ldb), &beta, c, int(ldc));
-    else
-        cblas_zgemm(col, A, B, int(m), int(n), int(k), &alpha, a, int(lda), b, int(ldb), &beta, c, int(ldc));
+    pick<T>(cblas_sgemm, cblas_dgemm, cblas_cgemm, cblas_zgemm)(col, cblas(ta), cblas(tb), int(m), int(n), int(k),
+                                                                scalar(alpha), a, int(lda), b, int(ldb), scalar(beta),
+                                                                c, int(ldc));
 }
 
 template <Scalar T>
 void symm(Side side, Uplo uplo, bool hermitian, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T const* b,
           int64_t ldb, T beta, T* c, int64_t ldc)
 {
-    auto S = cblas(side);
-    auto U = cblas(uplo);
-    if constexpr (std::same_as<T, float>)
-        cblas_ssymm(col, S, U, int(m), int(n), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
-    else if constexpr (std::same_as<T, double>)
-        cblas_dsymm(col, S, U, int(m), int(n), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
-    else if constexpr (std::same_as<T, cf>)
-        (hermitian ? cblas_chemm : cblas_csymm)(col, S, U, int(m), int(n), &alpha, a, int(lda), b, int(ldb), &beta, c,
-                                                int(ldc));
-    else
-        (hermitian ? cblas_zhemm : cblas_zsymm)(col, S, U, int(m), int(n), &alpha, a, int(lda), b, int(ldb), &beta, c,
-                                                int(ldc));
+    // hermitian only means something in the complex precisions
+    pick<T>(cblas_ssymm, cblas_dsymm, hermitian ? cblas_chemm : cblas_csymm, hermitian ? cblas_zhemm : cblas_zsymm)(
+        col, cblas(side), cblas(uplo), int(m), int(n), scalar(alpha), a, int(lda), b, int(ldb), scalar(beta), c,
+        int(ldc));
 }
 
 template <Scalar T>
 void syrk(Uplo uplo, Op trans, bool hermitian, int64_t n, int64_t k, T alpha, T const* a, int64_t lda, T beta, T* c,
           int64_t ldc)
 {
-    auto U = cblas(uplo);
-    auto O = cblas(trans);
-    if constexpr (std::same_as<T, float>)
-        cblas_ssyrk(col, U, O, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc));
-    else if constexpr (std::same_as<T, double>)
-        cblas_dsyrk(col, U, O, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc));
-    else if constexpr (std::same_as<T, cf>) {
-        if (hermitian)
-            cblas_cherk(col, U, O, int(n), int(k), alpha.real(), a, int(lda), beta.real(), c, int(ldc));
-        else
-            cblas_csyrk(col, U, O, int(n), int(k), &alpha, a, int(lda), &beta, c, int(ldc));
-    } else {
-        if (hermitian)
-            cblas_zherk(col, U, O, int(n), int(k), alpha.real(), a, int(lda), beta.real(), c, int(ldc));
-        else
-            cblas_zsyrk(col, U, O, int(n), int(k), &alpha, a, int(lda), &beta, c, int(ldc));
+    if constexpr (is_complex_v<T>) {
+        if (hermitian) {  // herk's alpha and beta are real
+            pick<T>(nullptr, nullptr, cblas_cherk, cblas_zherk)(col, cblas(uplo), cblas(trans), int(n), int(k),
+                                                                alpha.real(), a, int(lda), beta.real(), c, int(ldc));
+            return;
+        }
     }
+    pick<T>(cblas_ssyrk, cblas_dsyrk, cblas_csyrk, cblas_zsyrk)(col, cblas(uplo), cblas(trans), int(n), int(k),
+                                                                scalar(alpha), a, int(lda), scalar(beta), c, int(ldc));
 }
 
 /// The triangular solve (trsm) or product (trmm): CBLAS gives both the same arguments.
@@ -92,18 +88,9 @@ template <Scalar T>
 void triangular(bool solve, Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a,
                 int64_t lda, T* b, int64_t ldb)
 {
-    auto S = cblas(side);
-    auto U = cblas(uplo);
-    auto O = cblas(trans);
-    auto D = cblas(diag);
-    if constexpr (std::same_as<T, float>)
-        (solve ? cblas_strsm : cblas_strmm)(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
-    else if constexpr (std::same_as<T, double>)
-        (solve ? cblas_dtrsm : cblas_dtrmm)(col, S, U, O, D, int(m), int(n), alpha, a, int(lda), b, int(ldb));
-    else if constexpr (std::same_as<T, cf>)
-        (solve ? cblas_ctrsm : cblas_ctrmm)(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
-    else
-        (solve ? cblas_ztrsm : cblas_ztrmm)(col, S, U, O, D, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
+    pick<T>(solve ? cblas_strsm : cblas_strmm, solve ? cblas_dtrsm : cblas_dtrmm, solve ? cblas_ctrsm : cblas_ctrmm,
+            solve ? cblas_ztrsm : cblas_ztrmm)(col, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m),
+                                               int(n), scalar(alpha), a, int(lda), b, int(ldb));
 }
 
 template <Scalar T>
@@ -123,31 +110,22 @@ void trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alp
 template <Scalar T>
 int64_t potrf_lapack(Uplo uplo, int64_t n, T* a, int64_t lda)
 {
-    char u = to_char(uplo);
-    if constexpr (std::same_as<T, float>) return LAPACKE_spotrf_work(lapack_col, u, int(n), a, int(lda));
-    else if constexpr (std::same_as<T, double>) return LAPACKE_dpotrf_work(lapack_col, u, int(n), a, int(lda));
-    else if constexpr (std::same_as<T, cf>) return LAPACKE_cpotrf_work(lapack_col, u, int(n), a, int(lda));
-    else return LAPACKE_zpotrf_work(lapack_col, u, int(n), a, int(lda));
+    return pick<T>(LAPACKE_spotrf_work, LAPACKE_dpotrf_work, LAPACKE_cpotrf_work, LAPACKE_zpotrf_work)(
+        lapack_col, to_char(uplo), int(n), a, int(lda));
 }
 
 template <Scalar T>
 int64_t trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda)
 {
-    char u = to_char(uplo), d = to_char(diag);
-    if constexpr (std::same_as<T, float>) return LAPACKE_strtri_work(lapack_col, u, d, int(n), a, int(lda));
-    else if constexpr (std::same_as<T, double>) return LAPACKE_dtrtri_work(lapack_col, u, d, int(n), a, int(lda));
-    else if constexpr (std::same_as<T, cf>) return LAPACKE_ctrtri_work(lapack_col, u, d, int(n), a, int(lda));
-    else return LAPACKE_ztrtri_work(lapack_col, u, d, int(n), a, int(lda));
+    return pick<T>(LAPACKE_strtri_work, LAPACKE_dtrtri_work, LAPACKE_ctrtri_work, LAPACKE_ztrtri_work)(
+        lapack_col, to_char(uplo), to_char(diag), int(n), a, int(lda));
 }
 
 template <Scalar T>
 void lauum_lapack(Uplo uplo, int64_t n, T* a, int64_t lda)
 {
-    char u = to_char(uplo);
-    if constexpr (std::same_as<T, float>) LAPACKE_slauum_work(lapack_col, u, int(n), a, int(lda));
-    else if constexpr (std::same_as<T, double>) LAPACKE_dlauum_work(lapack_col, u, int(n), a, int(lda));
-    else if constexpr (std::same_as<T, cf>) LAPACKE_clauum_work(lapack_col, u, int(n), a, int(lda));
-    else LAPACKE_zlauum_work(lapack_col, u, int(n), a, int(lda));
+    pick<T>(LAPACKE_slauum_work, LAPACKE_dlauum_work, LAPACKE_clauum_work, LAPACKE_zlauum_work)(
+        lapack_col, to_char(uplo), int(n), a, int(lda));
 }
 
 template <Scalar T>
@@ -176,28 +154,19 @@ template <Scalar T>
 int64_t iamax(int64_t n, T const* x, int64_t incx)
 {
     if (n <= 0) return -1;
-    if constexpr (std::same_as<T, float>) return int64_t(cblas_isamax(int(n), x, int(incx)));
-    else if constexpr (std::same_as<T, double>) return int64_t(cblas_idamax(int(n), x, int(incx)));
-    else if constexpr (std::same_as<T, cf>) return int64_t(cblas_icamax(int(n), x, int(incx)));
-    else return int64_t(cblas_izamax(int(n), x, int(incx)));
+    return int64_t(pick<T>(cblas_isamax, cblas_idamax, cblas_icamax, cblas_izamax)(int(n), x, int(incx)));
 }
 
 template <Scalar T>
 void swap(int64_t n, T* x, int64_t incx, T* y, int64_t incy)
 {
-    if constexpr (std::same_as<T, float>) cblas_sswap(int(n), x, int(incx), y, int(incy));
-    else if constexpr (std::same_as<T, double>) cblas_dswap(int(n), x, int(incx), y, int(incy));
-    else if constexpr (std::same_as<T, cf>) cblas_cswap(int(n), x, int(incx), y, int(incy));
-    else cblas_zswap(int(n), x, int(incx), y, int(incy));
+    pick<T>(cblas_sswap, cblas_dswap, cblas_cswap, cblas_zswap)(int(n), x, int(incx), y, int(incy));
 }
 
 template <Scalar T>
 void scal(int64_t n, T alpha, T* x, int64_t incx)
 {
-    if constexpr (std::same_as<T, float>) cblas_sscal(int(n), alpha, x, int(incx));
-    else if constexpr (std::same_as<T, double>) cblas_dscal(int(n), alpha, x, int(incx));
-    else if constexpr (std::same_as<T, cf>) cblas_cscal(int(n), &alpha, x, int(incx));
-    else cblas_zscal(int(n), &alpha, x, int(incx));
+    pick<T>(cblas_sscal, cblas_dscal, cblas_cscal, cblas_zscal)(int(n), scalar(alpha), x, int(incx));
 }
 
 std::shared_ptr<void> single_threaded_blas()
