@@ -651,11 +651,11 @@ TEST(Heft, AParallelTaskThatEndsEarlyFreesItsCores)
 }
 
 // A parallel task waits for every member of its group as a task waits for one worker: for
-// what each member has begun and what its queue holds. Both cores are held for 1 s; worker 0
-// also has a 10 s task queued, of the same priority. The parallel task (2 s on a core, 1 s on
-// the pair) would start on the pair only after that task, at 11 s: it goes to worker 1 alone
-// and is expected to end in 3 s (counting the members' running tasks alone, the pair looked
-// free in 1 s and got it).
+// what each member has begun and what its queue holds. Worker 0 is held for 1 s and worker 1
+// for 2 s; worker 0 also has a 10 s task queued, of the same priority (11 s there against 12
+// s on worker 1). The parallel task (2 s on a core, 1 s on the pair) would start on the pair
+// only after that task, at 11 s: it goes to worker 1 alone and is expected to end in 4 s
+// (counting the members' running tasks alone, the pair looked free in 2 s and got it).
 TEST(Heft, AParallelTaskWaitsForTheQueuesOfItsGroup)
 {
     const rt::Codelet<double> parallel_probe{.name = "parallel_probe", .cpu = +[](double) {},
@@ -670,10 +670,10 @@ TEST(Heft, AParallelTaskWaitsForTheQueuesOfItsGroup)
         auto opener1 = g1.opener();
         open.open();
         r.submit(gate_of_known_length, rt::value(&g0), rt::value(1e9), rt::on_worker(0));
-        r.submit(gate_of_known_length, rt::value(&g1), rt::value(1e9), rt::on_worker(1));
+        r.submit(gate_of_known_length, rt::value(&g1), rt::value(2e9), rt::on_worker(1));
         ASSERT_TRUE(g0.wait_entered());
         ASSERT_TRUE(g1.wait_entered());
-        r.submit(gate_of_known_length, rt::value(&open), rt::value(10e9));  // 11 s on either: the tie, worker 0
+        r.submit(gate_of_known_length, rt::value(&open), rt::value(10e9));
         r.submit(parallel_probe, rt::value(2e9));
         g0.open();
         g1.open();
@@ -684,8 +684,8 @@ TEST(Heft, AParallelTaskWaitsForTheQueuesOfItsGroup)
     ASSERT_EQ(queued->worker, 0u);
     auto placed = tessera::test::last_decision(log, "parallel_probe");
     ASSERT_TRUE(placed);
-    EXPECT_EQ(placed->worker, 1u) << "worker 1 alone ends it first (3 s; the pair 12 s, worker 0 13 s)";
-    EXPECT_NEAR(placed->expected_wait, 3.0, 0.1);
+    EXPECT_EQ(placed->worker, 1u) << "worker 1 alone ends it first (4 s; the pair 12 s, worker 0 13 s)";
+    EXPECT_NEAR(placed->expected_wait, 4.0, 0.1);
 }
 
 TEST(Heft, DecisionsAreLogged)
