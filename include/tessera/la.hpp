@@ -12,6 +12,7 @@
 #include <tessera/la/lu.hpp>
 #include <tessera/la/norm.hpp>
 #include <tessera/la/pivots.hpp>
+#include <tessera/la/qr.hpp>
 #include <tessera/la/scalar.hpp>
 #include <tessera/la/sequence.hpp>
 #include <tessera/la/tile_matrix.hpp>

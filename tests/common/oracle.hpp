@@ -183,4 +183,29 @@ int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, lapack_int* ipiv, T* b,
                                                                                 int(lda), ipiv, b, int(ldb));
 }
 
+/// LAPACK's geqrf: R and the reflectors in compact form, min(m, n) taus.
+template <Scalar T>
+int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
+{
+    return pick<T>(LAPACKE_sgeqrf, LAPACKE_dgeqrf, LAPACKE_cgeqrf, LAPACKE_zgeqrf)(LAPACK_COL_MAJOR, int(m), int(n), a,
+                                                                                    int(lda), tau);
+}
+/// LAPACK's ormqr (real) or unmqr (complex): C = op(Q) C or C op(Q); Q^H is 'T' for the real
+/// types and 'C' for the complex ones, whichever of Op::trans and Op::conjtrans names it.
+template <Scalar T>
+int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
+              int64_t ldc)
+{
+    const char trans = op == Op::notrans ? 'N' : is_complex_v<T> ? 'C' : 'T';
+    return pick<T>(LAPACKE_sormqr, LAPACKE_dormqr, LAPACKE_cunmqr, LAPACKE_zunmqr)(
+        LAPACK_COL_MAJOR, char(side), trans, int(m), int(n), int(k), a, int(lda), tau, c, int(ldc));
+}
+/// LAPACK's orgqr (real) or ungqr (complex): the first n columns of Q in place.
+template <Scalar T>
+int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
+{
+    return pick<T>(LAPACKE_sorgqr, LAPACKE_dorgqr, LAPACKE_cungqr, LAPACKE_zungqr)(LAPACK_COL_MAJOR, int(m), int(n),
+                                                                                    int(k), a, int(lda), tau);
+}
+
 }  // namespace tessera::test::oracle

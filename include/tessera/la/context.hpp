@@ -30,7 +30,7 @@ bool initialized() noexcept;
 rt::Runtime& runtime();
 
 /// The routines whose tile size is tuned separately.
-enum class Routine : uint8_t { gemm, symm, syrk, trsm, trmm, potrf, potrs, posv, potri, getrf, getrs, gesv, getri };
+enum class Routine : uint8_t { gemm, symm, syrk, trsm, trmm, potrf, potrs, posv, potri, getrf, getrs, gesv, getri, geqrf };
 
 /// Sets the tile size of the LAPACK-style and C calls (0: automatic, the default).
 void set_tile_size(int64_t nb);

@@ -9,6 +9,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <algorithm>
 #include <concepts>
 #include <mutex>
 #include <vector>
@@ -114,6 +115,98 @@ int64_t potrf_lapack(Uplo uplo, int64_t n, T* a, int64_t lda)
         lapack_col, to_char(uplo), int(n), a, int(lda));
 }
 
+namespace {
+/// LAPACK's letter for Q^H: 'T' in the real precisions (their 'C' is refused), 'C' in the
+/// complex ones.
+template <Scalar T>
+char reflector_op(Op op) noexcept
+{
+    return op == Op::notrans ? 'N' : is_complex_v<T> ? 'C' : 'T';
+}
+/// A thread's workspace of at least `count` elements (the kernels run once per task: no
+/// allocation after the first tasks).
+template <Scalar T>
+T* workspace(int64_t count)
+{
+    thread_local std::vector<T> work;
+    if (work.size() < std::size_t(count)) work.resize(std::size_t(count));
+    return work.data();
+}
+}  // namespace
+
+template <Scalar T>
+void geqrt(int64_t m, int64_t n, int64_t ib, T* a, int64_t lda, T* t, int64_t ldt)
+{
+    if (std::min(m, n) == 0) return;
+    pick<T>(LAPACKE_sgeqrt_work, LAPACKE_dgeqrt_work, LAPACKE_cgeqrt_work, LAPACKE_zgeqrt_work)(
+        lapack_col, int(m), int(n), int(ib), a, int(lda), t, int(ldt), workspace<T>(ib * n));
+}
+
+template <Scalar T>
+void gemqrt(Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t ib, T const* v, int64_t ldv, T const* t,
+            int64_t ldt, T* c, int64_t ldc)
+{
+    if (m == 0 || n == 0 || k == 0) return;
+    pick<T>(LAPACKE_sgemqrt_work, LAPACKE_dgemqrt_work, LAPACKE_cgemqrt_work, LAPACKE_zgemqrt_work)(
+        lapack_col, to_char(side), reflector_op<T>(op), int(m), int(n), int(k), int(ib), v, int(ldv), t, int(ldt), c,
+        int(ldc), workspace<T>(ib * (side == Side::left ? n : m)));
+}
+
+template <Scalar T>
+void tpqrt(int64_t m, int64_t n, int64_t l, int64_t ib, T* a, int64_t lda, T* b, int64_t ldb, T* t, int64_t ldt)
+{
+    if (m == 0 || n == 0) return;
+    pick<T>(LAPACKE_stpqrt_work, LAPACKE_dtpqrt_work, LAPACKE_ctpqrt_work, LAPACKE_ztpqrt_work)(
+        lapack_col, int(m), int(n), int(l), int(ib), a, int(lda), b, int(ldb), t, int(ldt), workspace<T>(ib * n));
+}
+
+template <Scalar T>
+void tpmqrt(Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_t ib, T const* v, int64_t ldv,
+            T const* t, int64_t ldt, T* a, int64_t lda, T* b, int64_t ldb)
+{
+    if (m == 0 || n == 0 || k == 0) return;
+    pick<T>(LAPACKE_stpmqrt_work, LAPACKE_dtpmqrt_work, LAPACKE_ctpmqrt_work, LAPACKE_ztpmqrt_work)(
+        lapack_col, to_char(side), reflector_op<T>(op), int(m), int(n), int(k), int(l), int(ib), v, int(ldv), t,
+        int(ldt), a, int(lda), b, int(ldb), workspace<T>(ib * (side == Side::left ? n : m)));
+}
+
+template <Scalar T>
+void larft(int64_t n, int64_t k, T const* v, int64_t ldv, T const* tau, T* t, int64_t ldt)
+{
+    if (n == 0 || k == 0) return;
+    pick<T>(LAPACKE_slarft_work, LAPACKE_dlarft_work, LAPACKE_clarft_work, LAPACKE_zlarft_work)(
+        lapack_col, 'F', 'C', int(n), int(k), v, int(ldv), tau, t, int(ldt));
+}
+
+template <Scalar T>
+void geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
+{
+    if (m == 0 || n == 0) return;
+    const int64_t lwork = std::max<int64_t>(1, 64 * n);
+    pick<T>(LAPACKE_sgeqrf_work, LAPACKE_dgeqrf_work, LAPACKE_cgeqrf_work, LAPACKE_zgeqrf_work)(
+        lapack_col, int(m), int(n), a, int(lda), tau, workspace<T>(lwork), int(lwork));
+}
+
+template <Scalar T>
+void unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
+           int64_t ldc)
+{
+    if (m == 0 || n == 0 || k == 0) return;
+    const int64_t lwork = std::max<int64_t>(1, 64 * (side == Side::left ? n : m) + 64 * 65);
+    pick<T>(LAPACKE_sormqr_work, LAPACKE_dormqr_work, LAPACKE_cunmqr_work, LAPACKE_zunmqr_work)(
+        lapack_col, to_char(side), reflector_op<T>(op), int(m), int(n), int(k), a, int(lda), tau, c,
+        int(ldc), workspace<T>(lwork), int(lwork));
+}
+
+template <Scalar T>
+void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
+{
+    if (m == 0 || n == 0) return;
+    const int64_t lwork = std::max<int64_t>(1, 64 * n);  // LAPACK's blocked path wants n nb, nb = 32
+    pick<T>(LAPACKE_sorgqr_work, LAPACKE_dorgqr_work, LAPACKE_cungqr_work, LAPACKE_zungqr_work)(
+        lapack_col, int(m), int(n), int(k), a, int(lda), tau, workspace<T>(lwork), int(lwork));
+}
+
 template <Scalar T>
 int64_t trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda)
 {
@@ -198,7 +291,17 @@ std::shared_ptr<void> single_threaded_blas()
     template void lauum<T>(Uplo, int64_t, T*, int64_t);                                                          \
     template int64_t iamax<T>(int64_t, T const*, int64_t);                                                       \
     template void swap<T>(int64_t, T*, int64_t, T*, int64_t);                                                    \
-    template void scal<T>(int64_t, T, T*, int64_t);
+    template void scal<T>(int64_t, T, T*, int64_t);                                                              \
+    template void geqrt<T>(int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t);                                 \
+    template void gemqrt<T>(Side, Op, int64_t, int64_t, int64_t, int64_t, T const*, int64_t, T const*, int64_t, \
+                            T*, int64_t);                                                                         \
+    template void tpqrt<T>(int64_t, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, T*, int64_t);          \
+    template void tpmqrt<T>(Side, Op, int64_t, int64_t, int64_t, int64_t, int64_t, T const*, int64_t, T const*,  \
+                            int64_t, T*, int64_t, T*, int64_t);                                          \
+    template void larft<T>(int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);                         \
+    template void ungqr<T>(int64_t, int64_t, int64_t, T*, int64_t, T const*);                                   \
+    template void geqrf<T>(int64_t, int64_t, T*, int64_t, T*);                                                   \
+    template void unmqr<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);
 TESSERA_INSTANTIATE_KERNELS(float)
 TESSERA_INSTANTIATE_KERNELS(double)
 TESSERA_INSTANTIATE_KERNELS(cf)

@@ -54,6 +54,48 @@ int64_t trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda);
 template <Scalar T>
 void lauum(Uplo uplo, int64_t n, T* a, int64_t lda);
 
+/// Householder QR of the m x n A with inner blocking ib, 1 <= ib <= min(m, n) (LAPACK's
+/// geqrt): R on and above the diagonal, the reflectors' vectors V below it (unit diagonal not
+/// stored), and in the ib x min(m, n) t the triangular factors of Q = I - V T V^H, one ib x ib
+/// block per ib columns.
+template <Scalar T>
+void geqrt(int64_t m, int64_t n, int64_t ib, T* a, int64_t lda, T* t, int64_t ldt);
+/// C = op(Q) C (left, C m x n) or C op(Q) (right), Q the product of the k reflectors geqrt left
+/// in v and t with inner blocking ib (LAPACK's gemqrt). op is Op::notrans or Q^H (Op::trans
+/// or Op::conjtrans, one meaning for the real types, Op::conjtrans for the complex ones).
+template <Scalar T>
+void gemqrt(Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t ib, T const* v, int64_t ldv, T const* t,
+            int64_t ldt, T* c, int64_t ldc);
+/// QR of the (n + m) x n matrix [A; B], A n x n upper triangular, B m x n whose last l rows are
+/// upper trapezoidal (LAPACK's tpqrt; l = 0: B a full rectangle, l = min(m, n): B a triangle):
+/// R in A, the reflectors' V in B (in B's shape), their factors in the ib x n t.
+template <Scalar T>
+void tpqrt(int64_t m, int64_t n, int64_t l, int64_t ib, T* a, int64_t lda, T* b, int64_t ldb, T* t, int64_t ldt);
+/// Applies tpqrt's Q (k reflectors, V m x k in v for the left side, n x k for the right):
+/// [A; B] = op(Q) [A; B] (left: A k x n, B m x n) or [A B] = [A B] op(Q) (right: A m x k, B
+/// m x n) (LAPACK's tpmqrt); op as in gemqrt.
+template <Scalar T>
+void tpmqrt(Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_t ib, T const* v, int64_t ldv,
+            T const* t, int64_t ldt, T* a, int64_t lda, T* b, int64_t ldb);
+
+/// The k x k upper triangular factor T of the block reflector H_1 H_2 ... H_k = I - V T V^H,
+/// V (n x k) unit lower trapezoidal with the reflectors' vectors (LAPACK's larft, forward,
+/// columnwise), tau their scalars.
+template <Scalar T>
+void larft(int64_t n, int64_t k, T const* v, int64_t ldv, T const* tau, T* t, int64_t ldt);
+/// LAPACK's geqrf on the m x n a: R and the reflectors in compact form, min(m, n) taus.
+template <Scalar T>
+void geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+/// C (m x n) = op(Q) C or C op(Q), Q = H_1 ... H_k of geqrf's compact form (LAPACK's
+/// ormqr/unmqr); op as in gemqrt.
+template <Scalar T>
+void unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
+           int64_t ldc);
+/// The first n columns of Q = H_1 ... H_k, from the reflectors of geqrf's compact form in the
+/// m x n a (k of them, k <= n <= m), in place (LAPACK's orgqr/ungqr).
+template <Scalar T>
+void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
+
 /// The index (from 0) of the first entry of x (n entries, stride incx) of largest
 /// |Re| + |Im| (BLAS i?amax: LAPACK's getrf picks its pivots by this measure); -1 when n = 0.
 template <Scalar T>

@@ -1,0 +1,117 @@
+/// @file qr.hpp
+/// The QR family: A = Q R with Q unitary (orthogonal when real) as a product of Householder
+/// reflectors H = I - tau v v^H, and the calls that apply Q (unmqr, LAPACK's ormqr for the
+/// real types) or form it (ungqr, LAPACK's orgqr).
+///
+/// Two representations of Q, one per form:
+///  - The **tile forms** run the tile QR of PLASMA: each tile column is reduced to a triangle
+///    by eliminations on tiles (geqrt of a tile, tsqrt of a tile against a triangle, ttqrt of a
+///    triangle against another), with inner blocking ib, along a reduction tree; the
+///    reflectors stay in A where the eliminated entries were and their triangular factors in
+///    a QrFactors. The tree decides how parallel a tall matrix's factorization is: a flat tree
+///    eliminates a tile column's tiles one after the other into its diagonal tile; a binary
+///    tree in log2 steps; QrTree::automatic takes flat trees over domains of tile rows, merged
+///    by a binary tree, with as many domains as keep every worker busy.
+///  - The **LAPACK-style forms** return LAPACK's compact form: on and above the diagonal R;
+///    below it, the vector of each reflector H_i (v_i(i) = 1 not stored, v_i(1:i-1) = 0), with
+///    tau_i in tau: Q = H_1 H_2 ... H_k, k = min(m, n). LAPACK's own ormqr and orgqr accept it,
+///    and these calls accept LAPACK's. Each panel of columns is factored whole (rows from its
+///    diagonal down) and applied to the columns on its right as one block reflector
+///    I - V T V^H, by blocks of columns in parallel.
+#pragma once
+
+#include <tessera/la/enums.hpp>
+#include <tessera/la/scalar.hpp>
+#include <tessera/la/sequence.hpp>
+#include <tessera/la/tile_matrix.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tessera::inline la {
+
+/// The reduction tree of the tile QR (see the file's comment).
+enum class QrTree : uint8_t {
+    automatic,  ///< flat over domains of tile rows, binary across them, by shape and workers
+    flat,       ///< every tile of a column eliminated into the diagonal tile, one after the other
+    binary,     ///< every tile factored alone, then merged pairwise in log2(tile rows) steps
+};
+
+/// The triangular factors T of the tile QR's eliminations (PLASMA's T descriptor), with the
+/// tree and the inner blocking that made them: unmqr and ungqr replay the same eliminations.
+/// Each elimination of tile (i, k) keeps an ib x nb factor: one for its geqrt or tsqrt, one
+/// for its ttqrt (binary and automatic trees).
+template <Scalar T>
+class QrFactors {
+public:
+    using Tile = rt::Handle<rt::Matrix<T>>;
+
+    /// No factors, on no runtime.
+    QrFactors() = default;
+    /// The factors of a QR of A (its shape and tile size, on its runtime), with `tree` and
+    /// inner blocking ib (0: automatic, min(32, nb)). Throws InvalidArgument when ib < 0.
+    explicit QrFactors(TileMatrix<T> const& A, QrTree tree = QrTree::automatic, int64_t ib = 0);
+
+    int64_t ib() const noexcept { return s_ ? s_->ib : 1; }        ///< inner blocking
+    int64_t domain() const noexcept { return s_ ? s_->domain : 1; }  ///< tile rows per flat domain
+    /// Does this hold the factors of a QR of an m x n matrix of tile size nb?
+    bool fits(int64_t m, int64_t n, int64_t nb) const noexcept;
+    /// The factor of the geqrt or tsqrt that eliminated tile (i, k), k <= i (unchecked).
+    Tile& square(int64_t i, int64_t k) const noexcept { return s_->square[s_->index(i, k)]; }
+    /// The factor of the ttqrt that merged tile (i, k)'s triangle (unchecked).
+    Tile& triangle(int64_t i, int64_t k) const noexcept { return s_->triangle[s_->index(i, k)]; }
+    rt::Runtime& runtime() const;
+    explicit operator bool() const noexcept { return s_ != nullptr; }
+
+private:
+    struct Storage {
+        rt::Runtime* rt = nullptr;
+        int64_t m = 0, n = 0, nb = 1, mt = 0, kt = 0, ib = 1, domain = 1;
+        T* buffer = nullptr;
+        mutable std::vector<Tile> square, triangle;
+        std::size_t index(int64_t i, int64_t k) const noexcept
+        {
+            return std::size_t(k * mt - k * (k - 1) / 2 + (i - k));  // column k's tiles k..mt-1
+        }
+        ~Storage();
+    };
+    std::shared_ptr<Storage> s_;
+};
+
+/// Factors A = Q R in place (R on and above the diagonal, the reflectors below it and in F).
+/// F must be QrFactors{A} (or made for A's shape and tile size).
+template <Scalar T>
+void geqrf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
+template <Scalar T>
+void geqrf(TileMatrix<T>& A, QrFactors<T>& F);
+/// LAPACK's geqrf on the column-major m x n array a: R and the reflectors in LAPACK's compact
+/// form, tau with min(m, n) entries. Returns 0 (LAPACK's info).
+template <Scalar T>
+[[nodiscard]] int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+
+/// C = op(Q) C (Side::left, C with A's rows) or C op(Q) (Side::right, C's columns A's rows),
+/// Q from the tile QR of A and F; op is Op::notrans or Q^H (Op::conjtrans; Op::trans too for
+/// the real types). C must have A's tile size.
+template <Scalar T>
+void unmqr_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, Sequence& s);
+template <Scalar T>
+void unmqr(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C);
+/// LAPACK's ormqr/unmqr: C (m x n) = op(Q) C or C op(Q), Q = H_1 ... H_k from the compact form
+/// in a (m x k for the left side, n x k for the right) and tau. Returns 0.
+template <Scalar T>
+[[nodiscard]] int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau,
+                            T* c, int64_t ldc);
+
+/// Q's first Q.n() columns (Q.n() <= A.m(), Q with A's rows and tile size), from the tile QR of
+/// A and F: Q = op(Q) [I; 0].
+template <Scalar T>
+void ungqr_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q, Sequence& s);
+template <Scalar T>
+void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
+/// LAPACK's orgqr/ungqr: the m x n a (n <= m) becomes the first n columns of Q = H_1 ... H_k
+/// from the compact form of k <= n reflectors in its first k columns and tau. Returns 0.
+template <Scalar T>
+[[nodiscard]] int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
+
+}  // namespace tessera::la

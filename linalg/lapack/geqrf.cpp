@@ -1,0 +1,107 @@
+// LAPACK-style geqrf, unmqr (ormqr) and ungqr (orgqr): the column-major arrays are tiled in
+// place, tau registered in place in pieces of nb, and the QR in LAPACK's compact form
+// (algorithms/qr_compact.cpp) runs on the library's runtime. Inside a task, LAPACK's own
+// routine runs inline.
+#include <tessera/la/context.hpp>
+#include <tessera/la/qr.hpp>
+
+#include "linalg/algorithms/qr_compact.hpp"
+#include "linalg/instantiate.hpp"
+#include "linalg/kernels/cpu/blas_lapack.hpp"
+#include "linalg/lapack/arguments.hpp"
+#include "linalg/lapack/library_call.hpp"
+
+namespace tessera::inline la {
+
+template <Scalar T>
+int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
+{
+    constexpr char const* fn = "geqrf";
+    detail::check_dimension(fn, 1, "m", m);
+    detail::check_dimension(fn, 2, "n", n);
+    detail::check_array(fn, 3, "A", a, m == 0 || n == 0);
+    detail::check_leading(fn, 4, "lda", lda, m);
+    detail::check_array(fn, 5, "tau", tau, m == 0 || n == 0);
+    if (m == 0 || n == 0) return 0;
+    if (detail::inside_task()) {
+        detail::run_inline([&] { kernels::cpu::geqrf<T>(m, n, a, lda, tau); });
+        return 0;
+    }
+    const detail::LibraryCall library_call;
+    rt::Runtime& rt = library_call.runtime();
+    const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), m, n);
+    auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
+    detail::TauPieces<T> pieces{rt, tau, std::min(m, n), nb};
+    auto factors = detail::panel_factors<T>(rt, std::min(A.mt(), A.nt()), nb);
+    return synchronously(rt, [&](Sequence& s) { detail::geqrf_compact_async(A, pieces, factors, s); });
+}
+
+template <Scalar T>
+int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
+              int64_t ldc)
+{
+    constexpr char const* fn = "unmqr";
+    detail::check_option(side == Side::left || side == Side::right, fn, 1, "side", side);
+    detail::check_option(op == Op::notrans || op == Op::conjtrans || (op == Op::trans && !is_complex_v<T>), fn, 2,
+                         "trans", op);
+    detail::check_dimension(fn, 3, "m", m);
+    detail::check_dimension(fn, 4, "n", n);
+    const int64_t nq = side == Side::left ? m : n;  // the order of Q
+    detail::check_dimension(fn, 5, "k", k);
+    detail::check_argument(k <= nq, fn, 5, "k", k,
+                           ("must be <= " + std::string(side == Side::left ? "m = " : "n = ") + std::to_string(nq)).c_str());
+    detail::check_array(fn, 6, "A", a, nq == 0 || k == 0);
+    detail::check_leading(fn, 7, "lda", lda, nq);
+    detail::check_array(fn, 8, "tau", tau, k == 0);
+    detail::check_array(fn, 9, "C", c, m == 0 || n == 0);
+    detail::check_leading(fn, 10, "ldc", ldc, m);
+    if (m == 0 || n == 0 || k == 0) return 0;
+    if (detail::inside_task()) {
+        detail::run_inline([&] { kernels::cpu::unmqr<T>(side, op, m, n, k, a, lda, tau, c, ldc); });
+        return 0;
+    }
+    const detail::LibraryCall library_call;
+    rt::Runtime& rt = library_call.runtime();
+    const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), nq, k);
+    const auto V = TileMatrix<T>::wrap(rt, a, nq, k, lda, nb);
+    auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, nb);
+    // tau is only read (tasks take its pieces with read access)
+    detail::TauPieces<T> pieces{rt, const_cast<T*>(tau), k, nb};
+    auto factors = detail::panel_factors<T>(rt, V.matrix().nt(), nb);
+    return synchronously(rt, [&](Sequence& s) { detail::unmqr_compact_async(side, op, V.matrix(), pieces, factors, C, s); });
+}
+
+template <Scalar T>
+int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
+{
+    constexpr char const* fn = "ungqr";
+    detail::check_dimension(fn, 1, "m", m);
+    detail::check_dimension(fn, 2, "n", n);
+    detail::check_argument(n <= m, fn, 2, "n", n, ("must be <= m = " + std::to_string(m)).c_str());
+    detail::check_dimension(fn, 3, "k", k);
+    detail::check_argument(k <= n, fn, 3, "k", k, ("must be <= n = " + std::to_string(n)).c_str());
+    detail::check_array(fn, 4, "A", a, m == 0 || n == 0);
+    detail::check_leading(fn, 5, "lda", lda, m);
+    detail::check_array(fn, 6, "tau", tau, k == 0);
+    if (n == 0) return 0;
+    if (detail::inside_task()) {
+        detail::run_inline([&] { kernels::cpu::ungqr<T>(m, n, k, a, lda, tau); });
+        return 0;
+    }
+    const detail::LibraryCall library_call;
+    rt::Runtime& rt = library_call.runtime();
+    const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), m, n);
+    auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
+    detail::TauPieces<T> pieces{rt, const_cast<T*>(tau), k, nb};  // only read
+    auto factors = detail::panel_factors<T>(rt, (k + nb - 1) / nb, nb);
+    return synchronously(rt, [&](Sequence& s) { detail::ungqr_compact_async(A, k, pieces, factors, s); });
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                                    \
+    template int64_t geqrf<T>(int64_t, int64_t, T*, int64_t, T*);                                                 \
+    template int64_t unmqr<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);     \
+    template int64_t ungqr<T>(int64_t, int64_t, int64_t, T*, int64_t, T const*);
+TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::la
