@@ -1,4 +1,4 @@
-// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv | getri | dsgesv: the
+// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv | getri | geqrf | dsgesv: the
 // LAPACK-style
 // routines against the same call of OpenBLAS/LAPACKE in the same run (dsgesv, with --precision d
 // or z for zcgesv, against LAPACKE's double-precision gesv, as the call it replaces). For each n: a warm-up call of each, then --reps
@@ -122,6 +122,25 @@ int lapacke_getri(int n, T* a, int lda, lapack_int const* ipiv)
     else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
     else return LAPACKE_zgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
 }
+template <Scalar T>
+int lapacke_geqrf(int m, int n, T* a, int lda, T* tau)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else return LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+}
+/// y = Q y (y of m entries), Q from geqrf's compact form of k reflectors in the m-row a.
+template <Scalar T>
+int lapacke_apply_q(int m, int k, T const* a, int lda, T const* tau, T* y)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sormqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cunmqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
+    else return LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
+}
 
 // ---- inputs and checks ---------------------------------------------------------------------------
 template <Scalar T>
@@ -204,6 +223,23 @@ double lu_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T
     return r / (norm1(m, n, A0.data(), m) * xn * double(n) * double(la::eps<T>));
 }
 
+/// ||A0 x - Q (R x)||_1 / (||A0||_1 ||x||_1 m eps) for geqrf's compact form F and tau of the
+/// m x n A0, Q applied by LAPACKE's ormqr (so that the check also proves the form LAPACK's).
+template <Scalar T>
+double qr_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T> const& F, std::vector<T> const& tau)
+{
+    const int64_t k = std::min(m, n);
+    const std::vector<T> x = random_matrix<T>(n, 1, 5);
+    std::vector<T> y(static_cast<std::size_t>(m)), ax(static_cast<std::size_t>(m));
+    for (int64_t j = 0; j < n; ++j)  // y = R x
+        for (int64_t i = 0; i <= std::min(j, k - 1); ++i) y[std::size_t(i)] += F[std::size_t(i + j * m)] * x[std::size_t(j)];
+    lapacke_apply_q<T>(int(m), int(k), F.data(), int(m), tau.data(), y.data());
+    blas::gemm<T>(Op::notrans, Op::notrans, m, 1, n, T(1), A0.data(), m, x.data(), n, T(0), ax.data(), m);
+    double r = 0;
+    for (int64_t i = 0; i < m; ++i) r += std::abs(std::complex<double>(ax[std::size_t(i)] - y[std::size_t(i)]));
+    return r / (norm1(m, n, A0.data(), m) * norm1(n, 1, x.data(), n) * double(m) * double(la::eps<T>));
+}
+
 // ---- the GPU peer (CUDA builds): one library call on device-resident data ----------------------
 /// Its name, or "" without CUDA.
 template <Scalar T>
@@ -213,6 +249,7 @@ std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
     const std::string letter(1, la::precision_letter<T>());
     if (routine == "gemm") return "cublas_" + letter + "gemm";
     if (routine == "getri") return "";  // cuSOLVER has no getri
+    if (routine == "geqrf") return "";  // not yet measured against cusolverDnXgeqrf (issue 27)
     if (routine == "posv") return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
     if (routine == "gesv") return "cusolver_" + letter + "getrf+" + letter + "getrs";  // nor gesv
     if (routine == "dsgesv") return la::is_complex_v<T> ? "cusolver_zcgesv" : "cusolver_dsgesv";
@@ -265,6 +302,7 @@ struct Problem {
     std::vector<T> H;                    ///< the positive definite matrix (potrs, potri: A0 is its factor)
     std::vector<lapack_int> piv0, piv;   ///< getrs's pivots (from A0's factorization), the peer's
     std::vector<int64_t> ipiv;           ///< Tessera's pivots
+    std::vector<T> tau;                  ///< geqrf's scalars of the reflectors
     std::vector<T> X;                    ///< dsgesv's solution (B is only read)
     void fresh() { A = A0, B = B0; }
     void peer();
@@ -278,12 +316,19 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
     Problem<T> p;
     p.routine = routine;
     p.uplo = uplo;
-    p.m = routine == "getrf" ? m : n;
+    p.m = routine == "getrf" || routine == "geqrf" ? m : n;
     p.n = n;
     const bool mixed = routine == "dsgesv";
     p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" || mixed ? nrhs : 0;
     const double fma = la::fma_flops<T>, N = double(n), M = double(p.m), K = std::min(M, N);
     const double lu = M * N * K - (M + N) * K * K / 2 + K * K * K / 3;  // LAPACK's multiply-adds of getrf
+    if (routine == "geqrf") {
+        p.kind = la::Routine::geqrf;
+        p.A0 = random_matrix<T>(p.m, n, 6);
+        p.tau.resize(std::size_t(std::min(p.m, n)));
+        p.flops = fma * (2 * M * N * K - (M + N) * K * K + 2 * K * K * K / 3);  // LAPACK's multiply-adds of geqrf
+        return p;
+    }
     if (routine == "getrf" || routine == "getrs" || routine == "gesv" || routine == "getri" || mixed) {
         p.A0 = random_matrix<T>(p.m, n, 6);
         p.piv.resize(std::size_t(std::min(p.m, n)));
@@ -356,6 +401,7 @@ void Problem<T>::peer()
     else if (routine == "potrs") lapacke_potrs<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
     else if (routine == "posv") lapacke_posv<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
     else if (routine == "getrf") lapacke_getrf<T>(int(m), N, A.data(), int(m), piv.data());
+    else if (routine == "geqrf") lapacke_geqrf<T>(int(m), N, A.data(), int(m), tau.data());
     else if (routine == "getrs") lapacke_getrs<T>(N, int(nrhs), A.data(), N, piv0.data(), B.data(), N);
     else if (routine == "gesv" || routine == "dsgesv") lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
     else if (routine == "getri") lapacke_getri<T>(N, A.data(), N, piv0.data());
@@ -372,6 +418,7 @@ void Problem<T>::tessera()
     else if (routine == "potrs") info = la::potrs<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
     else if (routine == "posv") info = la::posv<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
     else if (routine == "getrf") info = la::getrf<T>(m, n, A.data(), m, ipiv.data());
+    else if (routine == "geqrf") info = la::geqrf<T>(m, n, A.data(), m, tau.data());
     else if (routine == "getrs") {
         const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
         info = la::getrs<T>(Op::notrans, n, nrhs, A.data(), n, pivots.data(), B.data(), n);
@@ -407,6 +454,7 @@ double Problem<T>::residual()
         return diff / (norm1(n, n, A0.data(), n) * norm1(n, n, B0.data(), n) * double(n) * double(la::eps<T>));
     }
     if (routine == "getrf") return lu_residual(A0, m, n, A, ipiv);
+    if (routine == "geqrf") return qr_residual(A0, m, n, A, tau);
     std::vector<T> x = random_matrix<T>(n, 1, 5), y = x;
     if (routine == "potrf") {  // y = L (L^H x), or U^H (U x)
         const bool lower = uplo == Uplo::lower;
@@ -442,7 +490,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     require(peer_reps >= 1, "--peer-reps must be >= 1");
     const int64_t nrhs_opt = o.integer("nrhs", 0);  // 0: n/10
     require(!o.has("nrhs") || nrhs_opt >= 1, "--nrhs must be >= 1");
-    const int64_t m_opt = o.integer("m", 0);  // getrf: the rows (0: m = n)
+    const int64_t m_opt = o.integer("m", 0);  // getrf, geqrf: the rows (0: m = n)
     require(!o.has("m") || m_opt >= 1, "--m must be >= 1");
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     // LAPACKE's high-level calls scan their inputs for NaN first (O(n^2)), which Tessera's
@@ -541,7 +589,7 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
 {
     const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ||
                      routine == "dsgesv";
-    const bool cholesky = routine.starts_with("po"), rows = routine == "getrf";
+    const bool cholesky = routine.starts_with("po"), rows = routine == "getrf" || routine == "geqrf";
     std::vector<std::string> options{"n",    "nb",        "precision", "sched", "ncpus",
                                      "nemu", "ncuda", "reps",      "peer-reps", "svg"};
     if (rhs) options.push_back("nrhs");
@@ -566,6 +614,7 @@ Register getrf_reg{linalg_subcommand("getrf", "LU factorization with partial piv
 Register getrs_reg{linalg_subcommand("getrs", "solve with the LU factors")};
 Register gesv_reg{linalg_subcommand("gesv", "LU factor and solve A X = B")};
 Register getri_reg{linalg_subcommand("getri", "inverse from the LU factors")};
+Register geqrf_reg{linalg_subcommand("geqrf", "QR factorization A = Q R (LAPACK's compact form)")};
 Register dsgesv_reg{linalg_subcommand("dsgesv", "A X = B factored in single, refined in double, vs dgesv")};
 
 }  // namespace
