@@ -91,7 +91,7 @@ void geqrf_compact_async(TileMatrix<T>& A, TauPieces<T>& tau, TileMatrix<T>& fac
     for (int64_t k = 0; k < kt; ++k) {
         const int priority = int(2 * (nt - k));
         s.submit(cl::qr_panel<T>, rt::readwrite_all(column_from(A, k, k)), write(factors(0, k)), write(tau[k]),
-                 rt::priority(priority + 2));
+                 rt::value(std::make_shared<kernels::cpu::PanelSums<T>>()), rt::priority(priority + 2));
         update_lines(Side::left, Op::conjtrans, A, k, factors(0, k), reflectors_of(A, k, std::min(A.m(), A.n())), A,
                      k + 1, nt, true, priority, s);
     }

@@ -7,10 +7,13 @@
 // device's memory). CPU only for now (issue 27). Internal.
 #pragma once
 
+#include "linalg/codelets/lu.hpp"  // column_tiles
 #include "linalg/codelets/qr.hpp"
+#include "linalg/kernels/cpu/tile_column_qr.hpp"
 
 #include <tessera/rt/span.hpp>
 
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -92,31 +95,47 @@ std::vector<T>& grid_buffer()
 }
 
 // ---- the panel: [A(k,k); ...; A(mt-1,k)] = Q R, Q = I - V T V^H ---------------------------------
-/// Factors the tile column (rows from the diagonal down) and writes its kb x kb factor T and
-/// its taus (T's diagonal: LAPACK's compact form).
+/// Where the ranks of one panel task add up their partial products: allocated per panel at
+/// submission, shared by the ranks through the task's copy.
 template <Scalar T>
-void qr_panel_tiles(rt::Span<Tile<T>> column, Tile<T> t, rt::Vector<T> tau)
+using PanelSumsRef = std::shared_ptr<kernels::cpu::PanelSums<T>>;
+
+/// Factors the tile column (rows from the diagonal down) and writes its kb x kb factor T and
+/// its taus (T's diagonal: LAPACK's compact form). One SPMD task: the ranks share the rows
+/// (tile_column_qr.hpp). A panel shorter than wide (a wide matrix's last) is one tile:
+/// LAPACK's geqrt on it, by rank 0.
+template <Scalar T>
+void qr_panel_tiles(rt::Span<Tile<T>> column, Tile<T> t, rt::Vector<T> tau, PanelSumsRef<T> sums)
 {
-    GridArray<T> a(column, column.size(), grid_buffer<T, 0>());
-    const int64_t k = std::min(a.m, a.n);
-    if (k == 0) return;
-    kernels::cpu::geqrt<T>(a.m, a.n, k, a.ptr, a.ld, t.ptr, t.ld);  // ib = k: one block, T whole
-    for (int64_t i = 0; i < k; ++i) tau[i] = t(i, i);
-    a.store();
+    if (column.size() == 0) return;
+    const int64_t kb = column[0].n;
+    const kernels::cpu::PanelRanks ranks{rt::parallel_rank(), rt::parallel_size(), &rt::parallel_barrier, nullptr};
+    if (column[0].m < kb) {
+        if (ranks.rank != 0) return;
+        Tile<T> a = column[0];
+        kernels::cpu::geqrt<T>(a.m, kb, a.m, a.ptr, a.ld, t.ptr, t.ld);  // ib = k: one block, T whole
+        for (int64_t i = 0; i < a.m; ++i) tau[i] = t(i, i);
+        return;
+    }
+    if (!kernels::cpu::geqrf_panel<T>(column_tiles<T>(column), kb, t.ptr, t.ld, ranks, sums.get())) return;
+    if (ranks.rank == 0)
+        for (int64_t i = 0; i < kb; ++i) tau[i] = t(i, i);
 }
 template <Scalar T>
 inline constexpr rt::PerfModel qr_panel_model{
     by_precision<T>("tile_sgeqrf_panel", "tile_dgeqrf_panel", "tile_cgeqrf_panel", "tile_zgeqrf_panel")};
 template <Scalar T>
-inline const rt::Codelet<rt::Span<Tile<T>>, Tile<T>, rt::Vector<T>> qr_panel{
+inline const rt::Codelet<rt::Span<Tile<T>>, Tile<T>, rt::Vector<T>, PanelSumsRef<T>> qr_panel{
     .name = by_precision<T>("sgeqrf_panel", "dgeqrf_panel", "cgeqrf_panel", "zgeqrf_panel"),
     .cpu = &qr_panel_tiles<T>,
     .model = &qr_panel_model<T>,
-    .flops = [](rt::Span<Tile<T>> const& column, Tile<T> const&, rt::Vector<T> const&) {
+    .flops = [](rt::Span<Tile<T>> const& column, Tile<T> const&, rt::Vector<T> const&, PanelSumsRef<T> const&) {
         double m = 0;
         for (Tile<T> a : column) m += double(a.m);
         return fma_flops<T> * qr_multiply_adds(m, column.size() ? double(column[0].n) : 0.0);
     },
+    .type = rt::ParallelKind::spmd,
+    .max_parallelism = kernels::cpu::PanelSums<T>::max_ranks,
 };
 
 // ---- T from V and tau (ormqr, orgqr: the compact form has no T) --------------------------------

@@ -118,6 +118,10 @@ constexpr MeasuredBest cholesky_best[] = {{1000, 192}, {2000, 320}, {4000, 512},
 // than gemm, and the diagonal tiles' trtri runs at half of gemm's speed: fewer, larger tiles
 // win once the matrix has enough of them.
 constexpr MeasuredBest inverse_best[] = {{1000, 192}, {2000, 512}, {4000, 768}, {8000, 1024}};
+// dgeqrf (the compact form): a panel is a whole column of tiles, factored by one SPMD task,
+// and each update applies its kb reflectors at once (gemm's inner dimension kb): 192 already
+// runs gemqrt near gemm's speed, while larger panels lengthen the critical path.
+constexpr MeasuredBest qr_best[] = {{500, 64}, {1000, 96}, {2000, 128}, {4000, 192}, {8000, 224}};
 
 /// nb at order n, interpolated in log-log between the measured points, flat beyond the ends.
 template <std::size_t N>
@@ -145,7 +149,9 @@ int64_t tile_size(Routine routine, [[maybe_unused]] char precision, int64_t n)
     if (int64_t nb = tile_size_override.load(std::memory_order_relaxed)) return nb;
     const double x = double(std::max<int64_t>(n, 1));
     const bool inverse = routine == Routine::potri || routine == Routine::getri;  // getri: potri's until measured
-    double nb = inverse ? interpolate(inverse_best, x) : interpolate(cholesky_best, x);
+    double nb = inverse                    ? interpolate(inverse_best, x)
+                : routine == Routine::geqrf ? interpolate(qr_best, x)
+                                            : interpolate(cholesky_best, x);
     // More workers need more tiles: the same critical path shared by more units.
     const unsigned workers = initialized() ? runtime().worker_count() : std::max(1u, std::thread::hardware_concurrency());
     nb *= std::sqrt(2.0 / std::max(2u, workers));
@@ -183,6 +189,9 @@ int64_t tile_size(Routine routine, char precision, int64_t m, int64_t n)
     // its tiles shared by the ranks), 0.32x as 3 tile columns; n = 200, 1.02x against 0.81x;
     // but n = 256, 0.86x against 0.92x (docs/benchmarks.md).
     if (routine == Routine::getrf && !tile_size_is_set() && n >= 1 && n <= 200 && m >= 4 * n) return n;
+    // The same for geqrf: m = 100000, n = 200 on 2 cores, 1.54x LAPACKE as one panel, 1.34x
+    // as two.
+    if (routine == Routine::geqrf && !tile_size_is_set() && n >= 1 && n <= 256 && m >= 4 * n) return n;
     return tile_size(routine, precision, std::min(m, n));
 }
 

@@ -40,9 +40,9 @@ bool tile_size_is_set() noexcept;
 /// `precision` ('s', 'd', 'c', 'z') uses: the one set by set_tile_size, or else the one
 /// measured best on this kind of machine for that size (see docs/tile-size.md).
 int64_t tile_size(Routine routine, char precision, int64_t n);
-/// The same for an m x n matrix: tile_size at order min(m, n), except that getrf gives a tall
-/// and narrow matrix (n <= 200, m >= 4 n) one tile column, factored as one panel task by
-/// every core.
+/// The same for an m x n matrix: tile_size at order min(m, n), except that getrf (n <= 200)
+/// and geqrf (n <= 256) give a tall and narrow matrix (m >= 4 n) one tile column, factored as
+/// one panel task by every core.
 int64_t tile_size(Routine routine, char precision, int64_t m, int64_t n);
 /// The smallest automatic tile size of the tile algorithms when the runtime has GPUs (gemm
 /// excepted, whose tiles are whole panels), for orders of at least 3 such tiles.

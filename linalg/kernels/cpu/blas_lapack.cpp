@@ -251,6 +251,12 @@ int64_t iamax(int64_t n, T const* x, int64_t incx)
 }
 
 template <Scalar T>
+real_t<T> nrm2(int64_t n, T const* x, int64_t incx)
+{
+    return pick<T>(cblas_snrm2, cblas_dnrm2, cblas_scnrm2, cblas_dznrm2)(int(n), x, int(incx));
+}
+
+template <Scalar T>
 void swap(int64_t n, T* x, int64_t incx, T* y, int64_t incy)
 {
     pick<T>(cblas_sswap, cblas_dswap, cblas_cswap, cblas_zswap)(int(n), x, int(incx), y, int(incy));
@@ -290,6 +296,7 @@ std::shared_ptr<void> single_threaded_blas()
     template int64_t trtri<T>(Uplo, Diag, int64_t, T*, int64_t);                                                 \
     template void lauum<T>(Uplo, int64_t, T*, int64_t);                                                          \
     template int64_t iamax<T>(int64_t, T const*, int64_t);                                                       \
+    template real_t<T> nrm2<T>(int64_t, T const*, int64_t);                                                     \
     template void swap<T>(int64_t, T*, int64_t, T*, int64_t);                                                    \
     template void scal<T>(int64_t, T, T*, int64_t);                                                              \
     template void geqrt<T>(int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t);                                 \

@@ -100,6 +100,9 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
 /// |Re| + |Im| (BLAS i?amax: LAPACK's getrf picks its pivots by this measure); -1 when n = 0.
 template <Scalar T>
 int64_t iamax(int64_t n, T const* x, int64_t incx);
+/// ||x||_2 (n entries, stride incx), without overflow or underflow in the squares (BLAS nrm2).
+template <Scalar T>
+real_t<T> nrm2(int64_t n, T const* x, int64_t incx);
 /// Swaps x and y (n entries each, strides incx and incy).
 template <Scalar T>
 void swap(int64_t n, T* x, int64_t incx, T* y, int64_t incy);
