@@ -10,7 +10,8 @@
  * LAPACK's info: 0 on success, -i when argument i is invalid, k > 0 for a numerical failure
  * (potrf, posv: the leading minor of order k is not positive definite; potri: the k-th
  * diagonal entry of the factor is zero; getrf, gesv: U(k,k) is exactly zero, the factorization
- * completed; getri: U(k,k) is exactly zero), or TESSERA_ERROR for any other failure (a device
+ * completed; getri: U(k,k) is exactly zero; gels: the k-th diagonal entry of R or L is zero), or
+ * TESSERA_ERROR for any other failure (a device
  * error, out of memory), whose message tessera_last_error() returns. i is the argument's
  * position in LAPACK's (and BLAS's) Fortran interface, as here (LAPACKE's i is one larger:
  * it counts the layout argument). A NULL array that the call would read or write is a bad
@@ -177,6 +178,55 @@ int tessera_sgetri(int n, float* A, int lda, const int* ipiv);
 int tessera_dgetri(int n, double* A, int lda, const int* ipiv);
 int tessera_cgetri(int n, tessera_complex_float* A, int lda, const int* ipiv);
 int tessera_zgetri(int n, tessera_complex_double* A, int lda, const int* ipiv);
+
+/* The QR family. geqrf: A = Q R, R on and above the diagonal, Q's reflectors below it and in tau
+   (min(m, n) entries), in LAPACK's compact form (LAPACK's ormqr and orgqr accept it) */
+int tessera_sgeqrf(int m, int n, float* A, int lda, float* tau);
+int tessera_dgeqrf(int m, int n, double* A, int lda, double* tau);
+int tessera_cgeqrf(int m, int n, tessera_complex_float* A, int lda, tessera_complex_float* tau);
+int tessera_zgeqrf(int m, int n, tessera_complex_double* A, int lda, tessera_complex_double* tau);
+/* C = op(Q) C (side 'L') or C op(Q) ('R'), op 'N' or Q^H ('T' real, 'C' complex), Q from geqrf's k reflectors */
+int tessera_sormqr(char side, char trans, int m, int n, int k, const float* A, int lda, const float* tau, float* C,
+                   int ldc);
+int tessera_dormqr(char side, char trans, int m, int n, int k, const double* A, int lda, const double* tau,
+                   double* C, int ldc);
+int tessera_cunmqr(char side, char trans, int m, int n, int k, const tessera_complex_float* A, int lda,
+                   const tessera_complex_float* tau, tessera_complex_float* C, int ldc);
+int tessera_zunmqr(char side, char trans, int m, int n, int k, const tessera_complex_double* A, int lda,
+                   const tessera_complex_double* tau, tessera_complex_double* C, int ldc);
+/* The first n columns of Q (k <= n <= m) from geqrf's k reflectors in A, in place */
+int tessera_sorgqr(int m, int n, int k, float* A, int lda, const float* tau);
+int tessera_dorgqr(int m, int n, int k, double* A, int lda, const double* tau);
+int tessera_cungqr(int m, int n, int k, tessera_complex_float* A, int lda, const tessera_complex_float* tau);
+int tessera_zungqr(int m, int n, int k, tessera_complex_double* A, int lda, const tessera_complex_double* tau);
+/* gelqf: A = L Q, L on and below the diagonal, Q's reflectors right of it and in tau (LAPACK's compact form) */
+int tessera_sgelqf(int m, int n, float* A, int lda, float* tau);
+int tessera_dgelqf(int m, int n, double* A, int lda, double* tau);
+int tessera_cgelqf(int m, int n, tessera_complex_float* A, int lda, tessera_complex_float* tau);
+int tessera_zgelqf(int m, int n, tessera_complex_double* A, int lda, tessera_complex_double* tau);
+/* C = op(Q) C or C op(Q), Q from gelqf's k reflectors (the k rows of A) */
+int tessera_sormlq(char side, char trans, int m, int n, int k, const float* A, int lda, const float* tau, float* C,
+                   int ldc);
+int tessera_dormlq(char side, char trans, int m, int n, int k, const double* A, int lda, const double* tau,
+                   double* C, int ldc);
+int tessera_cunmlq(char side, char trans, int m, int n, int k, const tessera_complex_float* A, int lda,
+                   const tessera_complex_float* tau, tessera_complex_float* C, int ldc);
+int tessera_zunmlq(char side, char trans, int m, int n, int k, const tessera_complex_double* A, int lda,
+                   const tessera_complex_double* tau, tessera_complex_double* C, int ldc);
+/* The first m rows of Q (k <= m <= n) from gelqf's k reflectors in A, in place */
+int tessera_sorglq(int m, int n, int k, float* A, int lda, const float* tau);
+int tessera_dorglq(int m, int n, int k, double* A, int lda, const double* tau);
+int tessera_cunglq(int m, int n, int k, tessera_complex_float* A, int lda, const tessera_complex_float* tau);
+int tessera_zunglq(int m, int n, int k, tessera_complex_double* A, int lda, const tessera_complex_double* tau);
+/* Least squares (overdetermined) or minimum norm (underdetermined) solution of op(A) X = B, A of full rank,
+   through its QR (m >= n) or LQ (m < n); B is max(m, n) x nrhs (info k > 0: the k-th diagonal entry of R or L
+   is zero) */
+int tessera_sgels(char trans, int m, int n, int nrhs, float* A, int lda, float* B, int ldb);
+int tessera_dgels(char trans, int m, int n, int nrhs, double* A, int lda, double* B, int ldb);
+int tessera_cgels(char trans, int m, int n, int nrhs, tessera_complex_float* A, int lda, tessera_complex_float* B,
+                  int ldb);
+int tessera_zgels(char trans, int m, int n, int nrhs, tessera_complex_double* A, int lda, tessera_complex_double* B,
+                  int ldb);
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,9 @@
 
 #include <tessera/la/blas.hpp>
 #include <tessera/la/cholesky.hpp>
-#include <tessera/la/lu.hpp>
 #include <tessera/la/context.hpp>
+#include <tessera/la/lu.hpp>
+#include <tessera/la/qr.hpp>
 
 #include <exception>
 #include <string>
@@ -195,6 +196,33 @@ int getri_c(int n, T* A, int lda, int const* ipiv)
     });
 }
 
+// The QR family.
+template <class T>
+int geqrf_c(bool lq, int m, int n, T* A, int lda, T* tau)
+{
+    return guarded([&] { return lq ? la::gelqf<T>(m, n, A, lda, tau) : la::geqrf<T>(m, n, A, lda, tau); });
+}
+template <class T>
+int unmqr_c(bool lq, char sd, char tr, int m, int n, int k, T const* A, int lda, T const* tau, T* C, int ldc)
+{
+    return guarded([&] {
+        char const* routine = lq ? (la::is_complex_v<T> ? "unmlq" : "ormlq") : (la::is_complex_v<T> ? "unmqr" : "ormqr");
+        const Side s = side(routine, sd, 1);
+        const Op o = op(routine, tr, 2, "trans");
+        return lq ? la::unmlq<T>(s, o, m, n, k, A, lda, tau, C, ldc) : la::unmqr<T>(s, o, m, n, k, A, lda, tau, C, ldc);
+    });
+}
+template <class T>
+int ungqr_c(bool lq, int m, int n, int k, T* A, int lda, T const* tau)
+{
+    return guarded([&] { return lq ? la::unglq<T>(m, n, k, A, lda, tau) : la::ungqr<T>(m, n, k, A, lda, tau); });
+}
+template <class T>
+int gels_c(char tr, int m, int n, int nrhs, T* A, int lda, T* B, int ldb)
+{
+    return guarded([&] { return la::gels<T>(op("gels", tr, 1, "trans"), m, n, nrhs, A, lda, B, ldb); });
+}
+
 template <class T>
 int mixed_gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T const* B, int ldb, T* X, int ldx, int* iter)
 {
@@ -306,6 +334,37 @@ int tessera_sgetri(int n, float* A, int lda, const int* ipiv) { return getri_c(n
 int tessera_dgetri(int n, double* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
 int tessera_cgetri(int n, cf* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
 int tessera_zgetri(int n, cz* A, int lda, const int* ipiv) { return getri_c(n, A, lda, ipiv); }
+
+int tessera_sgeqrf(int m, int n, float* A, int lda, float* tau) { return geqrf_c(false, m, n, A, lda, tau); }
+int tessera_dgeqrf(int m, int n, double* A, int lda, double* tau) { return geqrf_c(false, m, n, A, lda, tau); }
+int tessera_cgeqrf(int m, int n, cf* A, int lda, cf* tau) { return geqrf_c(false, m, n, A, lda, tau); }
+int tessera_zgeqrf(int m, int n, cz* A, int lda, cz* tau) { return geqrf_c(false, m, n, A, lda, tau); }
+int tessera_sormqr(char s, char t, int m, int n, int k, const float* A, int lda, const float* tau, float* C, int ldc) { return unmqr_c(false, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_dormqr(char s, char t, int m, int n, int k, const double* A, int lda, const double* tau, double* C, int ldc) { return unmqr_c(false, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_cunmqr(char s, char t, int m, int n, int k, const cf* A, int lda, const cf* tau, cf* C, int ldc) { return unmqr_c(false, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_zunmqr(char s, char t, int m, int n, int k, const cz* A, int lda, const cz* tau, cz* C, int ldc) { return unmqr_c(false, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_sorgqr(int m, int n, int k, float* A, int lda, const float* tau) { return ungqr_c(false, m, n, k, A, lda, tau); }
+int tessera_dorgqr(int m, int n, int k, double* A, int lda, const double* tau) { return ungqr_c(false, m, n, k, A, lda, tau); }
+int tessera_cungqr(int m, int n, int k, cf* A, int lda, const cf* tau) { return ungqr_c(false, m, n, k, A, lda, tau); }
+int tessera_zungqr(int m, int n, int k, cz* A, int lda, const cz* tau) { return ungqr_c(false, m, n, k, A, lda, tau); }
+
+int tessera_sgelqf(int m, int n, float* A, int lda, float* tau) { return geqrf_c(true, m, n, A, lda, tau); }
+int tessera_dgelqf(int m, int n, double* A, int lda, double* tau) { return geqrf_c(true, m, n, A, lda, tau); }
+int tessera_cgelqf(int m, int n, cf* A, int lda, cf* tau) { return geqrf_c(true, m, n, A, lda, tau); }
+int tessera_zgelqf(int m, int n, cz* A, int lda, cz* tau) { return geqrf_c(true, m, n, A, lda, tau); }
+int tessera_sormlq(char s, char t, int m, int n, int k, const float* A, int lda, const float* tau, float* C, int ldc) { return unmqr_c(true, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_dormlq(char s, char t, int m, int n, int k, const double* A, int lda, const double* tau, double* C, int ldc) { return unmqr_c(true, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_cunmlq(char s, char t, int m, int n, int k, const cf* A, int lda, const cf* tau, cf* C, int ldc) { return unmqr_c(true, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_zunmlq(char s, char t, int m, int n, int k, const cz* A, int lda, const cz* tau, cz* C, int ldc) { return unmqr_c(true, s, t, m, n, k, A, lda, tau, C, ldc); }
+int tessera_sorglq(int m, int n, int k, float* A, int lda, const float* tau) { return ungqr_c(true, m, n, k, A, lda, tau); }
+int tessera_dorglq(int m, int n, int k, double* A, int lda, const double* tau) { return ungqr_c(true, m, n, k, A, lda, tau); }
+int tessera_cunglq(int m, int n, int k, cf* A, int lda, const cf* tau) { return ungqr_c(true, m, n, k, A, lda, tau); }
+int tessera_zunglq(int m, int n, int k, cz* A, int lda, const cz* tau) { return ungqr_c(true, m, n, k, A, lda, tau); }
+
+int tessera_sgels(char t, int m, int n, int nrhs, float* A, int lda, float* B, int ldb) { return gels_c(t, m, n, nrhs, A, lda, B, ldb); }
+int tessera_dgels(char t, int m, int n, int nrhs, double* A, int lda, double* B, int ldb) { return gels_c(t, m, n, nrhs, A, lda, B, ldb); }
+int tessera_cgels(char t, int m, int n, int nrhs, cf* A, int lda, cf* B, int ldb) { return gels_c(t, m, n, nrhs, A, lda, B, ldb); }
+int tessera_zgels(char t, int m, int n, int nrhs, cz* A, int lda, cz* B, int ldb) { return gels_c(t, m, n, nrhs, A, lda, B, ldb); }
 // clang-format on
 
 }  // extern "C"

@@ -40,7 +40,7 @@ template <Scalar T>
 int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
               int64_t ldc)
 {
-    constexpr char const* fn = "unmqr";
+    constexpr char const* fn = is_complex_v<T> ? "unmqr" : "ormqr";  // LAPACK's name
     detail::check_option(side == Side::left || side == Side::right, fn, 1, "side", side);
     detail::check_option(op == Op::notrans || op == Op::conjtrans || (op == Op::trans && !is_complex_v<T>), fn, 2,
                          "trans", op);
@@ -74,7 +74,7 @@ int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int
 template <Scalar T>
 int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
 {
-    constexpr char const* fn = "ungqr";
+    constexpr char const* fn = is_complex_v<T> ? "ungqr" : "orgqr";  // LAPACK's name
     detail::check_dimension(fn, 1, "m", m);
     detail::check_dimension(fn, 2, "n", n);
     detail::check_argument(n <= m, fn, 2, "n", n, ("must be <= m = " + std::to_string(m)).c_str());

@@ -15,7 +15,7 @@ namespace {
 
 /// The C functions of precision T.
 template <class T> struct CApi;
-#define TESSERA_C_API(T, p, herk_, hemm_)                                                                  \
+#define TESSERA_C_API(T, p, herk_, hemm_, un)                                                              \
     template <> struct CApi<T> {                                                                         \
         static constexpr auto gemm = &tessera_##p##gemm;                                                \
         static constexpr auto symm = &tessera_##p##symm;                                                \
@@ -33,11 +33,18 @@ template <class T> struct CApi;
         static constexpr auto getrs = &tessera_##p##getrs;                                              \
         static constexpr auto gesv = &tessera_##p##gesv;                                                \
         static constexpr auto getri = &tessera_##p##getri;                                              \
+        static constexpr auto geqrf = &tessera_##p##geqrf;                                              \
+        static constexpr auto unmqr = &tessera_##p##un##mqr;                                            \
+        static constexpr auto ungqr = &tessera_##p##un##gqr;                                            \
+        static constexpr auto gelqf = &tessera_##p##gelqf;                                              \
+        static constexpr auto unmlq = &tessera_##p##un##mlq;                                            \
+        static constexpr auto unglq = &tessera_##p##un##glq;                                            \
+        static constexpr auto gels = &tessera_##p##gels;                                                \
     };
-TESSERA_C_API(float, s, nullptr, nullptr)
-TESSERA_C_API(double, d, nullptr, nullptr)
-TESSERA_C_API(std::complex<float>, c, &tessera_cherk, &tessera_chemm)
-TESSERA_C_API(std::complex<double>, z, &tessera_zherk, &tessera_zhemm)
+TESSERA_C_API(float, s, nullptr, nullptr, or)
+TESSERA_C_API(double, d, nullptr, nullptr, or)
+TESSERA_C_API(std::complex<float>, c, &tessera_cherk, &tessera_chemm, un)
+TESSERA_C_API(std::complex<double>, z, &tessera_zherk, &tessera_zhemm, un)
 #undef TESSERA_C_API
 
 /// The mixed-precision solver of double precision T.
@@ -222,6 +229,64 @@ TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
         for (int i = 0; i < n; ++i) S(i, 30) = T(0);
         EXPECT_EQ(C::gesv(n, nrhs, S.data(), int(S.ld), ipiv.data(), Xs.data(), int(Xs.ld)), 31);
         EXPECT_EQ(norm1_diff(Xs, B0), 0.0);
+    });
+}
+
+TEST_P(CApiSweep, QrFamilyMatchesLapacke)
+{
+    with_precision([&]<class T>() {
+        using C = CApi<T>;
+        tessera_set_tile_size(16);
+        const int m = 60, n = 40, nrhs = 3;
+        const char qh = is_complex_v<T> ? 'C' : 'T';
+        const auto A0 = random_dense<T>(m, n, 31), B0 = random_dense<T>(m, nrhs, 32);
+        // geqrf: LAPACKE's orgqr on its compact form gives Q with A = Q R
+        Dense<T> F = A0, Q = A0;
+        std::vector<T> tau(n);
+        ASSERT_EQ(C::geqrf(m, n, F.data(), int(F.ld), tau.data()), 0);
+        Q = F;
+        ASSERT_EQ(blas::ungqr<T>(m, n, n, Q.data(), Q.ld, tau.data()), 0);
+        Dense<T> R(n, n), D = A0;
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i <= j; ++i) R(i, j) = F(i, j);
+        blas::gemm<T>(Op::notrans, Op::notrans, m, n, n, T(-1), Q.data(), Q.ld, R.data(), R.ld, T(1), D.data(), D.ld);
+        EXPECT_LT(norm1(D) / (m * norm1(A0) * eps<T>()), tol) << "geqrf";
+        // ormqr/unmqr and orgqr/ungqr against LAPACKE on the same compact form
+        Dense<T> X = B0, Xref = B0, G = F;
+        ASSERT_EQ(C::unmqr('L', qh, m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)), 0);
+        ASSERT_EQ(blas::unmqr<T>(Side::left, Op::conjtrans, m, nrhs, n, F.data(), F.ld, tau.data(), Xref.data(), Xref.ld), 0);
+        EXPECT_LT(relative_error(X, Xref, norm1(B0) * m), tol) << "unmqr";
+        ASSERT_EQ(C::ungqr(m, n, n, G.data(), int(G.ld), tau.data()), 0);
+        EXPECT_LT(relative_error(G, Q, m), tol) << "ungqr";
+        // gelqf, ormlq/unmlq and orglq/unglq through gels on the transposed problem: A^H is n x m
+        Dense<T> W(n, m), Wref(n, m), Y(m, nrhs), Yref(m, nrhs);
+        for (int j = 0; j < m; ++j)
+            for (int i = 0; i < n; ++i) W(i, j) = Wref(i, j) = tessera::la::conj(A0(j, i));
+        for (int j = 0; j < nrhs; ++j)
+            for (int i = 0; i < n; ++i) Y(i, j) = Yref(i, j) = B0(i, j);
+        ASSERT_EQ(C::gels('N', n, m, nrhs, W.data(), int(W.ld), Y.data(), int(Y.ld)), 0);  // minimum norm, via LQ
+        ASSERT_EQ(blas::gels<T>(Op::notrans, n, m, nrhs, Wref.data(), Wref.ld, Yref.data(), Yref.ld), 0);
+        EXPECT_LT(relative_error(Y, Yref, norm1(Yref) * m), tol) << "gels through gelqf";
+        std::vector<T> ltau(n);
+        Dense<T> L = Wref, Lref = Wref;  // LAPACKE's LQ of A^H, then the C calls on it
+        ASSERT_EQ(blas::gelqf<T>(n, m, L.data(), L.ld, ltau.data()), 0);
+        Lref = L;
+        ASSERT_EQ(C::unglq(n, m, n, L.data(), int(L.ld), ltau.data()), 0);
+        ASSERT_EQ(blas::unglq<T>(n, m, n, Lref.data(), Lref.ld, ltau.data()), 0);
+        EXPECT_LT(relative_error(L, Lref, m), tol) << "unglq";
+        Dense<T> V = random_dense<T>(nrhs, m, 33), Vref = V;
+        ASSERT_EQ(blas::gelqf<T>(n, m, Wref.data(), Wref.ld, ltau.data()), 0);
+        ASSERT_EQ(C::unmlq('R', 'N', nrhs, m, n, Wref.data(), int(Wref.ld), ltau.data(), V.data(), int(V.ld)), 0);
+        ASSERT_EQ(blas::unmlq<T>(Side::right, Op::notrans, nrhs, m, n, Wref.data(), Wref.ld, ltau.data(), Vref.data(), Vref.ld), 0);
+        EXPECT_LT(relative_error(V, Vref, norm1(Vref) * m), tol) << "unmlq";
+        EXPECT_EQ(C::gelqf(n, m, W.data(), n - 1, ltau.data()), -4);
+        // bad arguments
+        EXPECT_EQ(C::geqrf(-1, n, F.data(), int(F.ld), tau.data()), -1);
+        EXPECT_EQ(C::unmqr('X', 'N', m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)), -1);
+        EXPECT_EQ(C::unmqr('L', 'X', m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)), -2);
+        EXPECT_EQ(C::ungqr(m, n, n + 1, G.data(), int(G.ld), tau.data()), -3);
+        EXPECT_EQ(C::gels('X', m, n, nrhs, F.data(), int(F.ld), X.data(), int(X.ld)), -1);
+        EXPECT_NE(std::string(tessera_last_error()), "");
     });
 }
 

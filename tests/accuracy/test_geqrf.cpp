@@ -11,6 +11,7 @@
 //  - rank-deficient matrices (zero and repeated columns) factor without a fault, as LAPACK's;
 //  - bad arguments throw naming them.
 #include "accuracy/accuracy.hpp"
+#include "accuracy/qr_checks.hpp"
 
 #include <tessera/la/context.hpp>
 #include <tessera/la/qr.hpp>
@@ -32,18 +33,6 @@ double qr_residual(Dense<T> const& A0, Dense<T> const& Q, Dense<T> const& F)
     blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), Q.data(), Q.ld, R.data(), R.ld, T(1), D.data(), D.ld);
     const double a = norm1(A0);
     return norm1(D) / (double(m) * (a > 0 ? a : 1) * eps<T>());
-}
-
-/// ||I - Q^H Q||_1 / (m eps) for the m x q Q.
-template <Scalar T>
-double orthogonality(Dense<T> const& Q)
-{
-    const int64_t m = Q.m, q = Q.n;
-    if (q == 0) return 0;
-    Dense<T> E(q, q);
-    for (int64_t i = 0; i < q; ++i) E(i, i) = T(1);
-    blas::gemm<T>(Op::conjtrans, Op::notrans, q, q, m, T(-1), Q.data(), Q.ld, Q.data(), Q.ld, T(1), E.data(), E.ld);
-    return norm1(E) / (double(m) * eps<T>());
 }
 
 /// The tile QR of A0 (tile size nb, `tree`, inner blocking ib): the factored A and the first
@@ -71,14 +60,6 @@ Dense<T> op_of(Dense<T> const& M, Op op)
     return R;
 }
 
-/// The operations that mean Q^H for T: Op::conjtrans, and Op::trans for the real types.
-template <Scalar T>
-std::vector<Op> reflector_ops()
-{
-    if constexpr (is_complex_v<T>) return {Op::notrans, Op::conjtrans};
-    else return {Op::notrans, Op::trans, Op::conjtrans};
-}
-
 /// op(Q) C (left) or C op(Q) (right) by CBLAS, with Q explicit.
 template <Scalar T>
 Dense<T> product(Side side, Op op, Dense<T> const& Q, Dense<T> const& C)
@@ -93,14 +74,6 @@ Dense<T> product(Side side, Op op, Dense<T> const& Q, Dense<T> const& C)
         blas::gemm<T>(Op::notrans, Op::notrans, C.m, C.n, C.n, T(1), C.data(), C.ld, opQ.data(), opQ.ld, T(0), P.data(),
                       P.ld);
     return P;
-}
-
-/// ||X - Y||_1 / (||C||_1 m eps): two products of an m x m unitary matrix with C.
-template <Scalar T>
-double product_error(Dense<T> const& X, Dense<T> const& Y, Dense<T> const& C, int64_t m)
-{
-    const double c = norm1(C);
-    return norm1_diff(X, Y) / ((c > 0 ? c : 1) * double(std::max<int64_t>(m, 1)) * eps<T>());
 }
 
 class GeqrfAccuracy : public AccuracySweep {};

@@ -208,4 +208,36 @@ int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
                                                                                     int(k), a, int(lda), tau);
 }
 
+/// LAPACK's gelqf.
+template <Scalar T>
+int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
+{
+    return pick<T>(LAPACKE_sgelqf, LAPACKE_dgelqf, LAPACKE_cgelqf, LAPACKE_zgelqf)(LAPACK_COL_MAJOR, int(m), int(n), a,
+                                                                                    int(lda), tau);
+}
+/// LAPACK's ormlq (real) or unmlq (complex), trans as in unmqr.
+template <Scalar T>
+int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
+              int64_t ldc)
+{
+    const char trans = op == Op::notrans ? 'N' : is_complex_v<T> ? 'C' : 'T';
+    return pick<T>(LAPACKE_sormlq, LAPACKE_dormlq, LAPACKE_cunmlq, LAPACKE_zunmlq)(
+        LAPACK_COL_MAJOR, char(side), trans, int(m), int(n), int(k), a, int(lda), tau, c, int(ldc));
+}
+/// LAPACK's orglq (real) or unglq (complex): the first m rows of Q in place.
+template <Scalar T>
+int64_t unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
+{
+    return pick<T>(LAPACKE_sorglq, LAPACKE_dorglq, LAPACKE_cunglq, LAPACKE_zunglq)(LAPACK_COL_MAJOR, int(m), int(n),
+                                                                                    int(k), a, int(lda), tau);
+}
+/// LAPACK's gels; its info. trans as in unmqr.
+template <Scalar T>
+int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb)
+{
+    const char trans = op == Op::notrans ? 'N' : is_complex_v<T> ? 'C' : 'T';
+    return pick<T>(LAPACKE_sgels, LAPACKE_dgels, LAPACKE_cgels, LAPACKE_zgels)(LAPACK_COL_MAJOR, trans, int(m), int(n),
+                                                                                int(nrhs), a, int(lda), b, int(ldb));
+}
+
 }  // namespace tessera::test::oracle

@@ -114,4 +114,31 @@ void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
 template <Scalar T>
 [[nodiscard]] int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
 
+/// LAPACK's gelqf: A = L Q, L lower trapezoidal on and below the diagonal of the m x n a and
+/// Q = H_k^H ... H_1^H (k = min(m, n); H_k ... H_1 for the real types) in LAPACK's compact
+/// form, conj(v_i) in row i right of the diagonal, tau with k entries. Computed as the compact QR of A^H (see gelqf.cpp). Returns 0.
+template <Scalar T>
+[[nodiscard]] int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+/// LAPACK's ormlq/unmlq: C (m x n) = op(Q) C or C op(Q), Q from gelqf's compact
+/// form in the k x m (left) or k x n (right) a and tau. Returns 0.
+template <Scalar T>
+[[nodiscard]] int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau,
+                            T* c, int64_t ldc);
+/// LAPACK's orglq/unglq: the m x n a (m <= n) becomes the first m rows of gelqf's Q, from
+/// the compact form of k <= m reflectors in its first k rows and tau. Returns 0.
+template <Scalar T>
+[[nodiscard]] int64_t unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
+
+/// LAPACK's gels: for the m x n A of full rank, the least-squares solution of an
+/// overdetermined op(A) X = B (min ||B - op(A) X||_2) or the minimum-norm solution of an
+/// underdetermined one, through the QR (m >= n) or LQ (m < n) of A. B is max(m, n) x nrhs:
+/// op(A)'s rows of right-hand sides in, its columns of solutions out; for a least-squares
+/// problem, the rows below the solution hold the residual's components (the sum of their
+/// squares is the residual's). A holds its factorization (geqrf's or gelqf's compact form).
+/// op is Op::notrans or op(A) = A^H (Op::conjtrans; Op::trans too for the real types).
+/// info = i > 0 when the i-th diagonal entry of the triangular factor is exactly zero: A is
+/// not of full rank and no solution is computed.
+template <Scalar T>
+[[nodiscard]] int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+
 }  // namespace tessera::la

@@ -199,6 +199,44 @@ void unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_
 }
 
 template <Scalar T>
+void gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
+{
+    if (m == 0 || n == 0) return;
+    const int64_t lwork = std::max<int64_t>(1, 64 * m);
+    pick<T>(LAPACKE_sgelqf_work, LAPACKE_dgelqf_work, LAPACKE_cgelqf_work, LAPACKE_zgelqf_work)(
+        lapack_col, int(m), int(n), a, int(lda), tau, workspace<T>(lwork), int(lwork));
+}
+
+template <Scalar T>
+void unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
+           int64_t ldc)
+{
+    if (m == 0 || n == 0 || k == 0) return;
+    const int64_t lwork = std::max<int64_t>(1, 64 * (side == Side::left ? n : m) + 64 * 65);
+    pick<T>(LAPACKE_sormlq_work, LAPACKE_dormlq_work, LAPACKE_cunmlq_work, LAPACKE_zunmlq_work)(
+        lapack_col, to_char(side), reflector_op<T>(op), int(m), int(n), int(k), a, int(lda), tau, c, int(ldc),
+        workspace<T>(lwork), int(lwork));
+}
+
+template <Scalar T>
+void unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
+{
+    if (m == 0 || n == 0) return;
+    const int64_t lwork = std::max<int64_t>(1, 64 * m);
+    pick<T>(LAPACKE_sorglq_work, LAPACKE_dorglq_work, LAPACKE_cunglq_work, LAPACKE_zunglq_work)(
+        lapack_col, int(m), int(n), int(k), a, int(lda), tau, workspace<T>(lwork), int(lwork));
+}
+
+template <Scalar T>
+int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb)
+{
+    const int64_t lwork = std::max<int64_t>(1, std::min(m, n) + 64 * (std::max(m, n) + nrhs));
+    return pick<T>(LAPACKE_sgels_work, LAPACKE_dgels_work, LAPACKE_cgels_work, LAPACKE_zgels_work)(
+        lapack_col, reflector_op<T>(op), int(m), int(n), int(nrhs), a, int(lda), b, int(ldb), workspace<T>(lwork),
+        int(lwork));
+}
+
+template <Scalar T>
 void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
 {
     if (m == 0 || n == 0) return;
@@ -308,7 +346,11 @@ std::shared_ptr<void> single_threaded_blas()
     template void larft<T>(int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);                         \
     template void ungqr<T>(int64_t, int64_t, int64_t, T*, int64_t, T const*);                                   \
     template void geqrf<T>(int64_t, int64_t, T*, int64_t, T*);                                                   \
-    template void unmqr<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);
+    template void unmqr<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);     \
+    template void gelqf<T>(int64_t, int64_t, T*, int64_t, T*);                                                   \
+    template void unmlq<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);     \
+    template void unglq<T>(int64_t, int64_t, int64_t, T*, int64_t, T const*);                                   \
+    template int64_t gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t);
 TESSERA_INSTANTIATE_KERNELS(float)
 TESSERA_INSTANTIATE_KERNELS(double)
 TESSERA_INSTANTIATE_KERNELS(cf)

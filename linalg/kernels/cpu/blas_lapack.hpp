@@ -91,6 +91,21 @@ void geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
 template <Scalar T>
 void unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
            int64_t ldc);
+/// LAPACK's gelqf on the m x n a: L and the reflectors (conjugated, in the rows) in compact
+/// form, min(m, n) taus.
+template <Scalar T>
+void gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+/// C = op(Q) C or C op(Q), Q of gelqf's compact form (LAPACK's ormlq/unmlq).
+template <Scalar T>
+void unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
+           int64_t ldc);
+/// The first m rows of Q from gelqf's compact form in the m x n a (LAPACK's orglq/unglq), in
+/// place.
+template <Scalar T>
+void unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
+/// LAPACK's gels: least squares or minimum norm solutions of op(A) X = B; its info.
+template <Scalar T>
+int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
 /// The first n columns of Q = H_1 ... H_k, from the reflectors of geqrf's compact form in the
 /// m x n a (k of them, k <= n <= m), in place (LAPACK's orgqr/ungqr).
 template <Scalar T>
@@ -116,6 +131,14 @@ void lacpy(int64_t m, int64_t n, T const* a, int64_t lda, T* b, int64_t ldb) noe
 {
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < m; ++i) b[i + j * ldb] = a[i + j * lda];
+}
+
+/// B = A^H (A m x n, B n x m; the transpose for the real types).
+template <Scalar T>
+void conj_transpose(int64_t m, int64_t n, T const* a, int64_t lda, T* b, int64_t ldb) noexcept
+{
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) b[j + i * ldb] = conj(a[i + j * lda]);
 }
 
 }  // namespace tessera::la::kernels::cpu
