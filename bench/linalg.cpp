@@ -1,7 +1,7 @@
-// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv | getri | geqrf | dsgesv: the
-// LAPACK-style
-// routines against the same call of OpenBLAS/LAPACKE in the same run (dsgesv, with --precision d
-// or z for zcgesv, against LAPACKE's double-precision gesv, as the call it replaces). For each n: a warm-up call of each, then --reps
+// tessera-bench gemm | potrf | potrs | posv | potri | getrf | getrs | gesv | getri | geqrf | gels |
+// ormqr | dsgesv: the LAPACK-style routines against the same call of OpenBLAS/LAPACKE in the
+// same run (dsgesv, with --precision d or z for zcgesv, against LAPACKE's double-precision
+// gesv, as the call it replaces). For each n: a warm-up call of each, then --reps
 // timed calls on fresh copies of the inputs (copies are not timed); medians, GFlop/s with
 // LAPACK's flop counts, the ratio (peer time / Tessera time: above 1, Tessera is faster) and a
 // scaled residual of Tessera's result (Problem::residual: a random vector through the factor
@@ -130,6 +130,26 @@ int lapacke_geqrf(int m, int n, T* a, int lda, T* tau)
     else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
     else return LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
 }
+template <Scalar T>
+int lapacke_gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
+    else return LAPACKE_zgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
+}
+/// C = Q^H C (C m x n), Q from geqrf's compact form of k reflectors in the m-row a.
+template <Scalar T>
+int lapacke_apply_qh(int m, int n, int k, T const* a, int lda, T const* tau, T* c, int ldc)
+{
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_sormqr(LAPACK_COL_MAJOR, 'L', 'T', m, n, k, a, lda, tau, c, ldc);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'T', m, n, k, a, lda, tau, c, ldc);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cunmqr(LAPACK_COL_MAJOR, 'L', 'C', m, n, k, a, lda, tau, c, ldc);
+    else return LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', 'C', m, n, k, a, lda, tau, c, ldc);
+}
 /// y = Q y (y of m entries), Q from geqrf's compact form of k reflectors in the m-row a.
 template <Scalar T>
 int lapacke_apply_q(int m, int k, T const* a, int lda, T const* tau, T* y)
@@ -249,7 +269,7 @@ std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
     const std::string letter(1, la::precision_letter<T>());
     if (routine == "gemm") return "cublas_" + letter + "gemm";
     if (routine == "getri") return "";  // cuSOLVER has no getri
-    if (routine == "geqrf") return "";  // not yet measured against cusolverDnXgeqrf (issue 27)
+    if (routine == "geqrf" || routine == "gels" || routine == "ormqr") return "";  // not yet on a GPU (issue 27)
     if (routine == "posv") return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
     if (routine == "gesv") return "cusolver_" + letter + "getrf+" + letter + "getrs";  // nor gesv
     if (routine == "dsgesv") return la::is_complex_v<T> ? "cusolver_zcgesv" : "cusolver_dsgesv";
@@ -316,17 +336,39 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
     Problem<T> p;
     p.routine = routine;
     p.uplo = uplo;
-    p.m = routine == "getrf" || routine == "geqrf" ? m : n;
+    p.m = routine == "getrf" || routine == "geqrf" || routine == "gels" || routine == "ormqr" ? m : n;
     p.n = n;
     const bool mixed = routine == "dsgesv";
-    p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" || mixed ? nrhs : 0;
+    p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" || mixed ||
+                     routine == "gels" || routine == "ormqr"
+                 ? nrhs
+                 : 0;
     const double fma = la::fma_flops<T>, N = double(n), M = double(p.m), K = std::min(M, N);
     const double lu = M * N * K - (M + N) * K * K / 2 + K * K * K / 3;  // LAPACK's multiply-adds of getrf
+    const double qr = 2 * M * N * K - (M + N) * K * K + 2 * K * K * K / 3;  // LAPACK's multiply-adds of geqrf
+    const double R = double(p.nrhs);
     if (routine == "geqrf") {
         p.kind = la::Routine::geqrf;
         p.A0 = random_matrix<T>(p.m, n, 6);
         p.tau.resize(std::size_t(std::min(p.m, n)));
-        p.flops = fma * (2 * M * N * K - (M + N) * K * K + 2 * K * K * K / 3);  // LAPACK's multiply-adds of geqrf
+        p.flops = fma * qr;
+        return p;
+    }
+    if (routine == "gels" || routine == "ormqr") {  // m >= n: least squares; ormqr: Q^H C, Q of geqrf(A)
+        require(p.m >= n, "--m must be >= --n (an overdetermined system; Q of a tall A)");
+        p.kind = la::Routine::geqrf;
+        p.A0 = random_matrix<T>(p.m, n, 6);
+        p.B0 = random_matrix<T>(p.m, p.nrhs, 4);
+        p.tau.resize(std::size_t(n));
+        const double apply_qh = 2 * M * R * N - R * N * N;  // ormqr's multiply-adds
+        if (routine == "gels") {
+            p.H = p.A0;
+            p.flops = fma * (qr + apply_qh + N * N * R / 2);  // geqrf, ormqr, trsm
+        } else {
+            openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+            lapacke_geqrf<T>(int(p.m), int(n), p.A0.data(), int(p.m), p.tau.data());  // ormqr starts from the factors
+            p.flops = fma * apply_qh;
+        }
         return p;
     }
     if (routine == "getrf" || routine == "getrs" || routine == "gesv" || routine == "getri" || mixed) {
@@ -402,6 +444,8 @@ void Problem<T>::peer()
     else if (routine == "posv") lapacke_posv<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
     else if (routine == "getrf") lapacke_getrf<T>(int(m), N, A.data(), int(m), piv.data());
     else if (routine == "geqrf") lapacke_geqrf<T>(int(m), N, A.data(), int(m), tau.data());
+    else if (routine == "gels") lapacke_gels<T>(int(m), N, int(nrhs), A.data(), int(m), B.data(), int(m));
+    else if (routine == "ormqr") lapacke_apply_qh<T>(int(m), int(nrhs), N, A.data(), int(m), tau.data(), B.data(), int(m));
     else if (routine == "getrs") lapacke_getrs<T>(N, int(nrhs), A.data(), N, piv0.data(), B.data(), N);
     else if (routine == "gesv" || routine == "dsgesv") lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
     else if (routine == "getri") lapacke_getri<T>(N, A.data(), N, piv0.data());
@@ -419,6 +463,9 @@ void Problem<T>::tessera()
     else if (routine == "posv") info = la::posv<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
     else if (routine == "getrf") info = la::getrf<T>(m, n, A.data(), m, ipiv.data());
     else if (routine == "geqrf") info = la::geqrf<T>(m, n, A.data(), m, tau.data());
+    else if (routine == "gels") info = la::gels<T>(Op::notrans, m, n, nrhs, A.data(), m, B.data(), m);
+    else if (routine == "ormqr")
+        info = la::unmqr<T>(la::Side::left, Op::conjtrans, m, nrhs, n, A.data(), m, tau.data(), B.data(), m);
     else if (routine == "getrs") {
         const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
         info = la::getrs<T>(Op::notrans, n, nrhs, A.data(), n, pivots.data(), B.data(), n);
@@ -455,6 +502,19 @@ double Problem<T>::residual()
     }
     if (routine == "getrf") return lu_residual(A0, m, n, A, ipiv);
     if (routine == "geqrf") return qr_residual(A0, m, n, A, tau);
+    if (routine == "ormqr") {  // against the peer's: ||C - C_peer||_1 / (||C0||_1 m eps)
+        std::vector<T> d = B;
+        for (std::size_t i = 0; i < d.size(); ++i) d[i] -= Cpeer[i];
+        return norm1(m, nrhs, d.data(), m) / (norm1(m, nrhs, B0.data(), m) * double(m) * double(la::eps<T>));
+    }
+    if (routine == "gels") {  // the normal equations: ||A^H (B0 - A X)||_1 / (||A||_1 (||A||_1 ||X||_1 + ||B0||_1) m eps)
+        std::vector<T> r = B0, g(static_cast<std::size_t>(n * nrhs));
+        blas::gemm<T>(Op::notrans, Op::notrans, m, nrhs, n, T(-1), H.data(), m, B.data(), m, T(1), r.data(), m);
+        blas::gemm<T>(Op::conjtrans, Op::notrans, n, nrhs, m, T(1), H.data(), m, r.data(), m, T(0), g.data(), n);
+        const double a = norm1(m, n, H.data(), m);
+        return norm1(n, nrhs, g.data(), n) /
+               (a * (a * norm1(n, nrhs, B.data(), m) + norm1(m, nrhs, B0.data(), m)) * double(m) * double(la::eps<T>));
+    }
     std::vector<T> x = random_matrix<T>(n, 1, 5), y = x;
     if (routine == "potrf") {  // y = L (L^H x), or U^H (U x)
         const bool lower = uplo == Uplo::lower;
@@ -518,6 +578,7 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             if (r > 0) peer.push_back(t);  // r = 0 warms up
         }
         if (routine == "gemm") p.Cpeer.assign(p.B.begin() + n * n, p.B.end());
+        if (routine == "ormqr") p.Cpeer = p.B;
         plot[0].points.push_back({double(n), p.flops / median(peer) * 1e-9});
 
         std::vector<Result> results;  // reported once the GPU peer, if any, has run
@@ -588,8 +649,8 @@ int run(std::string const& routine, Options const& o, Report& report)
 Subcommand linalg_subcommand(std::string const& routine, std::string const& what)
 {
     const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ||
-                     routine == "dsgesv";
-    const bool cholesky = routine.starts_with("po"), rows = routine == "getrf" || routine == "geqrf";
+                     routine == "dsgesv" || routine == "gels" || routine == "ormqr";
+    const bool cholesky = routine.starts_with("po"), rows = routine == "getrf" || routine == "geqrf" || routine == "gels" || routine == "ormqr";
     std::vector<std::string> options{"n",    "nb",        "precision", "sched", "ncpus",
                                      "nemu", "ncuda", "reps",      "peer-reps", "svg"};
     if (rhs) options.push_back("nrhs");
@@ -615,6 +676,8 @@ Register getrs_reg{linalg_subcommand("getrs", "solve with the LU factors")};
 Register gesv_reg{linalg_subcommand("gesv", "LU factor and solve A X = B")};
 Register getri_reg{linalg_subcommand("getri", "inverse from the LU factors")};
 Register geqrf_reg{linalg_subcommand("geqrf", "QR factorization A = Q R (LAPACK's compact form)")};
+Register gels_reg{linalg_subcommand("gels", "least squares min ||B - A X|| through QR (--m >= --n)")};
+Register ormqr_reg{linalg_subcommand("ormqr", "C = Q^H C, Q of the QR of an --m x --n A, C --m x nrhs")};
 Register dsgesv_reg{linalg_subcommand("dsgesv", "A X = B factored in single, refined in double, vs dgesv")};
 
 }  // namespace

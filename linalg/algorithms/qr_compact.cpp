@@ -84,16 +84,20 @@ TileMatrix<T> panel_factors(rt::Runtime& rt, int64_t panels, int64_t nb)
 }
 
 template <Scalar T>
-void geqrf_compact_async(TileMatrix<T>& A, TauPieces<T>& tau, TileMatrix<T>& factors, Sequence& s)
+void geqrf_compact_async(TileMatrix<T>& A, TauPieces<T>& tau, TileMatrix<T>& factors, Sequence& s, TileMatrix<T>* B)
 {
-    const auto call = begin_call<T>(s, "geqrf", {{"A", A, true}});
+    const auto call = B ? begin_call<T>(s, "geqrf", {{"A", A, true}, {"B", *B, true}})
+                        : begin_call<T>(s, "geqrf", {{"A", A, true}});
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt);
     for (int64_t k = 0; k < kt; ++k) {
         const int priority = int(2 * (nt - k));
+        const int64_t reflectors = reflectors_of(A, k, std::min(A.m(), A.n()));
         s.submit(cl::qr_panel<T>, rt::readwrite_all(column_from(A, k, k)), write(factors(0, k)), write(tau[k]),
                  rt::value(std::make_shared<kernels::cpu::PanelSums<T>>()), rt::priority(priority + 2));
-        update_lines(Side::left, Op::conjtrans, A, k, factors(0, k), reflectors_of(A, k, std::min(A.m(), A.n())), A,
-                     k + 1, nt, true, priority, s);
+        update_lines(Side::left, Op::conjtrans, A, k, factors(0, k), reflectors, A, k + 1, nt, true, priority, s);
+        // B beside A, after the lookahead: its steps form a chain of their own
+        if (B && B->m() > 0) update_lines(Side::left, Op::conjtrans, A, k, factors(0, k), reflectors, *B, 0, B->nt(),
+                                          false, priority - 3, s);
     }
 }
 
@@ -136,7 +140,8 @@ void ungqr_compact_async(TileMatrix<T>& A, int64_t k, TauPieces<T>& tau, TileMat
 #define TESSERA_INSTANTIATE(T)                                                                                   \
     template class TauPieces<T>;                                                                                 \
     template TileMatrix<T> panel_factors<T>(rt::Runtime&, int64_t, int64_t);                                    \
-    template void geqrf_compact_async<T>(TileMatrix<T>&, TauPieces<T>&, TileMatrix<T>&, Sequence&);             \
+    template void geqrf_compact_async<T>(TileMatrix<T>&, TauPieces<T>&, TileMatrix<T>&, Sequence&,              \
+                                         TileMatrix<T>*);                                                         \
     template void unmqr_compact_async<T>(Side, Op, TileMatrix<T> const&, TauPieces<T>&, TileMatrix<T>&,          \
                                          TileMatrix<T>&, Sequence&);                                              \
     template void ungqr_compact_async<T>(TileMatrix<T>&, int64_t, TauPieces<T>&, TileMatrix<T>&, Sequence&);

@@ -26,9 +26,12 @@ private:
 template <Scalar T>
 TileMatrix<T> panel_factors(rt::Runtime& rt, int64_t panels, int64_t nb);
 
-/// A = Q R in compact form: the reflectors below the diagonal of A, tau their scalars.
+/// A = Q R in compact form: the reflectors below the diagonal of A, tau their scalars; with B
+/// (A's rows and tile size), B = Q^H B too, each step applied to B as soon as it is made
+/// (gels).
 template <Scalar T>
-void geqrf_compact_async(TileMatrix<T>& A, TauPieces<T>& tau, TileMatrix<T>& factors, Sequence& s);
+void geqrf_compact_async(TileMatrix<T>& A, TauPieces<T>& tau, TileMatrix<T>& factors, Sequence& s,
+                         TileMatrix<T>* B = nullptr);
 /// C = op(Q) C or C op(Q), Q from the compact form of V's k = V.n() reflectors.
 template <Scalar T>
 void unmqr_compact_async(Side side, Op op, TileMatrix<T> const& V, TauPieces<T>& tau, TileMatrix<T>& factors,

@@ -2,6 +2,8 @@
 // minimum-norm solution of an underdetermined one, for A of full rank, as LAPACK's (A m x n):
 //     m >= n, A X = B:    A = Q R;  B = Q^H B;  R X = B(0:n)          (rows n..m-1 of B: the
 //                                                                      residual's components)
+//                         (each panel's Q_k^H applied to B beside the factorization's own
+//                         updates, in one sequence of tasks)
 //     m >= n, A^H X = B:  A = Q R;  R^H Y = B(0:n);  X = Q [Y; 0]
 //     m <  n, A X = B:    A = L Q;  L Y = B(0:m);    X = Q^H [Y; 0]
 //     m <  n, A^H X = B:  A = L Q;  B = Q B;  L^H X = B(0:m)
@@ -9,8 +11,10 @@
 // is exactly zero (A is not of full rank): no solution, as LAPACK's. Unlike LAPACK's, A and B
 // are not scaled first when their largest entry is near the overflow or underflow threshold.
 #include <tessera/la/blas.hpp>
+#include <tessera/la/context.hpp>
 #include <tessera/la/qr.hpp>
 
+#include "linalg/algorithms/qr_compact.hpp"
 #include "linalg/instantiate.hpp"
 #include "linalg/kernels/cpu/blas_lapack.hpp"
 #include "linalg/lapack/arguments.hpp"
@@ -36,6 +40,21 @@ int64_t zero_diagonal(int64_t k, T const* a, int64_t lda)
         if (a[i + i * lda] == T(0)) return i + 1;
     return 0;
 }
+
+/// A = Q R (compact form) and B = Q^H B in one sequence of tasks: each panel's Q_k^H reaches
+/// B as soon as it is made, beside the factorization's own updates.
+template <Scalar T>
+void factor_and_apply_qh(int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* tau, T* b, int64_t ldb)
+{
+    const detail::LibraryCall library_call;
+    rt::Runtime& rt = library_call.runtime();
+    const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), m, n);
+    auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
+    auto B = TileMatrix<T>::wrap(rt, b, m, nrhs, ldb, nb);
+    detail::TauPieces<T> pieces{rt, tau, n, nb};
+    auto factors = detail::panel_factors<T>(rt, A.nt(), nb);
+    (void)synchronously(rt, [&](Sequence& s) { detail::geqrf_compact_async(A, pieces, factors, s, &B); });
+}
 }  // namespace
 
 template <Scalar T>
@@ -59,18 +78,18 @@ int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b,
         return detail::run_inline([&] { return kernels::cpu::gels<T>(op, m, n, nrhs, a, lda, b, ldb); });
     const bool notrans = op == Op::notrans;
     std::vector<T> tau(std::size_t(std::min(m, n)));
+    if (m >= n && notrans) {
+        factor_and_apply_qh(m, n, nrhs, a, lda, tau.data(), b, ldb);
+        if (const int64_t info = zero_diagonal(n, a, lda)) return info;
+        trsm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
+        return 0;
+    }
     if (m >= n) {
         (void)geqrf<T>(m, n, a, lda, tau.data());
-        if (notrans) {
-            (void)unmqr<T>(Side::left, Op::conjtrans, m, nrhs, n, a, lda, tau.data(), b, ldb);
-            if (const int64_t info = zero_diagonal(n, a, lda)) return info;
-            trsm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
-        } else {
-            if (const int64_t info = zero_diagonal(n, a, lda)) return info;
-            trsm<T>(Side::left, Uplo::upper, Op::conjtrans, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
-            zero_rows<T>(n, m, nrhs, b, ldb);
-            (void)unmqr<T>(Side::left, Op::notrans, m, nrhs, n, a, lda, tau.data(), b, ldb);
-        }
+        if (const int64_t info = zero_diagonal(n, a, lda)) return info;
+        trsm<T>(Side::left, Uplo::upper, Op::conjtrans, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
+        zero_rows<T>(n, m, nrhs, b, ldb);
+        (void)unmqr<T>(Side::left, Op::notrans, m, nrhs, n, a, lda, tau.data(), b, ldb);
         return 0;
     }
     (void)gelqf<T>(m, n, a, lda, tau.data());
