@@ -171,14 +171,6 @@ void tpmqrt(Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_
 }
 
 template <Scalar T>
-void larft(int64_t n, int64_t k, T const* v, int64_t ldv, T const* tau, T* t, int64_t ldt)
-{
-    if (n == 0 || k == 0) return;
-    pick<T>(LAPACKE_slarft_work, LAPACKE_dlarft_work, LAPACKE_clarft_work, LAPACKE_zlarft_work)(
-        lapack_col, 'F', 'C', int(n), int(k), v, int(ldv), tau, t, int(ldt));
-}
-
-template <Scalar T>
 void geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
 {
     if (m == 0 || n == 0) return;
@@ -343,7 +335,6 @@ std::shared_ptr<void> single_threaded_blas()
     template void tpqrt<T>(int64_t, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, T*, int64_t);          \
     template void tpmqrt<T>(Side, Op, int64_t, int64_t, int64_t, int64_t, int64_t, T const*, int64_t, T const*,  \
                             int64_t, T*, int64_t, T*, int64_t);                                          \
-    template void larft<T>(int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);                         \
     template void ungqr<T>(int64_t, int64_t, int64_t, T*, int64_t, T const*);                                   \
     template void geqrf<T>(int64_t, int64_t, T*, int64_t, T*);                                                   \
     template void unmqr<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);     \

@@ -79,8 +79,8 @@ void tpmqrt(Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_
             T const* t, int64_t ldt, T* a, int64_t lda, T* b, int64_t ldb);
 
 /// The k x k upper triangular factor T of the block reflector H_1 H_2 ... H_k = I - V T V^H,
-/// V (n x k) unit lower trapezoidal with the reflectors' vectors (LAPACK's larft, forward,
-/// columnwise), tau their scalars.
+/// V (n x k, n >= k) unit lower trapezoidal with the reflectors' vectors, tau their scalars:
+/// LAPACK's larft (forward, columnwise), with its products in level 3 (larft.cpp).
 template <Scalar T>
 void larft(int64_t n, int64_t k, T const* v, int64_t ldv, T const* tau, T* t, int64_t ldt);
 /// LAPACK's geqrf on the m x n a: R and the reflectors in compact form, min(m, n) taus.
