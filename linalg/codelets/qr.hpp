@@ -7,11 +7,13 @@
 //     ttqrt   [R(p,k); R(i,k)] = Q [R; 0]        two triangles (V: the upper triangle of A(i,k))
 // and each one's Q^H (or Q) applied to the tiles of the other columns (unmqr, tsmqr, ttmqr),
 // over LAPACK's geqrt, gemqrt, tpqrt and tpmqrt. The pivot tile's triangle is its first kb
-// rows (kb: the tile column's width). CPU only for now: the CUDA twins are still to come
-// (issue 27). Internal.
+// rows (kb: the tile column's width). The updates, the bulk of the flops, have CUDA
+// implementations (kernels/cuda/tile_qr: cuBLAS); the eliminations run on the cores.
+// Internal.
 #pragma once
 
 #include "linalg/codelets/blas3.hpp"
+#include "linalg/kernels/cuda/tile_qr.hpp"  // declarations only, no CUDA header
 
 #include <algorithm>
 
@@ -62,11 +64,19 @@ void unmqr_tile(Side side, Op op, ConstTile<T> v, ConstTile<T> t, Tile<T> c, int
     kernels::cpu::gemqrt<T>(side, op, c.m, c.n, k, inner_block(ib, k), v.ptr, v.ld, t.ptr, t.ld, c.ptr, c.ld);
 }
 template <Scalar T>
+void unmqr_tile_cuda(rt::CudaContext const& cuda, Side side, Op op, ConstTile<T> v, ConstTile<T> t, Tile<T> c,
+                     int64_t ib)
+{
+    const int64_t k = std::min(v.m, v.n);
+    kernels::cuda::gemqrt<T>(cuda, side, op, c.m, c.n, k, inner_block(ib, k), v.ptr, v.ld, t.ptr, t.ld, c.ptr, c.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel unmqr_model{by_precision<T>("tile_sormqr", "tile_dormqr", "tile_cunmqr", "tile_zunmqr")};
 template <Scalar T>
 inline const rt::Codelet<Side, Op, ConstTile<T>, ConstTile<T>, Tile<T>, int64_t> unmqr{
     .name = by_precision<T>("sormqr", "dormqr", "cunmqr", "zunmqr"),
     .cpu = &unmqr_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&unmqr_tile_cuda<T>),
     .model = &unmqr_model<T>,
     .flops = [](Side const& side, Op const&, ConstTile<T> const& v, ConstTile<T> const&, Tile<T> const& c,
                 int64_t const&) {
@@ -122,12 +132,26 @@ void tpmqrt_tile(Side side, Op op, ConstTile<T> v, ConstTile<T> t, Tile<T> top, 
                                 top.ld, c.ptr, c.ld);
 }
 template <Scalar T>
+void tpmqrt_tile_cuda(rt::CudaContext const& cuda, Side side, Op op, ConstTile<T> v, ConstTile<T> t, Tile<T> top,
+                      Tile<T> c, Eliminated shape, int64_t ib)
+{
+    const int64_t kb = v.n, reached = eliminated_rows(shape, v.m, kb);
+    const int64_t l = shape == Eliminated::square ? 0 : reached;
+    if (side == Side::left)
+        kernels::cuda::tpmqrt<T>(cuda, side, op, reached, c.n, kb, l, inner_block(ib, kb), v.ptr, v.ld, t.ptr, t.ld,
+                                 top.ptr, top.ld, c.ptr, c.ld);
+    else
+        kernels::cuda::tpmqrt<T>(cuda, side, op, c.m, reached, kb, l, inner_block(ib, kb), v.ptr, v.ld, t.ptr, t.ld,
+                                 top.ptr, top.ld, c.ptr, c.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel tpmqrt_model{
     by_precision<T>("tile_stpmqrt", "tile_dtpmqrt", "tile_ctpmqrt", "tile_ztpmqrt")};
 template <Scalar T>
 inline const rt::Codelet<Side, Op, ConstTile<T>, ConstTile<T>, Tile<T>, Tile<T>, Eliminated, int64_t> tpmqrt{
     .name = by_precision<T>("stpmqrt", "dtpmqrt", "ctpmqrt", "ztpmqrt"),
     .cpu = &tpmqrt_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&tpmqrt_tile_cuda<T>),
     .model = &tpmqrt_model<T>,
     .flops = [](Side const& side, Op const&, ConstTile<T> const& v, ConstTile<T> const&, Tile<T> const&,
                 Tile<T> const& c, Eliminated const& shape, int64_t const&) {

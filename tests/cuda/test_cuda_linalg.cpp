@@ -3,14 +3,15 @@
 // the GPU by a policy of this test ("cuda-first"), on a GPU capped at 1 MB so that tiles are
 // evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
 // is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm,
-// symm/hemm, syrk/herk, trsm and trmm, and the tile LU (gesv, getrs, getri, getrf_nopiv, and
-// dsgesv's conversions). Each test checks its scaled residual against tol (accuracy.hpp) and
+// symm/hemm, syrk/herk, trsm and trmm, the tile LU (gesv, getrs, getri, getrf_nopiv, and
+// dsgesv's conversions) and the tile QR's updates (unmqr, tpmqrt). Each test checks its scaled residual against tol (accuracy.hpp) and
 // that the GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
 #include "accuracy/accuracy.hpp"
 #include "accuracy/lu_update_check.hpp"
 #include "linalg/codelets/precision.hpp"
 
+#include <tessera/la/qr.hpp>
 #include <tessera/rt/sched.hpp>
 
 #include <atomic>
@@ -217,6 +218,51 @@ TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
         blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0), P.data(), P.ld);
         EXPECT_LT(norm1_diff(P, H) / (double(n) * norm1(H) * eps<T>()), tol) << "getrf_nopiv";
         expect_on_gpu<T>("getrf_nopiv");
+    });
+}
+
+// The tile QR with its updates (unmqr, tpmqrt) on the GPU: flat and binary trees (the binary
+// one merges triangles: tpmqrt with l > 0), Q formed by ungqr and applied by unmqr from
+// either side with either op; the residual, the orthogonality and the products against CBLAS.
+TEST_P(CudaTileKernels, TileQrUpdatesFromEitherSide)
+{
+    with_precision([&]<class T>() {
+        for (auto tree : {tessera::QrTree::flat, tessera::QrTree::binary}) {
+            CudaFirst::on_gpu().clear();
+            const int64_t m = n, cols = 100;
+            const Dense<T> A0 = random_dense<T>(m, cols, 41);
+            auto A = tiles_of(rt(), A0, nb);
+            tessera::QrFactors<T> F{A, tree, 8};
+            tessera::geqrf(A, F);
+            TileMatrix<T> Qt{rt(), m, m, nb};
+            tessera::ungqr(A, F, Qt);
+            const Dense<T> R = to_dense(A), Q = to_dense(Qt);
+            Dense<T> E(m, m), D = A0;
+            for (int64_t i = 0; i < m; ++i) E(i, i) = T(1);
+            blas::gemm<T>(Op::conjtrans, Op::notrans, m, m, m, T(-1), Q.data(), Q.ld, Q.data(), Q.ld, T(1), E.data(), E.ld);
+            EXPECT_LT(norm1(E) / (double(m) * eps<T>()), tol) << "orthogonality, tree " << int(tree);
+            Dense<T> Rk(m, cols);
+            for (int64_t j = 0; j < cols; ++j)
+                for (int64_t i = 0; i <= std::min(j, m - 1); ++i) Rk(i, j) = R(i, j);
+            blas::gemm<T>(Op::notrans, Op::notrans, m, cols, m, T(-1), Q.data(), Q.ld, Rk.data(), Rk.ld, T(1), D.data(),
+                          D.ld);
+            EXPECT_LT(norm1(D) / (double(m) * norm1(A0) * eps<T>()), tol) << "A - Q R, tree " << int(tree);
+            for (Side side : {Side::left, Side::right})
+                for (Op op : {Op::notrans, Op::conjtrans}) {
+                    const Dense<T> C0 = side == Side::left ? random_dense<T>(m, 40, 42) : random_dense<T>(40, m, 43);
+                    auto C = tiles_of(rt(), C0, nb);
+                    tessera::unmqr(side, op, A, F, C);
+                    Dense<T> P(C0.m, C0.n);
+                    if (side == Side::left)
+                        blas::gemm<T>(op, Op::notrans, m, 40, m, T(1), Q.data(), Q.ld, C0.data(), C0.ld, T(0), P.data(), P.ld);
+                    else
+                        blas::gemm<T>(Op::notrans, op, 40, m, m, T(1), C0.data(), C0.ld, Q.data(), Q.ld, T(0), P.data(), P.ld);
+                    EXPECT_LT(norm1_diff(to_dense(C), P) / (norm1(C0) * double(m) * eps<T>()), tol)
+                        << "side " << char(side) << " op " << char(op) << ", tree " << int(tree);
+                }
+            expect_on_gpu<T>(is_complex_v<T> ? "unmqr" : "ormqr");
+            expect_on_gpu<T>("tpmqrt");
+        }
     });
 }
 

@@ -178,6 +178,40 @@ template <class T, class In> void fill_nan(T* c, int m, int n, int ldc, In in)
 
 // ---- the routines, generic over the element type ---------------------------------------------------
 
+/// geam: C = alpha op(A) + beta op(B), elementwise; in place (C = A or C = B) only without a
+/// transpose and with C's leading dimension, as cuBLAS documents.
+template <class D>
+cublasStatus_t geam_sim(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, D const* alpha,
+                        D const* a, int lda, D const* beta, D const* b, int ldb, D* c, int ldc)
+{
+    using T = H<D>;
+    const int ra = ta == CUBLAS_OP_N ? m : n, ca = ta == CUBLAS_OP_N ? n : m;
+    const int rb = tb == CUBLAS_OP_N ? m : n, cb = tb == CUBLAS_OP_N ? n : m;
+    if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!valid(ta) || !valid(tb) || m < 0 || n < 0 || lda < at_least_one(ra) || ldb < at_least_one(rb) ||
+        ldc < at_least_one(m) || !alpha || !beta)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if ((c == a && (ta != CUBLAS_OP_N || lda != ldc)) || (c == b && (tb != CUBLAS_OP_N || ldb != ldc)))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+    const T al = *host(alpha), be = *host(beta);
+    return launch<T>(h, "cublas geam", {{a, ra, ca, lda, "A"}, {b, rb, cb, ldb, "B"}, {c, m, n, ldc, "C"}},
+                     [=, A = host(a), B = host(b), C = host(c)] {
+                         auto at = [](T const* x, int ld, cublasOperation_t o, int i, int j) {
+                             if (o == CUBLAS_OP_N) return x[std::size_t(j) * std::size_t(ld) + std::size_t(i)];
+                             const T v = x[std::size_t(i) * std::size_t(ld) + std::size_t(j)];
+                             if constexpr (is_complex<T>)
+                                 return o == CUBLAS_OP_C ? std::conj(v) : v;
+                             else
+                                 return v;
+                         };
+                         for (int j = 0; j < n; ++j)
+                             for (int i = 0; i < m; ++i)
+                                 C[std::size_t(j) * std::size_t(ldc) + std::size_t(i)] =
+                                     al * at(A, lda, ta, i, j) + be * at(B, ldb, tb, i, j);
+                     });
+}
+
 template <class D>
 cublasStatus_t gemm_sim(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                         D const* alpha, D const* a, int lda, D const* b, int ldb, D const* beta, D* c, int ldc)
@@ -346,13 +380,19 @@ cublasStatus_t cublasDscal(cublasHandle_t h, int n, const double* alpha, double*
     return launch<double>(h, "cublasDscal", {{x, 1, n, incx, "x"}}, [=] { cblas_dscal(n, al, x, incx); });
 }
 
-// gemm, symm, hemm, syrk, herk, trsm, trmm in the four precisions
+// gemm, geam, symm, hemm, syrk, herk, trsm, trmm in the four precisions
 #define TESSERA_CUDASIM_ROUTINES(t, D, R)                                                                            \
     cublasStatus_t cublas##t##gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, \
                                    const D* alpha, const D* a, int lda, const D* b, int ldb, const D* beta, D* c,    \
                                    int ldc)                                                                           \
     {                                                                                                                 \
         return gemm_sim(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                     \
+    }                                                                                                                 \
+    cublasStatus_t cublas##t##geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,        \
+                                   const D* alpha, const D* a, int lda, const D* beta, const D* b, int ldb, D* c,    \
+                                   int ldc)                                                                           \
+    {                                                                                                                 \
+        return geam_sim(h, ta, tb, m, n, alpha, a, lda, beta, b, ldb, c, ldc);                                        \
     }                                                                                                                 \
     cublasStatus_t cublas##t##symm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, int m, int n,            \
                                    const D* alpha, const D* a, int lda, const D* b, int ldb, const D* beta, D* c,    \

@@ -176,6 +176,26 @@ void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_
 }
 
 template <Scalar T>
+void geam(rt::CudaContext const& ctx, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T beta, T const* b,
+          int64_t ldb, T* c, int64_t ldc)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "geam: m"), N = to_int(n, "geam: n"), LDA = to_int(lda, "geam: lda"),
+              LDB = to_int(ldb, "geam: ldb"), LDC = to_int(ldc, "geam: ldc");
+    constexpr auto no = CUBLAS_OP_N;
+    cublasStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cublasSgeam(ctx.cublas, no, no, M, N, &alpha, a, LDA, &beta, b, LDB, c, LDC);
+    else if constexpr (std::same_as<T, double>)
+        st = cublasDgeam(ctx.cublas, no, no, M, N, &alpha, a, LDA, &beta, b, LDB, c, LDC);
+    else if constexpr (std::same_as<T, cf>)
+        st = cublasCgeam(ctx.cublas, no, no, M, N, dev(&alpha), dev(a), LDA, dev(&beta), dev(b), LDB, dev(c), LDC);
+    else
+        st = cublasZgeam(ctx.cublas, no, no, M, N, dev(&alpha), dev(a), LDA, dev(&beta), dev(b), LDB, dev(c), LDC);
+    rt::cuda_check(st, by_precision<T>("cublasSgeam", "cublasDgeam", "cublasCgeam", "cublasZgeam"));
+}
+
+template <Scalar T>
 void symm(rt::CudaContext const& ctx, Side side, Uplo uplo, bool hermitian, int64_t m, int64_t n,
           T alpha, T const* a, int64_t lda, T const* b, int64_t ldb, T beta, T* c, int64_t ldc)
 {
@@ -482,6 +502,8 @@ template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n,
 #define TESSERA_INSTANTIATE_KERNELS(T)                                                             \
     template void gemm<T>(rt::CudaContext const&, Op, Op, int64_t, int64_t, int64_t, T, T const*,  \
                           int64_t, T const*, int64_t, T, T*, int64_t);                             \
+    template void geam<T>(rt::CudaContext const&, int64_t, int64_t, T, T const*, int64_t, T, T const*, \
+                          int64_t, T*, int64_t);                                                   \
     template void symm<T>(rt::CudaContext const&, Side, Uplo, bool, int64_t, int64_t, T, T const*, \
                           int64_t, T const*, int64_t, T, T*, int64_t);                             \
     template void syrk<T>(rt::CudaContext const&, Uplo, Op, bool, int64_t, int64_t, T, T const*,   \

@@ -25,6 +25,11 @@ using InfoReport = std::function<void(int64_t info)>;
 template <Scalar T>
 void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha,
           T const* a, int64_t lda, T const* b, int64_t ldb, T beta, T* c, int64_t ldc);
+/// C = alpha A + beta B, all m x n (cublas<t>geam, no transposes); C may be A or B itself
+/// (in place, with its leading dimension).
+template <Scalar T>
+void geam(rt::CudaContext const& ctx, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T beta, T const* b,
+          int64_t ldb, T* c, int64_t ldc);
 /// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric (hermitian when
 /// `hermitian`, complex only) stored in its `uplo` triangle (cublas<t>symm / hemm).
 template <Scalar T>

@@ -1,0 +1,143 @@
+// The tile QR's update kernels on a GPU (see tile_qr.hpp). With Q = Q_1 Q_2 ... Q_b, one
+// block Q_j = I - V_j T_j V_j^H per ib reflectors (T_j the ib x ib diagonal block of t), the
+// blocks are applied in the order op(Q) asks: Q^H C and C Q first block first, Q C and C Q^H
+// last block first. For one block, with W in the workspace:
+//
+//   gemqrt, V_j = [V1; V2] (V1 its unit lower triangle, on the rows of C1; V2 below, on C2):
+//     left:  W = V1^H C1 + V2^H C2;  W = T^H W (Q^H) or T W (Q);
+//            C2 -= V2 W;  C1 -= V1 W                         (trmm, gemm, trmm, gemm, trmm, geam)
+//     right: W = C1 V1 + C2 V2;  W = W T (Q) or W T^H (Q^H);  C2 -= W V2^H;  C1 -= W V1^H
+//   tpmqrt, the reflectors [E_j; V_j] (E_j: rows of A's block j of the identity):
+//     left:  W = A_j + V_j^H B;  W = T^H W or T W;  A_j -= W;  B -= V_j W
+//     right: W = A_j + B V_j;    W = W T or W T^H;  A_j -= W;  B -= W V_j^H
+//
+// tpmqrt with l > 0 (ttmqr: V's last l rows upper trapezoidal, another V below them) first
+// copies V with explicit zeros (copy_triangle and strided copies): the same products then
+// cost the zero triangle's flops too, on the few eliminations of a tree's merges.
+#include "linalg/kernels/cuda/tile_qr.hpp"
+
+#include "linalg/instantiate.hpp"
+#include "linalg/kernels/cuda/blas_lapack.hpp"
+#include "linalg/kernels/cuda/triangle.hpp"
+
+#include <tessera/rt/cuda.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+
+namespace tessera::la::kernels::cuda {
+namespace {
+
+/// dst = src, m x n, both on the device, queued on the stream.
+template <Scalar T>
+void copy(rt::CudaContext const& ctx, int64_t m, int64_t n, T const* src, int64_t lds, T* dst, int64_t ldd)
+{
+    if (m == 0 || n == 0) return;
+    rt::cuda_check(cudaMemcpy2DAsync(dst, std::size_t(ldd) * sizeof(T), src, std::size_t(lds) * sizeof(T),
+                                     std::size_t(m) * sizeof(T), std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream),
+                   "cudaMemcpy2DAsync (the tile QR's workspace)");
+}
+
+/// Does block s (of `blocks`) come as step s? Q^H C and C Q take the first block first.
+int64_t block_at(int64_t step, int64_t blocks, bool first_block_first)
+{
+    return first_block_first ? step : blocks - 1 - step;
+}
+
+}  // namespace
+
+template <Scalar T>
+void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t ib, T const* v,
+            int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc)
+{
+    if (m == 0 || n == 0 || k == 0) return;
+    const bool left = side == Side::left, adjoint = op != Op::notrans;
+    const Op ct = Op::conjtrans, tri = adjoint ? Op::conjtrans : Op::notrans;  // T^H or T
+    T* w = static_cast<T*>(ctx.workspace(sizeof(T) * std::size_t(left ? ib * n : m * ib)));
+    const int64_t blocks = (k + ib - 1) / ib, order = left ? m : n;
+    for (int64_t step = 0; step < blocks; ++step) {
+        const int64_t j = block_at(step, blocks, left == adjoint);
+        const int64_t r0 = j * ib, kb = std::min(ib, k - r0), rest = order - r0 - kb;
+        T const* v1 = v + r0 + r0 * ldv;
+        T const* v2 = v1 + kb;
+        T const* tj = t + r0 * ldt;
+        if (left) {
+            T* c1 = c + r0;
+            T* c2 = c1 + kb;
+            copy(ctx, kb, n, c1, ldc, w, kb);
+            trmm<T>(ctx, Side::left, Uplo::lower, ct, Diag::unit, kb, n, T(1), v1, ldv, w, kb);
+            gemm<T>(ctx, ct, Op::notrans, kb, n, rest, T(1), v2, ldv, c2, ldc, T(1), w, kb);
+            trmm<T>(ctx, Side::left, Uplo::upper, tri, Diag::nonunit, kb, n, T(1), tj, ldt, w, kb);
+            gemm<T>(ctx, Op::notrans, Op::notrans, rest, n, kb, T(-1), v2, ldv, w, kb, T(1), c2, ldc);
+            trmm<T>(ctx, Side::left, Uplo::lower, Op::notrans, Diag::unit, kb, n, T(1), v1, ldv, w, kb);
+            geam<T>(ctx, kb, n, T(1), c1, ldc, T(-1), w, kb, c1, ldc);
+        } else {
+            T* c1 = c + r0 * ldc;
+            T* c2 = c1 + kb * ldc;
+            copy(ctx, m, kb, c1, ldc, w, m);
+            trmm<T>(ctx, Side::right, Uplo::lower, Op::notrans, Diag::unit, m, kb, T(1), v1, ldv, w, m);
+            gemm<T>(ctx, Op::notrans, Op::notrans, m, kb, rest, T(1), c2, ldc, v2, ldv, T(1), w, m);
+            trmm<T>(ctx, Side::right, Uplo::upper, tri, Diag::nonunit, m, kb, T(1), tj, ldt, w, m);
+            gemm<T>(ctx, Op::notrans, ct, m, rest, kb, T(-1), w, m, v2, ldv, T(1), c2, ldc);
+            trmm<T>(ctx, Side::right, Uplo::lower, ct, Diag::unit, m, kb, T(1), v1, ldv, w, m);
+            geam<T>(ctx, m, kb, T(1), c1, ldc, T(-1), w, m, c1, ldc);
+        }
+    }
+}
+
+template <Scalar T>
+void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_t ib,
+            T const* v, int64_t ldv, T const* t, int64_t ldt, T* a, int64_t lda, T* b, int64_t ldb)
+{
+    if (m == 0 || n == 0 || k == 0) return;
+    const bool left = side == Side::left, adjoint = op != Op::notrans;
+    const Op ct = Op::conjtrans, tri = adjoint ? Op::conjtrans : Op::notrans;
+    const int64_t rows = left ? m : n;  // V's
+    const std::size_t w_count = std::size_t(left ? ib * n : m * ib);
+    const std::size_t v_count = l > 0 ? std::size_t(rows * k) : 0;
+    T* w = static_cast<T*>(ctx.workspace(sizeof(T) * (w_count + v_count)));
+    if (l > 0) {  // V with explicit zeros: rows [0, rows - l) full, then an upper trapezoid
+        T* full = w + w_count;
+        const int64_t top = rows - l;
+        rt::cuda_check(cudaMemsetAsync(full, 0, sizeof(T) * v_count, ctx.stream), "cudaMemsetAsync (V's zeros)");
+        copy(ctx, top, k, v, ldv, full, rows);
+        rt::cuda_check(copy_triangle(ctx.stream, false, std::min(l, k), sizeof(T), v + top, ldv, full + top, rows),
+                       "copy_triangle_kernel launch");
+        if (k > l) copy(ctx, l, k - l, v + top + l * ldv, ldv, full + top + l * rows, rows);
+        v = full;
+        ldv = rows;
+    }
+    const int64_t blocks = (k + ib - 1) / ib;
+    for (int64_t step = 0; step < blocks; ++step) {
+        const int64_t j = block_at(step, blocks, left == adjoint);
+        const int64_t r0 = j * ib, kb = std::min(ib, k - r0);
+        T const* vj = v + r0 * ldv;
+        T const* tj = t + r0 * ldt;
+        if (left) {
+            T* aj = a + r0;
+            copy(ctx, kb, n, aj, lda, w, kb);
+            gemm<T>(ctx, ct, Op::notrans, kb, n, m, T(1), vj, ldv, b, ldb, T(1), w, kb);
+            trmm<T>(ctx, Side::left, Uplo::upper, tri, Diag::nonunit, kb, n, T(1), tj, ldt, w, kb);
+            geam<T>(ctx, kb, n, T(1), aj, lda, T(-1), w, kb, aj, lda);
+            gemm<T>(ctx, Op::notrans, Op::notrans, m, n, kb, T(-1), vj, ldv, w, kb, T(1), b, ldb);
+        } else {
+            T* aj = a + r0 * lda;
+            copy(ctx, m, kb, aj, lda, w, m);
+            gemm<T>(ctx, Op::notrans, Op::notrans, m, kb, n, T(1), b, ldb, vj, ldv, T(1), w, m);
+            trmm<T>(ctx, Side::right, Uplo::upper, tri, Diag::nonunit, m, kb, T(1), tj, ldt, w, m);
+            geam<T>(ctx, m, kb, T(1), aj, lda, T(-1), w, m, aj, lda);
+            gemm<T>(ctx, Op::notrans, ct, m, n, kb, T(-1), w, m, vj, ldv, T(1), b, ldb);
+        }
+    }
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                                  \
+    template void gemqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t, T const*,   \
+                            int64_t, T const*, int64_t, T*, int64_t);                                           \
+    template void tpmqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t, int64_t,     \
+                            T const*, int64_t, T const*, int64_t, T*, int64_t, T*, int64_t);
+TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::la::kernels::cuda

@@ -1,0 +1,29 @@
+// The tile QR's update kernels on a GPU: LAPACK's gemqrt and tpmqrt, which neither cuBLAS nor
+// cuSOLVER has (cuSOLVER's ormqr takes LAPACK's taus, not the T factors), built from cuBLAS
+// gemm, trmm and geam, one block of ib reflectors at a time. Declarations only (no CUDA
+// header): defined in tile_qr.cpp, compiled in CUDA builds. Internal.
+#pragma once
+
+#include <tessera/la/enums.hpp>
+#include <tessera/la/scalar.hpp>
+#include <tessera/rt/codelet.hpp>  // rt::CudaContext (declared)
+
+#include <cstdint>
+
+namespace tessera::la::kernels::cuda {
+
+/// C = op(Q) C (left, C m x n, V m x k) or C op(Q) (right, V n x k), Q = H_1 ... H_k from
+/// geqrt's reflectors in v (unit lower trapezoidal: the diagonal and what lies above it are
+/// not read) and their ib x k factors in t: LAPACK's gemqrt. op is Op::notrans or Q^H.
+template <Scalar T>
+void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t ib, T const* v,
+            int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc);
+
+/// [A; B] = op(Q) [A; B] (left: A k x n, B m x n, V m x k) or [A B] = [A B] op(Q) (right: A
+/// m x k, B m x n, V n x k), Q from tpqrt's reflectors in v, whose last l rows are upper
+/// trapezoidal (what lies below is not read), and their ib x k factors in t: LAPACK's tpmqrt.
+template <Scalar T>
+void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_t ib,
+            T const* v, int64_t ldv, T const* t, int64_t ldt, T* a, int64_t lda, T* b, int64_t ldb);
+
+}  // namespace tessera::la::kernels::cuda
