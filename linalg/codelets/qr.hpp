@@ -15,6 +15,9 @@
 #include "linalg/codelets/blas3.hpp"
 #include "linalg/kernels/cuda/tile_qr.hpp"  // declarations only, no CUDA header
 
+#include <tessera/la/sequence.hpp>
+#include <tessera/rt/span.hpp>
+
 #include <algorithm>
 
 namespace tessera::la::cl {
@@ -175,6 +178,56 @@ template <Scalar T>
 inline const rt::Codelet<Tile<T>, int64_t, int64_t> identity{
     .name = by_precision<T>("slaset", "dlaset", "claset", "zlaset"),
     .cpu = &identity_tile<T>,
+};
+
+// ---- gels's pieces: R and the solution out of their tiles ------------------------------------
+/// b's top-left part = a's: the rows and columns both tiles have (R's tiles out of A's, whose
+/// last tile row may hold rows below R; the solution in and out of B's).
+template <Scalar T>
+void copy_part_tile(ConstTile<T> a, Tile<T> b)
+{
+    kernels::cpu::lacpy(std::min(a.m, b.m), std::min(a.n, b.n), a.ptr, a.ld, b.ptr, b.ld);
+}
+template <Scalar T>
+inline const rt::Codelet<ConstTile<T>, Tile<T>> copy_part{
+    .name = by_precision<T>("slacpy_part", "dlacpy_part", "clacpy_part", "zlacpy_part"),
+    .cpu = &copy_part_tile<T>,
+};
+
+/// The rows of a tile from row `first` on set to zero.
+template <Scalar T>
+void zero_rows_tile(Tile<T> a, int64_t first)
+{
+    for (int64_t j = 0; j < a.n; ++j)
+        for (int64_t i = std::max<int64_t>(first, 0); i < a.m; ++i) a(i, j) = T(0);
+}
+template <Scalar T>
+inline const rt::Codelet<Tile<T>, int64_t> zero_rows{
+    .name = by_precision<T>("slaset_rows", "dlaset_rows", "claset_rows", "zlaset_rows"),
+    .cpu = &zero_rows_tile<T>,
+};
+
+/// LAPACK's trtrs check before a triangular solve: the first exactly zero entry on the
+/// diagonal of R, whose diagonal tiles (of nb rows each) are given in order, records info =
+/// its index from 1 (the sequence then stops: gels computes no solution). One task takes every
+/// diagonal tile for writing, so that all of the solve's tasks wait for the check.
+template <Scalar T>
+void zero_diagonal_tiles(rt::Span<Tile<T>> diagonal, InfoTarget info)
+{
+    int64_t offset = 0;
+    for (Tile<T> r : diagonal) {
+        for (int64_t i = 0; i < std::min(r.m, r.n); ++i)
+            if (r(i, i) == T(0)) {
+                info.record(offset + i + 1);
+                return;
+            }
+        offset += r.m;
+    }
+}
+template <Scalar T>
+inline const rt::Codelet<rt::Span<Tile<T>>, InfoTarget> zero_diagonal{
+    .name = by_precision<T>("strtrs_check", "dtrtrs_check", "ctrtrs_check", "ztrtrs_check"),
+    .cpu = &zero_diagonal_tiles<T>,
 };
 
 }  // namespace tessera::la::cl

@@ -129,6 +129,15 @@ template <Scalar T>
 template <Scalar T>
 [[nodiscard]] int64_t unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
 
+/// gels on tile matrices, for A with m >= n (through its tile QR; the LAPACK-style form takes
+/// m < n too): op(A) X = B solved in least squares (op = Op::notrans) or with the minimum norm
+/// (A^H), B m x nrhs with A's tile size; F is QrFactors{A}, A and F end as geqrf leaves them.
+/// Returns LAPACK's info (i > 0: R(i, i) is exactly zero, no solution computed, B then holds
+/// Q^H B for a least-squares problem, its input otherwise).
+template <Scalar T>
+void gels_async(Op op, TileMatrix<T>& A, QrFactors<T>& F, TileMatrix<T>& B, Sequence& s);
+template <Scalar T>
+[[nodiscard]] int64_t gels(Op op, TileMatrix<T>& A, QrFactors<T>& F, TileMatrix<T>& B);
 /// LAPACK's gels: for the m x n A of full rank, the least-squares solution of an
 /// overdetermined op(A) X = B (min ||B - op(A) X||_2) or the minimum-norm solution of an
 /// underdetermined one, through the QR (m >= n) or LQ (m < n) of A. B is max(m, n) x nrhs:
