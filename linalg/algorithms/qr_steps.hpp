@@ -6,6 +6,7 @@
 
 #include <tessera/la/qr.hpp>
 
+#include "linalg/algorithms/operands.hpp"
 #include "linalg/codelets/qr.hpp"
 
 #include <vector>
@@ -56,6 +57,15 @@ void apply_elimination(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> co
     s.submit(cl::tpmqrt<T>, rt::value(side), rt::value(op), read(A(e.row, k)),
              read(square ? F.square(e.row, k) : F.triangle(e.row, k)), readwrite(at(e.pivot)), readwrite(at(e.row)),
              rt::value(square ? cl::Eliminated::square : cl::Eliminated::triangle), ib, rt::priority(priority));
+}
+
+/// Throws InvalidArgument unless op is one unmqr (unmlq) takes: Op::trans means Q^H only for real T.
+template <Scalar T>
+void require_reflector_op(std::string const& routine, Op op)
+{
+    require_op(routine, "op", op);
+    require(!(is_complex_v<T> && op == Op::trans),
+            routine + ": op must be Op::notrans or Op::conjtrans for complex matrices (Q^T is not Q^H)");
 }
 
 /// Throws InvalidArgument naming `routine` unless F holds the factors of a QR of A.

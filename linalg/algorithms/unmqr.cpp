@@ -14,17 +14,9 @@
 namespace tessera::inline la {
 
 namespace detail {
-/// Throws InvalidArgument unless op is one unmqr takes: Op::trans means Q^H only for real T.
-template <Scalar T>
-void require_reflector_op(std::string const& routine, Op op)
-{
-    require_op(routine, "op", op);
-    require(!(is_complex_v<T> && op == Op::trans),
-            routine + ": op must be Op::notrans or Op::conjtrans for complex matrices (Q^T is not Q^H)");
-}
-
-/// Applies the eliminations of steps [0, kt) of the tile QR of A to C; for ungqr, from step
-/// k on only the lines from `first_line + k` on (the others still hold their identity).
+/// Applies the eliminations of steps [0, kt) of the tile QR of A to C; with skip_identity
+/// (ungqr, C starting as the identity), step k only to C's tile columns from k on: the
+/// others still hold columns of the identity, which step k's reflectors leave as they are.
 template <Scalar T>
 void apply_q(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, bool skip_identity,
              Sequence& s)

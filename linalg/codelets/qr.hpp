@@ -180,6 +180,18 @@ inline const rt::Codelet<Tile<T>, int64_t, int64_t> identity{
     .cpu = &identity_tile<T>,
 };
 
+// ---- the tile LQ's transposes: b = a^H ------------------------------------------------------
+template <Scalar T>
+void conj_transpose_tile(ConstTile<T> a, Tile<T> b)
+{
+    kernels::cpu::conj_transpose<T>(a.m, a.n, a.ptr, a.ld, b.ptr, b.ld);
+}
+template <Scalar T>
+inline const rt::Codelet<ConstTile<T>, Tile<T>> conj_transpose{
+    .name = by_precision<T>("stranspose", "dtranspose", "ctranspose", "ztranspose"),
+    .cpu = &conj_transpose_tile<T>,
+};
+
 // ---- gels's pieces: R and the solution out of their tiles ------------------------------------
 /// b's top-left part = a's: the rows and columns both tiles have (R's tiles out of A's, whose
 /// last tile row may hold rows below R; the solution in and out of B's).

@@ -39,19 +39,31 @@ QrFactors<T>::Storage::~Storage()
 
 template <Scalar T>
 QrFactors<T>::QrFactors(TileMatrix<T> const& A, QrTree tree, int64_t ib)
+    : QrFactors(A.runtime(), A.m(), A.n(), A.nb(), tree, ib)
+{
+}
+
+template <Scalar T>
+QrFactors<T> QrFactors<T>::for_lq(TileMatrix<T> const& A, QrTree tree, int64_t ib)
+{
+    return QrFactors(A.runtime(), A.n(), A.m(), A.nb(), tree, ib);
+}
+
+template <Scalar T>
+QrFactors<T>::QrFactors(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb, QrTree tree, int64_t ib)
 {
     require(ib >= 0, "QrFactors: ib = " + std::to_string(ib) + " must be >= 0 (0: automatic)");
     auto s = std::make_shared<Storage>();
-    s->rt = &A.runtime();
-    s->m = A.m();
-    s->n = A.n();
-    s->nb = A.nb();
-    s->mt = tiles_along(A.m(), A.nb());
-    s->kt = std::min(s->mt, tiles_along(A.n(), A.nb()));
+    s->rt = &rt;
+    s->m = m;
+    s->n = n;
+    s->nb = nb;
+    s->mt = tiles_along(m, nb);
+    s->kt = std::min(s->mt, tiles_along(n, nb));
     s->ib = ib > 0 ? std::min(ib, s->nb) : std::min<int64_t>(32, s->nb);
     s->domain = tree == QrTree::flat     ? std::max<int64_t>(s->mt, 1)
                 : tree == QrTree::binary ? 1
-                                         : automatic_domain(s->mt, tiles_along(A.n(), A.nb()), s->rt->worker_count());
+                                         : automatic_domain(s->mt, tiles_along(n, nb), s->rt->worker_count());
     const bool merges = s->domain < s->mt;
     const int64_t count = s->kt * s->mt - s->kt * (s->kt - 1) / 2;  // tiles on and below the diagonal
     const int64_t per_tile = s->ib * s->nb;

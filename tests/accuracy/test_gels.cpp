@@ -8,6 +8,8 @@
 //    matrices, and for the least-squares problems the residual's components below it (the
 //    sum of their squares is ||B - op(A) X||^2); a matrix with an exactly zero column gives
 //    LAPACKE's info; empty problems zero B as LAPACK's;
+//  - the tile LQ (gelqf, unglq, unmlq through the tile QR of A^H, flat and binary trees):
+//    ||A - L Q||_1 / (n ||A||_1 eps) < tol, orthogonal Q, and the four products of unmlq;
 //  - the tile gels (m >= n, through the tile QR, flat and binary trees) gives LAPACKE's
 //    solutions and info;
 //  - bad arguments throw naming them.
@@ -50,6 +52,54 @@ TEST_P(GelsAccuracy, GelqfReturnsLapacksCompactForm)
                 for (int64_t i = 0; i < n; ++i) Qh(i, j) = tessera::la::conj(Q(j, i));
             EXPECT_LT(orthogonality(Qh), tol) << m << " x " << n;
         }
+    });
+}
+
+TEST_P(GelsAccuracy, TileLqFactorsAndAppliesQ)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t nb = 32;
+        for (QrTree tree : {QrTree::flat, QrTree::binary})
+            for (auto [m, n] : {std::pair<int64_t, int64_t>{70, 130}, {100, 100}, {130, 70}}) {
+                const Dense<T> A0 = random_dense<T>(m, n, 2200 + uint64_t(m));
+                const int64_t k = std::min(m, n);
+                auto A = tiles_of(*rt, A0, nb);
+                auto F = QrFactors<T>::for_lq(A, tree, 8);
+                gelqf(A, F);
+                TileMatrix<T> Qt{*rt, n, n, nb};  // all of Q
+                unglq(A, F, Qt);
+                const Dense<T> Lf = to_dense(A), Q = to_dense(Qt);
+                Dense<T> L(m, k), D = A0;
+                for (int64_t j = 0; j < k; ++j)
+                    for (int64_t i = j; i < m; ++i) L(i, j) = Lf(i, j);
+                blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), L.data(), L.ld, Q.data(), Q.ld, T(1), D.data(),
+                              D.ld);
+                EXPECT_LT(norm1(D) / (double(n) * norm1(A0) * eps<T>()), tol) << m << " x " << n << " tree " << int(tree);
+                Dense<T> Qh(n, n);
+                for (int64_t j = 0; j < n; ++j)
+                    for (int64_t i = 0; i < n; ++i) Qh(i, j) = tessera::la::conj(Q(j, i));
+                EXPECT_LT(orthogonality(Qh), tol) << m << " x " << n << " tree " << int(tree);
+                for (Side side : {Side::left, Side::right})
+                    for (Op op : reflector_ops<T>()) {
+                        const Dense<T> C0 = side == Side::left ? random_dense<T>(n, 30, 2201) : random_dense<T>(30, n, 2202);
+                        auto C = tiles_of(*rt, C0, nb);
+                        unmlq(side, op, A, F, C);
+                        const Dense<T> opQ = op == Op::notrans ? Q : Qh;
+                        Dense<T> P(C0.m, C0.n);
+                        if (side == Side::left)
+                            blas::gemm<T>(Op::notrans, Op::notrans, n, 30, n, T(1), opQ.data(), opQ.ld, C0.data(), C0.ld,
+                                          T(0), P.data(), P.ld);
+                        else
+                            blas::gemm<T>(Op::notrans, Op::notrans, 30, n, n, T(1), C0.data(), C0.ld, opQ.data(),
+                                          opQ.ld, T(0), P.data(), P.ld);
+                        EXPECT_LT(product_error(to_dense(C), P, C0, n), tol)
+                            << m << " x " << n << " side " << char(side) << " op " << char(op);
+                    }
+            }
+        TileMatrix<T> A{*rt, 40, 60, nb};
+        QrFactors<T> notLq{A};
+        EXPECT_THROW(gelqf(A, notLq), InvalidArgument);
     });
 }
 

@@ -52,6 +52,8 @@ public:
     /// The factors of a QR of A (its shape and tile size, on its runtime), with `tree` and
     /// inner blocking ib (0: automatic, min(32, nb)). Throws InvalidArgument when ib < 0.
     explicit QrFactors(TileMatrix<T> const& A, QrTree tree = QrTree::automatic, int64_t ib = 0);
+    /// The factors of an LQ of A (gelqf): those of the QR of A^H, n x m.
+    static QrFactors for_lq(TileMatrix<T> const& A, QrTree tree = QrTree::automatic, int64_t ib = 0);
 
     int64_t ib() const noexcept { return s_ ? s_->ib : 1; }        ///< inner blocking
     int64_t domain() const noexcept { return s_ ? s_->domain : 1; }  ///< tile rows per flat domain
@@ -76,6 +78,7 @@ private:
         }
         ~Storage();
     };
+    QrFactors(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb, QrTree tree, int64_t ib);
     std::shared_ptr<Storage> s_;
 };
 
@@ -113,6 +116,27 @@ void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
 /// from the compact form of k <= n reflectors in its first k columns and tau. Returns 0.
 template <Scalar T>
 [[nodiscard]] int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
+
+/// The tile LQ: A = L Q with L lower trapezoidal (on and below the diagonal of A) and Q's
+/// reflectors right of it and in F (QrFactors<T>::for_lq(A)), computed as the tile QR of A^H
+/// (A^H = Q' R, L = R^H, Q = Q'^H): A's tiles are conjugate-transposed into a matrix of their
+/// own, factored, and transposed back (O(m n) copies against O(m n min(m, n)) flops).
+template <Scalar T>
+void gelqf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
+template <Scalar T>
+void gelqf(TileMatrix<T>& A, QrFactors<T>& F);
+/// C = op(Q) C (left, C with A's columns as rows) or C op(Q) (right, C's columns A's), Q from
+/// the tile LQ of A and F; op as in unmqr.
+template <Scalar T>
+void unmlq_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, Sequence& s);
+template <Scalar T>
+void unmlq(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C);
+/// Q's first Q.m() rows (Q.m() <= A.n(), Q with A's columns and tile size), from the tile LQ
+/// of A and F.
+template <Scalar T>
+void unglq_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q, Sequence& s);
+template <Scalar T>
+void unglq(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
 
 /// LAPACK's gelqf: A = L Q, L lower trapezoidal on and below the diagonal of the m x n a and
 /// Q = H_k^H ... H_1^H (k = min(m, n); H_k ... H_1 for the real types) in LAPACK's compact
