@@ -4,6 +4,7 @@
 #pragma once
 
 #include <tessera/error.hpp>
+#include <tessera/la/enums.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -66,6 +67,31 @@ inline void check_lu_solver_arguments(char const* fn, int64_t n, int64_t nrhs, v
     check_array(fn, 5, "ipiv", ipiv, n == 0);
     check_array(fn, 6, "B", b, n == 0 || nrhs == 0);
     check_leading(fn, 7, "ldb", ldb, n);
+}
+
+/// The arguments of ormqr/unmqr and ormlq/unmlq, which share them: side (1), trans (2; Q^H
+/// is Op::trans or Op::conjtrans for the real types, Op::conjtrans for the complex ones), m
+/// (3), n (4), k (5, at most the order nq of Q: m from the left, n from the right), A (6), lda
+/// (7, at least `a_rows`: nq for the QR's columns of reflectors, k for the LQ's rows), tau
+/// (8), C (9), ldc (10). Returns nq.
+template <bool complex>
+int64_t check_reflector_application(char const* fn, Side side, Op op, int64_t m, int64_t n, int64_t k, void const* a,
+                                    int64_t lda, bool rows_of_reflectors, void const* tau, void const* c, int64_t ldc)
+{
+    check_option(side == Side::left || side == Side::right, fn, 1, "side", side);
+    check_option(op == Op::notrans || op == Op::conjtrans || (op == Op::trans && !complex), fn, 2, "trans", op);
+    check_dimension(fn, 3, "m", m);
+    check_dimension(fn, 4, "n", n);
+    const int64_t nq = side == Side::left ? m : n;
+    check_dimension(fn, 5, "k", k);
+    check_argument(k <= nq, fn, 5, "k", k,
+                   ("must be <= " + std::string(side == Side::left ? "m = " : "n = ") + std::to_string(nq)).c_str());
+    check_array(fn, 6, "A", a, nq == 0 || k == 0);
+    check_leading(fn, 7, "lda", lda, rows_of_reflectors ? k : nq);
+    check_array(fn, 8, "tau", tau, k == 0);
+    check_array(fn, 9, "C", c, m == 0 || n == 0);
+    check_leading(fn, 10, "ldc", ldc, m);
+    return nq;
 }
 
 }  // namespace tessera::la::detail

@@ -41,20 +41,8 @@ int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int
               int64_t ldc)
 {
     constexpr char const* fn = is_complex_v<T> ? "unmqr" : "ormqr";  // LAPACK's name
-    detail::check_option(side == Side::left || side == Side::right, fn, 1, "side", side);
-    detail::check_option(op == Op::notrans || op == Op::conjtrans || (op == Op::trans && !is_complex_v<T>), fn, 2,
-                         "trans", op);
-    detail::check_dimension(fn, 3, "m", m);
-    detail::check_dimension(fn, 4, "n", n);
-    const int64_t nq = side == Side::left ? m : n;  // the order of Q
-    detail::check_dimension(fn, 5, "k", k);
-    detail::check_argument(k <= nq, fn, 5, "k", k,
-                           ("must be <= " + std::string(side == Side::left ? "m = " : "n = ") + std::to_string(nq)).c_str());
-    detail::check_array(fn, 6, "A", a, nq == 0 || k == 0);
-    detail::check_leading(fn, 7, "lda", lda, nq);
-    detail::check_array(fn, 8, "tau", tau, k == 0);
-    detail::check_array(fn, 9, "C", c, m == 0 || n == 0);
-    detail::check_leading(fn, 10, "ldc", ldc, m);
+    const int64_t nq =
+        detail::check_reflector_application<is_complex_v<T>>(fn, side, op, m, n, k, a, lda, false, tau, c, ldc);
     if (m == 0 || n == 0 || k == 0) return 0;
     if (detail::inside_task()) {
         detail::run_inline([&] { kernels::cpu::unmqr<T>(side, op, m, n, k, a, lda, tau, c, ldc); });

@@ -18,6 +18,9 @@
 ///    and these calls accept LAPACK's. Each panel of columns is factored whole (rows from its
 ///    diagonal down) and applied to the columns on its right as one block reflector
 ///    I - V T V^H, by blocks of columns in parallel.
+///
+/// The LQ (A = L Q: gelqf, unmlq, unglq) is the QR of A^H in both forms, and gels solves
+/// least-squares and minimum-norm problems through the QR (m >= n) or the LQ (m < n).
 #pragma once
 
 #include <tessera/la/enums.hpp>
@@ -106,8 +109,8 @@ template <Scalar T>
 [[nodiscard]] int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau,
                             T* c, int64_t ldc);
 
-/// Q's first Q.n() columns (Q.n() <= A.m(), Q with A's rows and tile size), from the tile QR of
-/// A and F: Q = op(Q) [I; 0].
+/// The first Q.n() columns of the factorization's Q (Q.n() <= A.m(), Q with A's rows and tile
+/// size), from the tile QR of A and F: Q [I; 0].
 template <Scalar T>
 void ungqr_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q, Sequence& s);
 template <Scalar T>
