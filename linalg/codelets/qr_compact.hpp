@@ -4,7 +4,8 @@
 // kb x kb factor T (the inner dimension of the update's gemms is kb). The tasks take grids of
 // tiles; where a grid lies in one column-major array (a LAPACK array tiled in place) the
 // kernel works on it directly, else on a copy in the worker's buffer (tiles of an emulated
-// device's memory). CPU only for now (issue 27). Internal.
+// device's memory). The block updates, the bulk of the flops, also run on GPUs (gathered
+// into the workspace there); the panels and the T factors stay on the cores. Internal.
 #pragma once
 
 #include "linalg/codelets/lu.hpp"  // column_tiles
@@ -165,6 +166,21 @@ void qr_update_tiles(Side side, Op op, rt::Span<ConstTile<T>> panel, ConstTile<T
     kernels::cpu::gemqrt<T>(side, op, c.m, c.n, reflectors, reflectors, v.ptr, v.ld, t.ptr, t.ld, c.ptr, c.ld);
     c.store();
 }
+/// On a GPU: V and the block gathered into the workspace, one gemqrt there, the block written
+/// back (kernels/cuda/tile_qr).
+template <Scalar T>
+void qr_update_tiles_cuda(rt::CudaContext const& cuda, Side side, Op op, rt::Span<ConstTile<T>> panel, ConstTile<T> t,
+                          int64_t reflectors, rt::Span<Tile<T>> block, int64_t grid_m)
+{
+    thread_local std::vector<kernels::cuda::GridTile<T const>> v;
+    thread_local std::vector<kernels::cuda::GridTile<T>> c;
+    v.clear();
+    c.clear();
+    for (ConstTile<T> tile : panel) v.push_back({tile.ptr, tile.m, reflectors, tile.ld});
+    for (Tile<T> tile : block) c.push_back({tile.ptr, tile.m, tile.n, tile.ld});
+    if (grid_m <= 0) return;
+    kernels::cuda::gemqrt_tiles<T>(cuda, side, op, v, reflectors, t.ptr, t.ld, c, std::size_t(grid_m));
+}
 template <Scalar T>
 inline constexpr rt::PerfModel qr_update_model{
     by_precision<T>("tile_sgeqrf_update", "tile_dgeqrf_update", "tile_cgeqrf_update", "tile_zgeqrf_update")};
@@ -173,6 +189,7 @@ inline const rt::Codelet<Side, Op, rt::Span<ConstTile<T>>, ConstTile<T>, int64_t
     qr_update{
         .name = by_precision<T>("sgeqrf_update", "dgeqrf_update", "cgeqrf_update", "zgeqrf_update"),
         .cpu = &qr_update_tiles<T>,
+        .cuda = TESSERA_IF_CUDA(&qr_update_tiles_cuda<T>),
         .model = &qr_update_model<T>,
         .flops = [](Side const& side, Op const&, rt::Span<ConstTile<T>> const& panel, ConstTile<T> const&,
                     int64_t const& reflectors, rt::Span<Tile<T>> const& block, int64_t const& grid_m) {

@@ -4,11 +4,13 @@
 // evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
 // is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm,
 // symm/hemm, syrk/herk, trsm and trmm, the tile LU (gesv, getrs, getri, getrf_nopiv, and
-// dsgesv's conversions) and the tile QR's updates (unmqr, tpmqrt). Each test checks its scaled residual against tol (accuracy.hpp) and
+// dsgesv's conversions) and the QR's updates (the tile QR's unmqr and tpmqrt, the compact
+// form's block updates). Each test checks its scaled residual against tol (accuracy.hpp) and
 // that the GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
 #include "accuracy/accuracy.hpp"
 #include "accuracy/lu_update_check.hpp"
+#include "linalg/algorithms/qr_compact.hpp"
 #include "linalg/codelets/precision.hpp"
 
 #include <tessera/la/qr.hpp>
@@ -262,6 +264,63 @@ TEST_P(CudaTileKernels, TileQrUpdatesFromEitherSide)
                 }
             expect_on_gpu<T>(is_complex_v<T> ? "unmqr" : "ormqr");
             expect_on_gpu<T>("tpmqrt");
+        }
+    });
+}
+
+// The QR in LAPACK's compact form (the LAPACK-style calls' algorithm) with its block updates
+// on the GPU: A = Q R with Q formed by LAPACKE's orgqr from the compact form; then C Q^H and
+// Q C applied from the compact form, against CBLAS with that Q.
+TEST_P(CudaTileKernels, CompactQrBlockUpdates)
+{
+    with_precision([&]<class T>() {
+        const int64_t m = n, cols = 100, k = cols;
+        const Dense<T> A0 = random_dense<T>(m, cols, 51);
+        Dense<T> F = A0;
+        std::vector<T> tau(static_cast<std::size_t>(k));
+        {
+            auto A = tessera::TileMatrix<T>::wrap(rt(), F.data(), m, cols, F.ld, nb);
+            la::detail::TauPieces<T> pieces{rt(), tau.data(), k, nb};
+            auto factors = la::detail::panel_factors<T>(rt(), A.nt(), nb);
+            tessera::Sequence s{rt()};
+            la::detail::geqrf_compact_async(A, pieces, factors, s);
+            ASSERT_EQ(s.wait(), 0);
+        }
+        expect_on_gpu<T>("geqrf_update");
+        Dense<T> Q(m, k);
+        for (int64_t j = 0; j < k; ++j)
+            for (int64_t i = 0; i < m; ++i) Q(i, j) = F(i, j);
+        ASSERT_EQ(blas::ungqr<T>(m, k, k, Q.data(), Q.ld, tau.data()), 0);
+        Dense<T> R(k, cols), D = A0;
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = 0; i <= j; ++i) R(i, j) = F(i, j);
+        blas::gemm<T>(Op::notrans, Op::notrans, m, cols, k, T(-1), Q.data(), Q.ld, R.data(), R.ld, T(1), D.data(), D.ld);
+        EXPECT_LT(norm1(D) / (double(m) * norm1(A0) * eps<T>()), tol) << "A - Q R";
+        for (Side side : {Side::left, Side::right}) {
+            const Op op = side == Side::left ? Op::notrans : Op::conjtrans;
+            Dense<T> Qfull(m, m);  // all of Q, by LAPACKE
+            for (int64_t j = 0; j < k; ++j)
+                for (int64_t i = 0; i < m; ++i) Qfull(i, j) = F(i, j);
+            ASSERT_EQ(blas::ungqr<T>(m, m, k, Qfull.data(), Qfull.ld, tau.data()), 0);
+            const Dense<T> C0 = side == Side::left ? random_dense<T>(m, 40, 52) : random_dense<T>(40, m, 53);
+            Dense<T> C = C0;
+            {
+                auto V = tessera::TileMatrix<T>::wrap(rt(), F.data(), m, k, F.ld, nb);
+                auto Ct = tessera::TileMatrix<T>::wrap(rt(), C.data(), C.m, C.n, C.ld, nb);
+                la::detail::TauPieces<T> pieces{rt(), tau.data(), k, nb};
+                auto factors = la::detail::panel_factors<T>(rt(), V.nt(), nb);
+                tessera::Sequence s{rt()};
+                la::detail::unmqr_compact_async(side, op, V, pieces, factors, Ct, s);
+                ASSERT_EQ(s.wait(), 0);
+            }
+            Dense<T> P(C0.m, C0.n);
+            if (side == Side::left)
+                blas::gemm<T>(op, Op::notrans, m, 40, m, T(1), Qfull.data(), Qfull.ld, C0.data(), C0.ld, T(0), P.data(),
+                              P.ld);
+            else
+                blas::gemm<T>(Op::notrans, op, 40, m, m, T(1), C0.data(), C0.ld, Qfull.data(), Qfull.ld, T(0), P.data(),
+                              P.ld);
+            EXPECT_LT(norm1_diff(C, P) / (norm1(C0) * double(m) * eps<T>()), tol) << "side " << char(side);
         }
     });
 }

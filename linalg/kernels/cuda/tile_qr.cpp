@@ -1,4 +1,5 @@
-// The tile QR's update kernels on a GPU (see tile_qr.hpp). With Q = Q_1 Q_2 ... Q_b, one
+// The tile QR's update kernels on a GPU (see tile_qr.hpp), and the compact QR's block update
+// on tiles gathered into the workspace (gemqrt_tiles). With Q = Q_1 Q_2 ... Q_b, one
 // block Q_j = I - V_j T_j V_j^H per ib reflectors (T_j the ib x ib diagonal block of t), the
 // blocks are applied in the order op(Q) asks: Q^H C and C Q first block first, Q C and C Q^H
 // last block first. For one block, with W in the workspace:
@@ -48,13 +49,19 @@ int64_t block_at(int64_t step, int64_t blocks, bool first_block_first)
 }  // namespace
 
 template <Scalar T>
+std::size_t gemqrt_workspace_bytes(Side side, int64_t m, int64_t n, int64_t ib)
+{
+    return sizeof(T) * std::size_t(side == Side::left ? ib * n : m * ib);
+}
+
+template <Scalar T>
 void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t ib, T const* v,
-            int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc)
+            int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc, void* workspace)
 {
     if (m == 0 || n == 0 || k == 0) return;
     const bool left = side == Side::left, adjoint = op != Op::notrans;
     const Op ct = Op::conjtrans, tri = adjoint ? Op::conjtrans : Op::notrans;  // T^H or T
-    T* w = static_cast<T*>(ctx.workspace(sizeof(T) * std::size_t(left ? ib * n : m * ib)));
+    T* w = static_cast<T*>(workspace ? workspace : ctx.workspace(gemqrt_workspace_bytes<T>(side, m, n, ib)));
     const int64_t blocks = (k + ib - 1) / ib, order = left ? m : n;
     for (int64_t step = 0; step < blocks; ++step) {
         const int64_t j = block_at(step, blocks, left == adjoint);
@@ -132,9 +139,50 @@ void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, 
     }
 }
 
+template <Scalar T>
+void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op, std::span<GridTile<T const> const> v, int64_t k,
+                  T const* t, int64_t ldt, std::span<GridTile<T> const> c, std::size_t grid_m)
+{
+    if (v.empty() || c.empty() || k == 0) return;
+    const std::size_t grid_n = c.size() / grid_m;
+    int64_t length = 0, m = 0, n = 0;  // V's rows; C's rows and columns
+    for (auto const& tile : v) length += tile.rows;
+    for (std::size_t a = 0; a < grid_m; ++a) m += c[a].rows;
+    for (std::size_t b = 0; b < grid_n; ++b) n += c[b * grid_m].cols;
+    const std::size_t v_bytes = sizeof(T) * std::size_t(length * k), c_bytes = sizeof(T) * std::size_t(m * n);
+    auto* base = static_cast<char*>(ctx.workspace(v_bytes + c_bytes + gemqrt_workspace_bytes<T>(side, m, n, k)));
+    T* vw = reinterpret_cast<T*>(base);
+    T* cw = reinterpret_cast<T*>(base + v_bytes);
+    int64_t row = 0;
+    for (auto const& tile : v) {
+        copy(ctx, tile.rows, k, tile.ptr, tile.ld, vw + row, length);
+        row += tile.rows;
+    }
+    auto place = [&](bool gather) {  // C's tiles into the workspace, or back
+        int64_t column = 0;
+        for (std::size_t b = 0; b < grid_n; ++b) {
+            int64_t r = 0;
+            for (std::size_t a = 0; a < grid_m; ++a) {
+                GridTile<T> const& tile = c[a + b * grid_m];
+                T* at = cw + r + column * m;
+                if (gather) copy(ctx, tile.rows, tile.cols, tile.ptr, tile.ld, at, m);
+                else copy(ctx, tile.rows, tile.cols, at, m, tile.ptr, tile.ld);
+                r += tile.rows;
+            }
+            column += c[b * grid_m].cols;
+        }
+    };
+    place(true);
+    gemqrt<T>(ctx, side, op, m, n, k, k, vw, length, t, ldt, cw, m, base + v_bytes + c_bytes);
+    place(false);
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                                  \
+    template std::size_t gemqrt_workspace_bytes<T>(Side, int64_t, int64_t, int64_t);                           \
     template void gemqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t, T const*,   \
-                            int64_t, T const*, int64_t, T*, int64_t);                                           \
+                            int64_t, T const*, int64_t, T*, int64_t, void*);                                    \
+    template void gemqrt_tiles<T>(rt::CudaContext const&, Side, Op, std::span<GridTile<T const> const>,       \
+                                  int64_t, T const*, int64_t, std::span<GridTile<T> const>, std::size_t);      \
     template void tpmqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t, int64_t,     \
                             T const*, int64_t, T const*, int64_t, T*, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
