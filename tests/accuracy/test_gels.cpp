@@ -10,7 +10,7 @@
 //    LAPACKE's info; empty problems zero B as LAPACK's;
 //  - the tile LQ (gelqf, unglq, unmlq through the tile QR of A^H, flat and binary trees):
 //    ||A - L Q||_1 / (n ||A||_1 eps) < tol, orthogonal Q, and the four products of unmlq;
-//  - the tile gels (m >= n, through the tile QR, flat and binary trees) gives LAPACKE's
+//  - the tile gels (through the tile QR or LQ, flat and binary trees) gives LAPACKE's
 //    solutions and info;
 //  - bad arguments throw naming them.
 #include "accuracy/accuracy.hpp"
@@ -175,11 +175,11 @@ TEST_P(GelsAccuracy, TileGelsSolvesAsLapacke)
         auto rt = make_runtime();
         const int64_t nrhs = 5, nb = 32;
         for (QrTree tree : {QrTree::flat, QrTree::binary})
-            for (auto [m, n] : {std::pair<int64_t, int64_t>{200, 90}, {120, 120}, {130, 64}})
+            for (auto [m, n] : {std::pair<int64_t, int64_t>{200, 90}, {120, 120}, {130, 64}, {90, 200}, {64, 130}})
                 for (Op op : {Op::notrans, Op::conjtrans}) {
                     const int64_t in = op == Op::notrans ? m : n, out = op == Op::notrans ? n : m;
                     const Dense<T> A0 = random_dense<T>(m, n, 2100 + uint64_t(m));
-                    Dense<T> B0(m, nrhs);
+                    Dense<T> B0(std::max(m, n), nrhs);
                     const Dense<T> R = random_dense<T>(in, nrhs, 2101);
                     for (int64_t j = 0; j < nrhs; ++j)
                         for (int64_t i = 0; i < in; ++i) B0(i, j) = R(i, j);
@@ -187,16 +187,16 @@ TEST_P(GelsAccuracy, TileGelsSolvesAsLapacke)
                     ASSERT_EQ(blas::gels<T>(op, m, n, nrhs, Aref.data(), Aref.ld, Bref.data(), Bref.ld), 0);
                     auto A = tiles_of(*rt, A0, nb);
                     auto B = tiles_of(*rt, B0, nb);
-                    QrFactors<T> F{A, tree};
+                    QrFactors<T> F = m >= n ? QrFactors<T>{A, tree} : QrFactors<T>::for_lq(A, tree);
                     ASSERT_EQ(tessera::gels(op, A, F, B), 0);
                     const Dense<T> Bd = to_dense(B);
                     Dense<T> X(out, nrhs), Xref(out, nrhs);
                     for (int64_t j = 0; j < nrhs; ++j)
                         for (int64_t i = 0; i < out; ++i) X(i, j) = Bd(i, j), Xref(i, j) = Bref(i, j);
-                    EXPECT_LT(norm1_diff(X, Xref) / (norm1(Xref) * double(m) * eps<T>()), tol)
+                    EXPECT_LT(norm1_diff(X, Xref) / (norm1(Xref) * double(std::max(m, n)) * eps<T>()), tol)
                         << m << " x " << n << " op " << char(op) << " tree " << int(tree);
                 }
-        // a zero column: LAPACKE's info; and m < n is refused with a message
+        // a zero column: LAPACKE's info; factors of the wrong kind are refused with a message
         Dense<T> Z = random_dense<T>(100, 60, 2102);
         for (int64_t i = 0; i < 100; ++i) Z(i, 37) = T(0);
         Dense<T> Zref = Z, Bz = random_dense<T>(100, 2, 2103);
@@ -207,8 +207,8 @@ TEST_P(GelsAccuracy, TileGelsSolvesAsLapacke)
         auto B = tiles_of(*rt, Bz, nb);
         QrFactors<T> F{A};
         EXPECT_EQ(tessera::gels(Op::notrans, A, F, B), ref);
-        TileMatrix<T> W{*rt, 40, 60, nb}, C{*rt, 40, 2, nb};
-        QrFactors<T> FW{W};
+        TileMatrix<T> W{*rt, 40, 60, nb}, C{*rt, 60, 2, nb};
+        QrFactors<T> FW{W};  // a QR's factors for m < n
         EXPECT_THROW((void)tessera::gels(Op::notrans, W, FW, C), InvalidArgument);
     });
 }

@@ -156,11 +156,12 @@ template <Scalar T>
 template <Scalar T>
 [[nodiscard]] int64_t unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
 
-/// gels on tile matrices, for A with m >= n (through its tile QR; the LAPACK-style form takes
-/// m < n too): op(A) X = B solved in least squares (op = Op::notrans) or with the minimum norm
-/// (A^H), B m x nrhs with A's tile size; F is QrFactors{A}, A and F end as geqrf leaves them.
-/// Returns LAPACK's info (i > 0: R(i, i) is exactly zero, no solution computed, B then holds
-/// Q^H B for a least-squares problem, its input otherwise).
+/// gels on tile matrices: op(A) X = B solved in least squares or with the minimum norm as the
+/// LAPACK-style gels below, through the tile QR (m >= n; F = QrFactors{A}) or the tile LQ
+/// (m < n; F = QrFactors<T>::for_lq(A)); B is max(m, n) x nrhs with A's tile size, and A and F
+/// end as geqrf or gelqf leave them. Returns LAPACK's info (i > 0: the i-th diagonal entry of
+/// R or L is exactly zero; no solution is computed, and B holds what the steps before the
+/// solve made of it).
 template <Scalar T>
 void gels_async(Op op, TileMatrix<T>& A, QrFactors<T>& F, TileMatrix<T>& B, Sequence& s);
 template <Scalar T>
