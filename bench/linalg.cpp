@@ -269,7 +269,7 @@ std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
     const std::string letter(1, la::precision_letter<T>());
     if (routine == "gemm") return "cublas_" + letter + "gemm";
     if (routine == "getri") return "";  // cuSOLVER has no getri
-    if (routine == "geqrf" || routine == "gels" || routine == "ormqr") return "";  // not yet on a GPU (issue 27)
+    if (routine == "gels" || routine == "ormqr") return "";  // not yet measured on a GPU (issue 27)
     if (routine == "posv") return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
     if (routine == "gesv") return "cusolver_" + letter + "getrf+" + letter + "getrs";  // nor gesv
     if (routine == "dsgesv") return la::is_complex_v<T> ? "cusolver_zcgesv" : "cusolver_dsgesv";
@@ -288,6 +288,7 @@ double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unu
 #if TESSERA_HAVE_CUDA
     static_assert(sizeof(lapack_int) == sizeof(int));
     if (routine == "getrf") return gpu::getrf_seconds<T>(m, n, A0.data(), reps);
+    if (routine == "geqrf") return gpu::geqrf_seconds<T>(m, n, A0.data(), reps);
     if (routine == "getrs") return gpu::getrs_seconds<T>(n, nrhs, A0.data(), piv0.data(), B0.data(), reps);
     if (routine == "gesv") return gpu::gesv_seconds<T>(n, nrhs, A0.data(), B0.data(), reps);
     if (routine == "dsgesv") {

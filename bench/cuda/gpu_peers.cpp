@@ -344,6 +344,30 @@ template <la::Scalar T> double getrf_seconds(int64_t m, int64_t n, T const* a, i
     return seconds;
 }
 
+template <la::Scalar T> double geqrf_seconds(int64_t m, int64_t n, T const* a, int64_t reps)
+{
+    const int M = to_int(m), N = to_int(n);
+    const std::size_t mn = std::size_t(m) * std::size_t(n);
+    Session s;
+    DeviceArray<T> A0(a, mn), A(mn), tau(std::size_t(std::max(1, std::min(M, N))));
+    DeviceArray<int> info(1);
+    int lwork = 0;
+    cuda_check(by_type<T>(cusolverDnSgeqrf_bufferSize, cusolverDnDgeqrf_bufferSize, cusolverDnCgeqrf_bufferSize,
+                          cusolverDnZgeqrf_bufferSize, s.solver, M, N, A.get(), M, &lwork),
+               "cusolverDn<t>geqrf_bufferSize");
+    DeviceArray<T> work(std::size_t(std::max(lwork, 1)));
+    const double seconds = s.median_seconds(
+        reps, [&] { s.copy(A.get(), A0.get(), mn); },
+        [&] {
+            cuda_check(by_type<T>(cusolverDnSgeqrf, cusolverDnDgeqrf, cusolverDnCgeqrf, cusolverDnZgeqrf, s.solver, M,
+                                  N, A.get(), M, tau.get(), work.get(), std::max(lwork, 1), info.get()),
+                       la::by_precision<T>("cusolverDnSgeqrf", "cusolverDnDgeqrf", "cusolverDnCgeqrf",
+                                           "cusolverDnZgeqrf"));
+        });
+    expect_info_zero(info, "geqrf");
+    return seconds;
+}
+
 template <la::Scalar T>
 double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T const* b, int64_t reps)
 {
@@ -430,6 +454,7 @@ double mixed_gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64
     template double posv_seconds<T>(la::Uplo, int64_t, int64_t, T const*, T const*, int64_t);      \
     template double potri_seconds<T>(la::Uplo, int64_t, T const*, int64_t);                        \
     template double getrf_seconds<T>(int64_t, int64_t, T const*, int64_t);                         \
+    template double geqrf_seconds<T>(int64_t, int64_t, T const*, int64_t);                         \
     template double getrs_seconds<T>(int64_t, int64_t, T const*, int const*, T const*, int64_t);   \
     template double gesv_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t);                \
     template double mixed_gesv_seconds<T>(int64_t, int64_t, T const*, T const*, int64_t, int*);

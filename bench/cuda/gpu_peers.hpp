@@ -37,6 +37,9 @@ template <la::Scalar T> double potri_seconds(la::Uplo uplo, int64_t n, T const* 
 /// its info is not 0.
 template <la::Scalar T> double getrf_seconds(int64_t m, int64_t n, T const* a, int64_t reps);
 
+/// cusolverDn<t>geqrf of the m x n a (restored); throws tessera::Error if its info is not 0.
+template <la::Scalar T> double geqrf_seconds(int64_t m, int64_t n, T const* a, int64_t reps);
+
 /// cusolverDn<t>getrs (no transpose) with the n x n factors lu and their pivots ipiv (LAPACK's,
 /// from 1) on the n x nrhs b (restored).
 template <la::Scalar T>

@@ -1,6 +1,6 @@
 // The GPU peers of tessera-bench (bench/cuda/gpu_peers.cpp): each one's cuBLAS / cuSOLVER
 // calls run on the inputs the bench gives them, in the four precisions and with either
-// triangle (Cholesky), LU's square and tall, and a peer whose factorization fails says so
+// triangle (Cholesky), LU's and QR's square and tall, and a peer whose factorization fails says so
 // instead of timing garbage. On a real
 // GPU, or on the CUDA simulator, which checks that every pointer handed to cuBLAS and
 // cuSOLVER is device memory of the right extent; skipped without either.
@@ -55,6 +55,8 @@ TEST_P(GpuPeers, EachPeerRunsOnTheBenchInputs)
         const Dense<T> tall = random_dense<T>(2 * n, n, 5);
         EXPECT_TRUE(timed(gpu::getrf_seconds<T>(n, n, A.data(), reps)));
         EXPECT_TRUE(timed(gpu::getrf_seconds<T>(2 * n, n, tall.data(), reps)));
+        EXPECT_TRUE(timed(gpu::geqrf_seconds<T>(n, n, A.data(), reps)));
+        EXPECT_TRUE(timed(gpu::geqrf_seconds<T>(2 * n, n, tall.data(), reps)));
         EXPECT_TRUE(timed(gpu::getrs_seconds<T>(n, nrhs, LU.data(), ipiv.data(), B.data(), reps)));
         EXPECT_TRUE(timed(gpu::gesv_seconds<T>(n, nrhs, A.data(), B.data(), reps)));
         if constexpr (std::same_as<T, double> || std::same_as<T, std::complex<double>>) {

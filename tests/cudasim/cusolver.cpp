@@ -1,4 +1,4 @@
-// cuSOLVER (potrf, potrs, potri, getrf, getrs, DSgesv, ZCgesv, Xtrtri) of the simulator (sim.hpp). The factorizations
+// cuSOLVER (potrf, potrs, potri, getrf, getrs, geqrf, DSgesv, ZCgesv, Xtrtri) of the simulator (sim.hpp). The factorizations
 // check their arguments as cuSOLVER does, ask for a workspace (so that the caller's carving of
 // it is exercised), check that the matrix, the workspace and devInfo are device memory, and
 // queue the LAPACKE call on the handle's stream; devInfo gets LAPACK's info there.
@@ -289,6 +289,35 @@ cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, D* a, int lda, D* wor
                   });
 }
 
+template <class T> int64_t geqrf_lapack(int m, int n, T* a, int lda, T* tau)
+{
+    if constexpr (std::same_as<T, float>) return LAPACKE_sgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else if constexpr (std::same_as<T, double>) return LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else if constexpr (std::same_as<T, cf>)
+        return LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, reinterpret_cast<lapack_complex_float*>(a), lda,
+                              reinterpret_cast<lapack_complex_float*>(tau));
+    else
+        return LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, reinterpret_cast<lapack_complex_double*>(a), lda,
+                              reinterpret_cast<lapack_complex_double*>(tau));
+}
+
+template <class T, class D>
+cusolverStatus_t geqrf(cusolverDnHandle_t h, int m, int n, D* a, int lda, D* tau, D* work, int lwork, int* dev_info)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (m < 0 || n < 0 || lda < std::max(1, m) || !tau || !work || lwork < workspace_elements || !dev_info)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    if (!kernel_touches(device_of(h->stream), tau, std::size_t(std::max(1, std::min(m, n))) * sizeof(T),
+                        "cusolverDn geqrf: TAU"))
+        return CUSOLVER_STATUS_SUCCESS;
+    auto* A = reinterpret_cast<T*>(a);
+    auto* Tau = reinterpret_cast<T*>(tau);
+    return factor(h, "cusolverDn geqrf", a, matrix_bytes(m, n, lda, sizeof(T)), work,
+                  std::size_t(lwork) * sizeof(T), dev_info, [=]() -> int64_t {
+                      return m && n ? geqrf_lapack<T>(m, n, A, lda, Tau) : 0;
+                  });
+}
+
 std::size_t element_bytes(cudaDataType t)
 {
     switch (t) {
@@ -370,6 +399,21 @@ cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t handle, cudaStream_t str
     {                                                                                                             \
         return getrs<T>(h, op, n, nrhs, a, lda, dev_ipiv, b, ldb, dev_info);                                      \
     }
+
+#define TESSERA_CUDASIM_GEQRF(t, D, T)                                                                            \
+    cusolverStatus_t cusolverDn##t##geqrf_bufferSize(cusolverDnHandle_t h, int m, int n, D*, int lda, int* lwork) \
+    {                                                                                                             \
+        return getrf_size<T>(h, m, n, lda, lwork);                                                                \
+    }                                                                                                             \
+    cusolverStatus_t cusolverDn##t##geqrf(cusolverDnHandle_t h, int m, int n, D* a, int lda, D* tau, D* work,     \
+                                          int lwork, int* dev_info)                                               \
+    {                                                                                                             \
+        return geqrf<T>(h, m, n, a, lda, tau, work, lwork, dev_info);                                             \
+    }
+TESSERA_CUDASIM_GEQRF(S, float, float)
+TESSERA_CUDASIM_GEQRF(D, double, double)
+TESSERA_CUDASIM_GEQRF(C, cuComplex, std::complex<float>)
+TESSERA_CUDASIM_GEQRF(Z, cuDoubleComplex, std::complex<double>)
 
 TESSERA_CUDASIM_GETRF(S, float, float)
 TESSERA_CUDASIM_GETRF(D, double, double)
