@@ -16,6 +16,8 @@
 #   scripts/gpu-validate.sh posv     dposv at n = 20000, with dpotrs, dpotri and dpotrf('U')
 #   scripts/gpu-validate.sh lu       dgetrf, dgesv and dsgesv at n = 30000 vs cuSOLVER's getrf,
 #                                    getrf+getrs and DSgesv (and LAPACKE)
+#   scripts/gpu-validate.sh qr       dgeqrf at n = 30000 vs cusolverDnDgeqrf (and LAPACKE), and
+#                                    at 1000000 x 200 (tall and narrow: one panel on the cores)
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
 #   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
 #                                    page-locked (the default from 16 MB) and left pageable
@@ -24,9 +26,9 @@
 # the benchmarks' repetitions, PEER_REPS (default REPS) the CPU peer's (one run of LAPACKE's
 # dpotrf at n = 40000 takes tens of seconds of a short lease), JOBS (default: every core) the
 # build's, TREE (default build-gpu) the build tree, TARGETS (default: all) what the build step
-# builds, GEMM_N, POTRF_N and LU_N (defaults 16384,32768, 40000 and 30000) the sizes of those
-# steps. To measure first and build the rest after, in one lease (on an H200 with 16 cores,
-# with PEER_REPS=1 GEMM_N=16384, this took 393 s in all, 2026-11-26):
+# builds, GEMM_N, POTRF_N, LU_N and QR_N (defaults 16384,32768, 40000, 30000 and 30000) the
+# sizes of those steps. To measure first and build the rest after, in one lease (on an H200
+# with 16 cores, with PEER_REPS=1 GEMM_N=16384, this took 393 s in all, 2026-11-26):
 #   TARGETS="tessera-bench tessera-bus cuda_test_cuda_driver cuda_test_cuda_linalg cuda_test_gpu_peers" \
 #       scripts/gpu-validate.sh env build cuda-tests bus gemm potrf
 #   scripts/gpu-validate.sh build suite
@@ -192,6 +194,11 @@ step_lu()
     bench gesv gesv --n "${LU_N:-30000}"
     bench dsgesv dsgesv --n "${LU_N:-30000}"
 }
+step_qr()
+{
+    bench geqrf geqrf --n "${QR_N:-30000}"
+    bench geqrf-tall geqrf --m 1000000 --n 200
+}
 step_nb()
 {
     local nb
@@ -218,7 +225,7 @@ step_pin()
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | lu | nb | pin | suite) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | lu | qr | nb | pin | suite) "step_$step" ;;
         cuda-tests) step_cuda_tests ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac
