@@ -87,7 +87,7 @@ private:
     std::vector<Place> places_;
 };
 
-/// A worker's buffer for the grid of role `Role` of a task (a task gathers up to three grids).
+/// A worker's buffer for the grid of role `Role` of a task (a task gathers up to two grids).
 template <Scalar T, int Role>
 std::vector<T>& grid_buffer()
 {
