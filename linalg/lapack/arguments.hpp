@@ -94,4 +94,22 @@ int64_t check_reflector_application(char const* fn, Side side, Op op, int64_t m,
     return nq;
 }
 
+/// The arguments of orgqr/ungqr (the first n columns of Q: k <= n <= m) and orglq/unglq (the
+/// first m rows: k <= m <= n): m (1), n (2), k (3), A (4), lda (5), tau (6).
+inline void check_reflector_forming(char const* fn, int64_t m, int64_t n, int64_t k, void const* a, int64_t lda,
+                                    bool rows_of_q, void const* tau)
+{
+    check_dimension(fn, 1, "m", m);
+    check_dimension(fn, 2, "n", n);
+    if (rows_of_q) check_argument(m <= n, fn, 2, "n", n, ("must be >= m = " + std::to_string(m)).c_str());
+    else check_argument(n <= m, fn, 2, "n", n, ("must be <= m = " + std::to_string(m)).c_str());
+    check_dimension(fn, 3, "k", k);
+    const int64_t most = rows_of_q ? m : n;
+    check_argument(k <= most, fn, 3, "k", k,
+                   ((rows_of_q ? "must be <= m = " : "must be <= n = ") + std::to_string(most)).c_str());
+    check_array(fn, 4, "A", a, m == 0 || n == 0);
+    check_leading(fn, 5, "lda", lda, m);
+    check_array(fn, 6, "tau", tau, k == 0);
+}
+
 }  // namespace tessera::la::detail

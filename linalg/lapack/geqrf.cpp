@@ -63,14 +63,7 @@ template <Scalar T>
 int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
 {
     constexpr char const* fn = is_complex_v<T> ? "ungqr" : "orgqr";  // LAPACK's name
-    detail::check_dimension(fn, 1, "m", m);
-    detail::check_dimension(fn, 2, "n", n);
-    detail::check_argument(n <= m, fn, 2, "n", n, ("must be <= m = " + std::to_string(m)).c_str());
-    detail::check_dimension(fn, 3, "k", k);
-    detail::check_argument(k <= n, fn, 3, "k", k, ("must be <= n = " + std::to_string(n)).c_str());
-    detail::check_array(fn, 4, "A", a, m == 0 || n == 0);
-    detail::check_leading(fn, 5, "lda", lda, m);
-    detail::check_array(fn, 6, "tau", tau, k == 0);
+    detail::check_reflector_forming(fn, m, n, k, a, lda, false, tau);
     if (n == 0) return 0;
     if (detail::inside_task()) {
         detail::run_inline([&] { kernels::cpu::ungqr<T>(m, n, k, a, lda, tau); });
