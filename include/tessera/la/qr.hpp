@@ -143,11 +143,12 @@ void unglq(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
 
 /// LAPACK's gelqf: A = L Q, L lower trapezoidal on and below the diagonal of the m x n a and
 /// Q = H_k^H ... H_1^H (k = min(m, n); H_k ... H_1 for the real types) in LAPACK's compact
-/// form, conj(v_i) in row i right of the diagonal, tau with k entries. Computed as the compact QR of A^H (see gelqf.cpp). Returns 0.
+/// form, conj(v_i) in row i right of the diagonal, tau with k entries. Computed as the compact
+/// QR of A^H (see gelqf.cpp). Returns 0.
 template <Scalar T>
 [[nodiscard]] int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
-/// LAPACK's ormlq/unmlq: C (m x n) = op(Q) C or C op(Q), Q from gelqf's compact
-/// form in the k x m (left) or k x n (right) a and tau. Returns 0.
+/// LAPACK's ormlq/unmlq: C (m x n) = op(Q) C or C op(Q), Q from gelqf's compact form in the
+/// k x m (left) or k x n (right) a and tau. Returns 0.
 template <Scalar T>
 [[nodiscard]] int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau,
                             T* c, int64_t ldc);
