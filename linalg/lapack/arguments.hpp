@@ -69,6 +69,17 @@ inline void check_lu_solver_arguments(char const* fn, int64_t n, int64_t nrhs, v
     check_leading(fn, 7, "ldb", ldb, n);
 }
 
+/// The arguments of geqrf and gelqf, which share them: m (1), n (2), A (3), lda (4), tau (5).
+inline void check_factorization_arguments(char const* fn, int64_t m, int64_t n, void const* a, int64_t lda,
+                                          void const* tau)
+{
+    check_dimension(fn, 1, "m", m);
+    check_dimension(fn, 2, "n", n);
+    check_array(fn, 3, "A", a, m == 0 || n == 0);
+    check_leading(fn, 4, "lda", lda, m);
+    check_array(fn, 5, "tau", tau, m == 0 || n == 0);
+}
+
 /// The arguments of ormqr/unmqr and ormlq/unmlq, which share them: side (1), trans (2; Q^H
 /// is Op::trans or Op::conjtrans for the real types, Op::conjtrans for the complex ones), m
 /// (3), n (4), k (5, at most the order nq of Q: m from the left, n from the right), A (6), lda

@@ -17,11 +17,7 @@ template <Scalar T>
 int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
 {
     constexpr char const* fn = "geqrf";
-    detail::check_dimension(fn, 1, "m", m);
-    detail::check_dimension(fn, 2, "n", n);
-    detail::check_array(fn, 3, "A", a, m == 0 || n == 0);
-    detail::check_leading(fn, 4, "lda", lda, m);
-    detail::check_array(fn, 5, "tau", tau, m == 0 || n == 0);
+    detail::check_factorization_arguments(fn, m, n, a, lda, tau);
     if (m == 0 || n == 0) return 0;
     if (detail::inside_task()) {
         detail::run_inline([&] { kernels::cpu::geqrf<T>(m, n, a, lda, tau); });

@@ -19,6 +19,7 @@
 // subnormal arithmetic; 1 / (alpha - beta) still cannot overflow: |alpha - beta| >= |beta|).
 #include "linalg/kernels/cpu/tile_column_qr.hpp"
 
+#include "linalg/instantiate.hpp"
 #include "linalg/kernels/cpu/blas_lapack.hpp"
 
 #include <algorithm>
@@ -239,10 +240,7 @@ bool geqrf_panel(std::span<ColumnTile<T> const> tiles, int64_t n, T* t, int64_t 
 #define TESSERA_INSTANTIATE(T)                                                                                  \
     template bool geqrf_panel<T>(std::span<ColumnTile<T> const>, int64_t, T*, int64_t, PanelRanks const&,   \
                                  PanelSums<T>*);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
-TESSERA_INSTANTIATE(std::complex<float>)
-TESSERA_INSTANTIATE(std::complex<double>)
+TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::la::kernels::cpu
