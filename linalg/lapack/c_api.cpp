@@ -10,6 +10,8 @@
 #include <tessera/la/lu.hpp>
 #include <tessera/la/qr.hpp>
 
+#include "linalg/lapack/c_errors.hpp"
+
 #include <exception>
 #include <string>
 #include <vector>
@@ -18,40 +20,7 @@ using namespace tessera;
 
 namespace {
 
-thread_local std::string last_error;
-
-/// Keeps a message for tessera_last_error(); out of memory for it, keeps none.
-void remember(char const* what) noexcept
-{
-    try {
-        last_error = what;
-    } catch (...) {
-        last_error.clear();
-    }
-}
-
-/// Runs `call` (returning LAPACK's info or void) and maps exceptions to LAPACK's info.
-template <class F>
-int guarded(F&& call) noexcept
-{
-    try {
-        last_error.clear();
-        if constexpr (std::is_void_v<decltype(call())>) {
-            call();
-            return 0;
-        } else {
-            return int(call());
-        }
-    } catch (InvalidLapackArgument const& e) {
-        remember(e.what());
-        return -e.position();
-    } catch (std::exception const& e) {
-        remember(e.what());
-    } catch (...) {
-        remember("unknown exception");
-    }
-    return TESSERA_ERROR;
-}
+using capi::guarded;
 
 /// An option letter parsed by `parse`, or InvalidLapackArgument at `position`, worded as the
 /// C++ forms word theirs: "<routine>: argument <position> (<name>): '<c>' is not one of ...".
@@ -260,7 +229,7 @@ int tessera_set_tile_size(int nb)
         la::set_tile_size(nb);
     });
 }
-const char* tessera_last_error(void) { return last_error.c_str(); }
+const char* tessera_last_error(void) { return capi::last_error().c_str(); }
 
 // clang-format off
 int tessera_sgemm(char ta, char tb, int m, int n, int k, float alpha, const float* A, int lda, const float* B, int ldb, float beta, float* C, int ldc) { return gemm_c(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); }
