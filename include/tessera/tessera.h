@@ -228,6 +228,53 @@ int tessera_cgels(char trans, int m, int n, int nrhs, tessera_complex_float* A, 
 int tessera_zgels(char trans, int m, int n, int nrhs, tessera_complex_double* A, int lda, tessera_complex_double* B,
                   int ldb);
 
+/* ---- 2D discrete Fourier transforms, as FFTW's interface ------------------------------------
+ * Plans over row-major arrays (as FFTW's), unnormalized: a forward transform then a backward
+ * one multiplies by n0 n1. In place when in and out are the same array (for the real
+ * transforms, FFTW's padded layout: rows of 2 (n1/2 + 1) reals). A plan creation with a bad
+ * argument (n0 or n1 < 1, a null array, unknown flags, arrays that overlap without being the
+ * same) returns NULL, and tessera_last_error() names the argument. Unlike FFTW's, planning
+ * never touches the arrays, with TESSERA_FFT_MEASURE too. execute returns 0, or TESSERA_ERROR
+ * (a device error, a new-array execute whose arrays differ from the plan's in kind or
+ * in-placeness) with tessera_last_error()'s message. The tessera_fftf_ forms are the same in
+ * single precision. */
+#define TESSERA_FFT_FORWARD (-1)
+#define TESSERA_FFT_BACKWARD (+1)
+#define TESSERA_FFT_MEASURE (0U)
+#define TESSERA_FFT_ESTIMATE (1U << 6)
+
+typedef struct tessera_fft_plan_s* tessera_fft_plan;
+typedef struct tessera_fftf_plan_s* tessera_fftf_plan;
+
+/* out = DFT2(in), n0 x n1 complex, exponent sign TESSERA_FFT_FORWARD or TESSERA_FFT_BACKWARD */
+tessera_fft_plan tessera_fft_plan_dft_2d(int n0, int n1, tessera_complex_double* in, tessera_complex_double* out,
+                                         int sign, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_2d(int n0, int n1, tessera_complex_float* in, tessera_complex_float* out,
+                                           int sign, unsigned flags);
+/* out (n0 x (n1/2 + 1)) = the half-spectrum of the real n0 x n1 in, forward */
+tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, tessera_complex_double* out, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_r2c_2d(int n0, int n1, float* in, tessera_complex_float* out, unsigned flags);
+/* out (real n0 x n1) from its half-spectrum in (n0 x (n1/2 + 1), overwritten), backward */
+tessera_fft_plan tessera_fft_plan_dft_c2r_2d(int n0, int n1, tessera_complex_double* in, double* out, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_c2r_2d(int n0, int n1, tessera_complex_float* in, float* out, unsigned flags);
+/* Runs the plan on its arrays */
+int tessera_fft_execute(tessera_fft_plan plan);
+int tessera_fftf_execute(tessera_fftf_plan plan);
+/* Runs the plan on other arrays of its kind, in place exactly when the plan is */
+int tessera_fft_execute_dft(tessera_fft_plan plan, tessera_complex_double* in, tessera_complex_double* out);
+int tessera_fftf_execute_dft(tessera_fftf_plan plan, tessera_complex_float* in, tessera_complex_float* out);
+int tessera_fft_execute_dft_r2c(tessera_fft_plan plan, double* in, tessera_complex_double* out);
+int tessera_fftf_execute_dft_r2c(tessera_fftf_plan plan, float* in, tessera_complex_float* out);
+int tessera_fft_execute_dft_c2r(tessera_fft_plan plan, tessera_complex_double* in, double* out);
+int tessera_fftf_execute_dft_c2r(tessera_fftf_plan plan, tessera_complex_float* in, float* out);
+/* Frees the plan (NULL: nothing) */
+void tessera_fft_destroy_plan(tessera_fft_plan plan);
+void tessera_fftf_destroy_plan(tessera_fftf_plan plan);
+/* FFTW's wisdom of both precisions as text, to free() (NULL when out of memory), and its
+   import (1 when FFTW accepts it, 0 otherwise) */
+char* tessera_fft_export_wisdom_to_string(void);
+int tessera_fft_import_wisdom_from_string(const char* wisdom);
+
 #ifdef __cplusplus
 }
 #endif

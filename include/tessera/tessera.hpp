@@ -12,4 +12,5 @@
 #include <tessera/rt/sched.hpp>
 #include <tessera/rt/span.hpp>
 #include <tessera/rt/task.hpp>
+#include <tessera/fft/fft2d.hpp>
 #include <tessera/la.hpp>

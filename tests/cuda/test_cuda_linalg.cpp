@@ -4,17 +4,21 @@
 // evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
 // is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm,
 // symm/hemm, syrk/herk, trsm and trmm, the tile LU (gesv, getrs, getri, getrf_nopiv, and
-// dsgesv's conversions) and the QR's updates (the tile QR's unmqr and tpmqrt, the compact
-// form's block updates). Each test checks its scaled residual against tol (accuracy.hpp) and
-// that the GPU ran the tile codelets it is about. On a real GPU, or on the CUDA simulator
+// dsgesv's conversions), the QR's updates (the tile QR's unmqr and tpmqrt, the compact form's
+// block updates) and the 2D FFT's two stages (cuFFT, gathers and geam transposes). Each test
+// checks its scaled residual against tol (accuracy.hpp) and that the GPU ran the tile
+// codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
 #include "accuracy/accuracy.hpp"
 #include "accuracy/lu_update_check.hpp"
 #include "linalg/algorithms/qr_compact.hpp"
 #include "linalg/codelets/precision.hpp"
 
+#include <tessera/fft/fft2d.hpp>
 #include <tessera/la/qr.hpp>
 #include <tessera/rt/sched.hpp>
+
+#include <fftw3.h>
 
 #include <atomic>
 #include <concepts>
@@ -508,6 +512,47 @@ TEST_P(CudaTileKernels, SyrkAndHerkWithAlphaZeroReferenceNoA)
                                                                                    << char(uplo);
             }
         expect_on_gpu<T>("syrk");
+    });
+}
+
+/// FFTW's own 2D transform of the n1 x n0 column-major D (the n0 x n1 row-major array).
+template <Scalar T>
+Dense<T> fftw_2d(Dense<T> D, int sign)
+{
+    Dense<T> Y(D.m, D.n);
+    const int n0 = int(D.n), n1 = int(D.m);
+    if constexpr (std::same_as<T, std::complex<float>>) {
+        fftwf_plan p = fftwf_plan_dft_2d(n0, n1, reinterpret_cast<fftwf_complex*>(D.data()),
+                                         reinterpret_cast<fftwf_complex*>(Y.data()), sign, FFTW_ESTIMATE);
+        fftwf_execute(p);
+        fftwf_destroy_plan(p);
+    } else {
+        fftw_plan p = fftw_plan_dft_2d(n0, n1, reinterpret_cast<fftw_complex*>(D.data()),
+                                       reinterpret_cast<fftw_complex*>(Y.data()), sign, FFTW_ESTIMATE);
+        fftw_execute(p);
+        fftw_destroy_plan(p);
+    }
+    return Y;
+}
+
+TEST_P(CudaTileKernels, Fft2dStagesOnTheGpu)
+{
+    with_precision([&]<class T>() {
+        if constexpr (is_complex_v<T>) {
+            using R = real_t<T>;
+            // 150 x 120 (the 120 x 150 column-major matrix) in tiles of 32: both stages gather
+            // five tiles, on a GPU of 1 MB
+            for (auto sign : {tessera::fft::Sign::forward, tessera::fft::Sign::backward}) {
+                const Dense<T> X = random_dense<T>(120, 150, 7);
+                auto A = tiles_of(rt(), X, nb);
+                tessera::fft::dft_2d<R>(sign, A);
+                const Dense<T> want = fftw_2d(X, int(sign));
+                const double bound = 5 * std::log2(120.0 * 150.0) * eps<T>();
+                EXPECT_LT(norm1_diff(to_dense(A), want) / norm1(want), bound) << int(sign);
+            }
+            expect_on_gpu<T>("fft_columns");
+            expect_on_gpu<T>("fft_rows");
+        }
     });
 }
 

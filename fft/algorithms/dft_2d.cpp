@@ -1,0 +1,216 @@
+// The 2D transforms of tile matrices: stage 1 (the columns) one task per tile column, stage 2
+// (the rows) one task per tile row; every stage-2 task waits for the stage-1 tasks of the
+// tiles it reads, by data.
+#include <tessera/fft/fft2d.hpp>
+
+#include "fft/algorithms/real_in_place.hpp"
+#include "fft/codelets/fft.hpp"
+#include "linalg/algorithms/operands.hpp"
+
+#include <tessera/error.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace tessera::fft {
+namespace {
+
+template <class T> using TileRef = typename TileMatrix<T>::Tile;
+
+/// Tile column j of A, as the span arguments take it.
+template <class T>
+std::vector<TileRef<T>*> tile_column(TileMatrix<T>& A, int64_t j)
+{
+    std::vector<TileRef<T>*> c(A.mt());
+    for (int64_t i = 0; i < A.mt(); ++i) c[i] = &A(i, j);
+    return c;
+}
+template <class T>
+std::vector<TileRef<T> const*> tile_column(TileMatrix<T> const& A, int64_t j)
+{
+    std::vector<TileRef<T> const*> c(A.mt());
+    for (int64_t i = 0; i < A.mt(); ++i) c[i] = &A(i, j);
+    return c;
+}
+
+/// Stage 2 of A: the row transforms of each tile row.
+template <Real R>
+void submit_rows(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
+{
+    std::vector<TileRef<std::complex<R>>*> row(A.nt());
+    for (int64_t i = 0; i < A.mt(); ++i) {
+        for (int64_t j = 0; j < A.nt(); ++j) row[j] = &A(i, j);
+        s.submit(cl::rows<R>, rt::readwrite_all(row), rt::value(int(sign)));
+    }
+}
+
+/// Throws InvalidArgument unless `b` (named `name_b`) has the tile size of `a` and the given
+/// size.
+template <class A, class B>
+void require_shape(std::string const& routine, char const* name_a, A const& a, char const* name_b, B const& b,
+                   int64_t m, int64_t n)
+{
+    require(b.m() == m && b.n() == n && (m == 0 || n == 0 || a.nb() == b.nb()), [&] {
+        return routine + ": " + name_b + " is " + std::to_string(b.m()) + " x " + std::to_string(b.n()) + " with tiles of " +
+               std::to_string(b.nb()) + "; for " + name_a + " (" + std::to_string(a.m()) + " x " + std::to_string(a.n()) +
+               ", tiles of " + std::to_string(a.nb()) + ") it must be " + std::to_string(m) + " x " + std::to_string(n) +
+               " with tiles of " + std::to_string(a.nb());
+    });
+}
+
+void require_sign(std::string const& routine, Sign sign)
+{
+    require(sign == Sign::forward || sign == Sign::backward, routine + ": sign must be Sign::forward or Sign::backward");
+}
+
+}  // namespace
+
+template <Real R>
+void dft_2d_async(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
+{
+    using C = std::complex<R>;
+    require_sign("dft_2d", sign);
+    const auto call = la::detail::begin_call<C>(s, "dft_2d", {{"A", A, true}});
+    if (A.m() == 0 || A.n() == 0) return;
+    for (int64_t j = 0; j < A.nt(); ++j) {
+        auto column = tile_column(A, j);
+        s.submit(cl::columns<R>, rt::read_all(column), rt::readwrite_all(column), rt::value(int(sign)));
+    }
+    submit_rows<R>(sign, A, s);
+}
+
+template <Real R>
+void dft_2d_async(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out, Sequence& s)
+{
+    using C = std::complex<R>;
+    require_sign("dft_2d", sign);
+    require_shape("dft_2d", "in", in, "out", out, in.m(), in.n());
+    const auto call = la::detail::begin_call<C>(s, "dft_2d", {{"in", in}, {"out", out, true}});
+    if (in.m() == 0 || in.n() == 0) return;
+    for (int64_t j = 0; j < in.nt(); ++j) {
+        auto from = tile_column(in, j);
+        auto to = tile_column(out, j);
+        s.submit(cl::columns<R>, rt::read_all(from), rt::write_all(to), rt::value(int(sign)));
+    }
+    submit_rows<R>(sign, out, s);
+}
+
+template <Real R>
+void dft_r2c_2d_async(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out, Sequence& s)
+{
+    using C = std::complex<R>;
+    require_shape("dft_r2c_2d", "in", in, "out", out, in.m() / 2 + 1, in.n());
+    la::detail::require_usable_on<R>(s, "dft_r2c_2d", {{"in", in}});
+    const auto call = la::detail::begin_call<C>(s, "dft_r2c_2d", {{"out", out, true}});
+    if (in.m() == 0 || in.n() == 0) return;
+    for (int64_t j = 0; j < in.nt(); ++j) {
+        auto from = tile_column(in, j);
+        auto to = tile_column(out, j);
+        s.submit(cl::columns_r2c<R>, rt::read_all(from), rt::write_all(to), rt::value(in.m()));
+    }
+    submit_rows<R>(Sign::forward, out, s);
+}
+
+template <Real R>
+void dft_c2r_2d_async(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out, Sequence& s)
+{
+    using C = std::complex<R>;
+    require_shape("dft_c2r_2d", "out", out, "in", in, out.m() / 2 + 1, out.n());
+    la::detail::require_usable_on<R>(s, "dft_c2r_2d", {{"out", out, true}});
+    const auto call = la::detail::begin_call<C>(s, "dft_c2r_2d", {{"in", in, true}});
+    if (out.m() == 0 || out.n() == 0) return;
+    submit_rows<R>(Sign::backward, in, s);
+    for (int64_t j = 0; j < in.nt(); ++j) {
+        auto from = tile_column(in, j);
+        auto to = tile_column(out, j);
+        s.submit(cl::columns_c2r<R>, rt::readwrite_all(from), rt::write_all(to), rt::value(out.m()));
+    }
+}
+
+namespace detail {
+
+template <Real R>
+void r2c_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
+{
+    using C = std::complex<R>;
+    const auto call = la::detail::begin_call<C>(s, "dft_r2c_2d", {{"A", A, true}});
+    if (m == 0 || A.n() == 0) return;
+    std::vector<TileRef<R> const*> none;
+    for (int64_t j = 0; j < A.nt(); ++j) {
+        auto column = tile_column(A, j);
+        s.submit(cl::columns_r2c<R>, rt::read_all(none), rt::readwrite_all(column), rt::value(m));
+    }
+    submit_rows<R>(Sign::forward, A, s);
+}
+
+template <Real R>
+void c2r_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
+{
+    using C = std::complex<R>;
+    const auto call = la::detail::begin_call<C>(s, "dft_c2r_2d", {{"A", A, true}});
+    if (m == 0 || A.n() == 0) return;
+    submit_rows<R>(Sign::backward, A, s);
+    std::vector<TileRef<R>*> none;
+    for (int64_t j = 0; j < A.nt(); ++j) {
+        auto column = tile_column(A, j);
+        s.submit(cl::columns_c2r<R>, rt::readwrite_all(column), rt::write_all(none), rt::value(m));
+    }
+}
+
+}  // namespace detail
+
+template <Real R>
+void dft_2d(Sign sign, TileMatrix<std::complex<R>>& A)
+{
+    if (!A) return;
+    synchronously(A.runtime(), [&](Sequence& s) { dft_2d_async<R>(sign, A, s); });
+}
+template <Real R>
+void dft_2d(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out)
+{
+    if (!out) return;
+    synchronously(out.runtime(), [&](Sequence& s) { dft_2d_async<R>(sign, in, out, s); });
+}
+template <Real R>
+void dft_r2c_2d(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out)
+{
+    if (!out) return;
+    synchronously(out.runtime(), [&](Sequence& s) { dft_r2c_2d_async<R>(in, out, s); });
+}
+template <Real R>
+void dft_c2r_2d(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out)
+{
+    if (!in) return;
+    synchronously(in.runtime(), [&](Sequence& s) { dft_c2r_2d_async<R>(in, out, s); });
+}
+
+int64_t tile_size(rt::Runtime const& rt, int64_t n0, int64_t n1)
+{
+    // Each pass has about two tasks per worker (stage 1 has n0 / nb, stage 2 n1 / nb); a GPU
+    // gets tiles of at least 1024, where its transforms and copies run at speed.
+    const int64_t workers = std::max<int64_t>(1, rt.worker_count());
+    const int64_t n = std::max<int64_t>({n0, n1, 1});
+    int64_t nb = (n + 2 * workers - 1) / (2 * workers);
+    nb = std::max<int64_t>(32, (nb + 31) / 32 * 32);
+    for (unsigned w = 0; w < rt.worker_count(); ++w)
+        if (rt.worker(rt::WorkerId(w)).arch == rt::Arch::cuda) nb = std::max<int64_t>(nb, 1024);
+    return std::min(nb, n);
+}
+
+#define TESSERA_INSTANTIATE(R)                                                                                       \
+    template void dft_2d_async<R>(Sign, TileMatrix<std::complex<R>>&, Sequence&);                                   \
+    template void dft_2d_async<R>(Sign, TileMatrix<std::complex<R>> const&, TileMatrix<std::complex<R>>&, Sequence&); \
+    template void dft_r2c_2d_async<R>(TileMatrix<R> const&, TileMatrix<std::complex<R>>&, Sequence&);                \
+    template void dft_c2r_2d_async<R>(TileMatrix<std::complex<R>>&, TileMatrix<R>&, Sequence&);                      \
+    template void dft_2d<R>(Sign, TileMatrix<std::complex<R>>&);                                                     \
+    template void dft_2d<R>(Sign, TileMatrix<std::complex<R>> const&, TileMatrix<std::complex<R>>&);                 \
+    template void dft_r2c_2d<R>(TileMatrix<R> const&, TileMatrix<std::complex<R>>&);                                 \
+    template void dft_c2r_2d<R>(TileMatrix<std::complex<R>>&, TileMatrix<R>&);                                       \
+    template void detail::r2c_in_place_async<R>(int64_t, TileMatrix<std::complex<R>>&, Sequence&);                   \
+    template void detail::c2r_in_place_async<R>(int64_t, TileMatrix<std::complex<R>>&, Sequence&);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::fft

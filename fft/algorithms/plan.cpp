@@ -1,0 +1,306 @@
+// Plans over row-major arrays (FFTW's interface): each execute wraps the arrays as tile
+// matrices in place on the library's runtime (the n0 x n1 row-major array is the n1 x n0
+// column-major matrix) and runs the tile form; small transforms, and calls made inside a
+// task, run FFTW's own 2D plan on the calling thread instead.
+#include <tessera/fft/fft2d.hpp>
+#include <tessera/la/context.hpp>
+
+#include "fft/algorithms/real_in_place.hpp"
+#include "fft/kernels/cpu/fftw_plans.hpp"
+#include "fft/kernels/cpu/tile_fft.hpp"
+#include "linalg/lapack/library_call.hpp"
+
+#include <tessera/error.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+namespace tessera::fft {
+
+using kernels::cpu::Kind;
+
+namespace {
+
+/// What a plan holds (Plan<R>::State is this, under the private name of the header).
+template <Real R>
+struct PlanState {
+    Kind kind = Kind::c2c;
+    int64_t n0 = 0, n1 = 0;
+    int sign = -1;
+    void* in = nullptr;
+    void* out = nullptr;
+
+    bool in_place() const noexcept { return in == out; }
+    /// Bytes of the input and output arrays (in place: the padded real rows of the complex
+    /// array).
+    std::size_t in_bytes() const noexcept { return bytes(kind == Kind::r2c ? real_side : kind == Kind::c2r ? half_side : whole); }
+    std::size_t out_bytes() const noexcept { return bytes(kind == Kind::c2r ? real_side : kind == Kind::r2c ? half_side : whole); }
+
+private:
+    enum Side { whole, half_side, real_side };
+    std::size_t bytes(Side side) const noexcept
+    {
+        const std::size_t rows = std::size_t(n0), half = std::size_t(n1 / 2 + 1);
+        switch (side) {
+            case whole: return rows * std::size_t(n1) * sizeof(std::complex<R>);
+            case half_side: return rows * half * sizeof(std::complex<R>);
+            case real_side:
+                return in_place() ? rows * half * sizeof(std::complex<R>) : rows * std::size_t(n1) * sizeof(R);
+        }
+        return 0;
+    }
+};
+
+/// Throws InvalidArgument naming the argument of `fn` at `position` unless 1 <= n <= INT_MAX
+/// (FFTW's and cuFFT's sizes are int).
+void check_size(char const* fn, int position, char const* name, int64_t n)
+{
+    require(n >= 1 && n <= INT_MAX, [&] {
+        return std::string(fn) + ": argument " + std::to_string(position) + " (" + name + ") must be between 1 and " +
+               std::to_string(INT_MAX) + ", got " + std::to_string(n);
+    });
+}
+
+void check_array(char const* fn, int position, char const* name, void const* p)
+{
+    require(p != nullptr, [&] {
+        return std::string(fn) + ": argument " + std::to_string(position) + " (" + name + ") is null";
+    });
+}
+
+void check_flags(char const* fn, int position, unsigned flags)
+{
+    require(flags == estimate || flags == measure, [&] {
+        return std::string(fn) + ": argument " + std::to_string(position) + " (flags) must be estimate (" +
+               std::to_string(estimate) + ") or measure (0), got " + std::to_string(flags);
+    });
+}
+
+/// Throws InvalidArgument when [in, in + in_bytes) and [out, out + out_bytes) overlap without
+/// being the same array: FFTW computes in place only on the very same memory.
+void check_overlap(char const* fn, void const* in, std::size_t in_bytes, void const* out, std::size_t out_bytes)
+{
+    const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
+    require(a == b || a + in_bytes <= b || b + out_bytes <= a, [&] {
+        return std::string(fn) + ": in and out overlap without being the same array (in place is in == out)";
+    });
+}
+
+/// Scratch arrays with the alignment remainders (modulo 64) of the plan's arrays.
+class AlignedScratch {
+public:
+    AlignedScratch(std::size_t bytes, void const* like)
+        : base_(std::calloc(bytes + 128, 1)), p_(nullptr)
+    {
+        if (!base_) throw std::bad_alloc();
+        const auto b = reinterpret_cast<std::uintptr_t>(base_);
+        p_ = reinterpret_cast<void*>((b + 63) / 64 * 64 + reinterpret_cast<std::uintptr_t>(like) % 64);
+    }
+    ~AlignedScratch() { std::free(base_); }
+    AlignedScratch(AlignedScratch const&) = delete;
+    AlignedScratch& operator=(AlignedScratch const&) = delete;
+    void* get() const noexcept { return p_; }
+
+private:
+    void* base_;
+    void* p_;
+};
+
+/// The transform of `s` from `in` to `out` on the calling thread: the two stages' kernels on
+/// the whole array as one tile.
+template <Real R>
+void run_on_this_thread(PlanState<R> const& s, void* in, void* out)
+{
+    using C = std::complex<R>;
+    using kernels::cpu::TilePiece;
+    const int64_t n0 = s.n0, n1 = s.n1, half = n1 / 2 + 1;
+    switch (s.kind) {
+        case Kind::c2c: {
+            const TilePiece<C const> from{static_cast<C const*>(in), n1, n0, n1};
+            const TilePiece<C> to{static_cast<C*>(out), n1, n0, n1};
+            kernels::cpu::columns_c2c<R>({&from, 1}, {&to, 1}, s.sign);
+            kernels::cpu::rows_c2c<R>({&to, 1}, s.sign);
+            return;
+        }
+        case Kind::r2c: {
+            const TilePiece<C> to{static_cast<C*>(out), half, n0, half};
+            const TilePiece<R const> from{static_cast<R const*>(in), n1, n0, n1};
+            kernels::cpu::columns_r2c<R>(n1, in == out ? std::span<TilePiece<R const> const>{} : std::span{&from, 1},
+                                         {&to, 1});
+            kernels::cpu::rows_c2c<R>({&to, 1}, int(Sign::forward));
+            return;
+        }
+        case Kind::c2r: {
+            const TilePiece<C> from{static_cast<C*>(in), half, n0, half};
+            const TilePiece<R> to{static_cast<R*>(out), n1, n0, n1};
+            kernels::cpu::rows_c2c<R>({&from, 1}, int(Sign::backward));
+            kernels::cpu::columns_c2r<R>(n1, {&from, 1}, in == out ? std::span<TilePiece<R> const>{} : std::span{&to, 1});
+            return;
+        }
+    }
+}
+
+/// Runs the transform of `s` from `in` to `out`.
+template <Real R>
+void run(PlanState<R> const& s, void* in, void* out)
+{
+    using C = std::complex<R>;
+    if (s.n0 * s.n1 < direct_points || la::detail::inside_task()) {
+        run_on_this_thread<R>(s, in, out);
+        return;
+    }
+    const la::detail::LibraryCall call;
+    rt::Runtime& rt = call.runtime();
+    const int64_t nb = tile_size(rt, s.n0, s.n1), half = s.n1 / 2 + 1;
+    const Sign sign = Sign(s.sign);
+    switch (s.kind) {
+        case Kind::c2c: {
+            auto to = TileMatrix<C>::wrap(rt, static_cast<C*>(out), s.n1, s.n0, s.n1, nb);
+            if (in == out) {
+                dft_2d<R>(sign, to);
+            } else {
+                auto from = TileMatrix<C>::wrap(rt, static_cast<C const*>(in), s.n1, s.n0, s.n1, nb);
+                dft_2d<R>(sign, from.matrix(), to);
+            }
+            return;
+        }
+        case Kind::r2c: {
+            auto to = TileMatrix<C>::wrap(rt, static_cast<C*>(out), half, s.n0, half, nb);
+            if (in == out) {
+                synchronously(rt, [&](Sequence& q) { detail::r2c_in_place_async<R>(s.n1, to, q); });
+            } else {
+                auto from = TileMatrix<R>::wrap(rt, static_cast<R const*>(in), s.n1, s.n0, s.n1, nb);
+                dft_r2c_2d<R>(from.matrix(), to);
+            }
+            return;
+        }
+        case Kind::c2r: {
+            auto from = TileMatrix<C>::wrap(rt, static_cast<C*>(in), half, s.n0, half, nb);
+            if (in == out) {
+                synchronously(rt, [&](Sequence& q) { detail::c2r_in_place_async<R>(s.n1, from, q); });
+            } else {
+                auto to = TileMatrix<R>::wrap(rt, static_cast<R*>(out), s.n1, s.n0, s.n1, nb);
+                dft_c2r_2d<R>(from, to);
+            }
+            return;
+        }
+    }
+}
+
+/// Makes the plan's state after checking its arguments (positions as in FFTW's planner
+/// calls); with `measure`, runs the transform once on scratch arrays aligned as the plan's,
+/// so that FFTW measures every shape its tasks will use.
+template <Real R>
+PlanState<R> make_state(char const* fn, Kind kind, int64_t n0, int64_t n1, void* in,
+                                                    void* out, int sign, unsigned flags, int flags_position)
+{
+    check_size(fn, 1, "n0", n0);
+    check_size(fn, 2, "n1", n1);
+    check_array(fn, 3, "in", in);
+    check_array(fn, 4, "out", out);
+    check_flags(fn, flags_position, flags);
+    PlanState<R> s{kind, n0, n1, sign, in, out};
+    check_overlap(fn, in, s.in_bytes(), out, s.out_bytes());
+    if (flags == measure) {
+        const kernels::cpu::Measuring measuring;
+        AlignedScratch scratch_in(s.in_bytes(), in);
+        std::unique_ptr<AlignedScratch> scratch_out;
+        if (!s.in_place()) scratch_out = std::make_unique<AlignedScratch>(s.out_bytes(), out);
+        run<R>(s, scratch_in.get(), scratch_out ? scratch_out->get() : scratch_in.get());
+    }
+    return s;
+}
+
+}  // namespace
+
+template <Real R>
+struct Plan<R>::State : PlanState<R> {
+    explicit State(PlanState<R> const& s) : PlanState<R>(s) {}
+};
+
+template <Real R>
+Plan<R>::Plan(std::unique_ptr<State> s) noexcept : s_(std::move(s))
+{
+}
+template <Real R> Plan<R>::Plan(Plan&&) noexcept = default;
+template <Real R> Plan<R>& Plan<R>::operator=(Plan&&) noexcept = default;
+template <Real R> Plan<R>::~Plan() = default;
+
+template <Real R>
+Plan<R> Plan<R>::dft_2d(int64_t n0, int64_t n1, Complex* in, Complex* out, Sign sign, unsigned flags)
+{
+    constexpr char const* fn = "fft::Plan::dft_2d";
+    require(sign == Sign::forward || sign == Sign::backward,
+            std::string(fn) + ": argument 5 (sign) must be forward (-1) or backward (+1)");
+    return Plan(std::make_unique<State>(make_state<R>(fn, Kind::c2c, n0, n1, in, out, int(sign), flags, 6)));
+}
+
+template <Real R>
+Plan<R> Plan<R>::dft_r2c_2d(int64_t n0, int64_t n1, R* in, Complex* out, unsigned flags)
+{
+    return Plan(std::make_unique<State>(make_state<R>("fft::Plan::dft_r2c_2d", Kind::r2c, n0, n1, in, out, -1, flags, 5)));
+}
+
+template <Real R>
+Plan<R> Plan<R>::dft_c2r_2d(int64_t n0, int64_t n1, Complex* in, R* out, unsigned flags)
+{
+    return Plan(std::make_unique<State>(make_state<R>("fft::Plan::dft_c2r_2d", Kind::c2r, n0, n1, in, out, +1, flags, 5)));
+}
+
+template <Real R>
+void Plan<R>::execute() const
+{
+    require(s_ != nullptr, "fft::Plan::execute: the plan was moved from");
+    run<R>(*s_, s_->in, s_->out);
+}
+
+namespace {
+
+/// Checks a new-array execute's arrays against the plan (FFTW's rules: same kind, in place
+/// exactly when the plan is) and runs it.
+template <Real R>
+void execute_new(PlanState<R> const* s, char const* fn, Kind kind, void* in, void* out)
+{
+    require(s != nullptr, std::string(fn) + ": the plan was moved from");
+    require(s->kind == kind, std::string(fn) + ": the plan is of another kind of transform");
+    check_array(fn, 2, "in", in);
+    check_array(fn, 3, "out", out);
+    require((in == out) == s->in_place(), [&] {
+        return std::string(fn) + ": the plan was made " + (s->in_place() ? "in place" : "out of place") +
+               "; in and out must be " + (s->in_place() ? "the same array" : "different arrays");
+    });
+    check_overlap(fn, in, s->in_bytes(), out, s->out_bytes());
+    run<R>(*s, in, out);
+}
+
+}  // namespace
+
+template <Real R>
+void Plan<R>::execute_dft(Complex* in, Complex* out) const
+{
+    execute_new<R>(s_.get(), "fft::Plan::execute_dft", Kind::c2c, in, out);
+}
+template <Real R>
+void Plan<R>::execute_dft_r2c(R* in, Complex* out) const
+{
+    execute_new<R>(s_.get(), "fft::Plan::execute_dft_r2c", Kind::r2c, in, out);
+}
+template <Real R>
+void Plan<R>::execute_dft_c2r(Complex* in, R* out) const
+{
+    execute_new<R>(s_.get(), "fft::Plan::execute_dft_c2r", Kind::c2r, in, out);
+}
+
+template <Real R> int64_t Plan<R>::n0() const noexcept { return s_ ? s_->n0 : 0; }
+template <Real R> int64_t Plan<R>::n1() const noexcept { return s_ ? s_->n1 : 0; }
+
+std::string export_wisdom() { return kernels::cpu::export_wisdom(); }
+bool import_wisdom(std::string const& wisdom) { return kernels::cpu::import_wisdom(wisdom); }
+
+template class Plan<float>;
+template class Plan<double>;
+
+}  // namespace tessera::fft

@@ -1,0 +1,153 @@
+// Codelets of the 2D transforms: stage 1 down a tile column (complex, real to half-spectrum,
+// half-spectrum to real), stage 2 along a tile row. Each task takes a whole tile column or
+// row as a span. Flops as FFTW counts them: 5 m log2 m per complex m-point transform, half
+// that for a real one. Internal.
+#pragma once
+
+#include "fft/kernels/cpu/tile_fft.hpp"
+#include "linalg/codelets/blas3.hpp"  // TESSERA_IF_CUDA
+
+#include <tessera/rt/codelet.hpp>
+#include <tessera/rt/interfaces.hpp>
+#include <tessera/rt/perfmodel.hpp>
+#include <tessera/rt/span.hpp>
+
+#include <cmath>
+#include <complex>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#if TESSERA_HAVE_CUDA
+#include "fft/kernels/cuda/tile_fft.hpp"
+#endif
+
+namespace tessera::fft::cl {
+
+template <class R> using Complex = std::complex<R>;
+
+/// `s` for float, `d` for double.
+template <class R>
+constexpr std::string_view by_real(std::string_view s, std::string_view d)
+{
+    return std::is_same_v<R, float> ? s : d;
+}
+
+/// The tiles of a span as the kernels see them, in a thread's buffer (`Slot` tells apart two
+/// spans of one type in the same task).
+template <class T, int Slot = 0>
+std::span<kernels::cpu::TilePiece<T> const> pieces(rt::Span<rt::Matrix<T>> tiles)
+{
+    thread_local std::vector<kernels::cpu::TilePiece<T>> list;
+    list.clear();
+    for (rt::Matrix<T> t : tiles) list.push_back({t.ptr, t.m, t.n, t.ld});
+    return list;
+}
+
+/// 5 m log2 m flops per complex transform of m points, for `count` of them (scaled by
+/// `share`: 1/2 for real transforms).
+inline double transform_flops(int64_t m, int64_t count, double share = 1)
+{
+    return m > 1 ? share * 5.0 * double(m) * std::log2(double(m)) * double(count) : 0.0;
+}
+
+template <class T>
+int64_t rows_of(rt::Span<rt::Matrix<T>> const& tiles)
+{
+    int64_t m = 0;
+    for (rt::Matrix<T> t : tiles) m += t.m;
+    return m;
+}
+
+// ---- stage 1, complex: out's tile column = the column DFTs of in's (in may be out) ----------
+
+template <class R>
+void columns_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matrix<Complex<R>>> out, int sign)
+{
+    kernels::cpu::columns_c2c<R>(pieces(in), pieces(out), sign);
+}
+template <class R>
+void columns_tiles_cuda(rt::CudaContext const& cuda, rt::Span<rt::Matrix<Complex<R> const>> in,
+                        rt::Span<rt::Matrix<Complex<R>>> out, int sign)
+{
+    kernels::cuda::columns_c2c<R>(cuda, pieces(in), pieces(out), sign);
+}
+template <class R>
+inline constexpr rt::PerfModel columns_model{by_real<R>("fft_cfft_columns", "fft_zfft_columns")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>, int> columns{
+    .name = by_real<R>("cfft_columns", "zfft_columns"),
+    .cpu = &columns_tiles<R>,
+    .cuda = TESSERA_IF_CUDA(&columns_tiles_cuda<R>),
+    .model = &columns_model<R>,
+    .flops = [](rt::Span<rt::Matrix<Complex<R> const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out,
+                int const&) { return out.empty() ? 0.0 : transform_flops(rows_of(out), out[0].n); },
+};
+
+// ---- stage 2, complex: the row DFTs of a tile row, in place ---------------------------------
+
+template <class R>
+void rows_tiles(rt::Span<rt::Matrix<Complex<R>>> row, int sign)
+{
+    kernels::cpu::rows_c2c<R>(pieces(row), sign);
+}
+template <class R>
+void rows_tiles_cuda(rt::CudaContext const& cuda, rt::Span<rt::Matrix<Complex<R>>> row, int sign)
+{
+    kernels::cuda::rows_c2c<R>(cuda, pieces(row), sign);
+}
+template <class R>
+inline constexpr rt::PerfModel rows_model{by_real<R>("fft_cfft_rows", "fft_zfft_rows")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, int> rows{
+    .name = by_real<R>("cfft_rows", "zfft_rows"),
+    .cpu = &rows_tiles<R>,
+    .cuda = TESSERA_IF_CUDA(&rows_tiles_cuda<R>),
+    .model = &rows_model<R>,
+    .flops = [](rt::Span<rt::Matrix<Complex<R>>> const& row, int const&) {
+        int64_t n = 0;
+        for (auto t : row) n += t.n;
+        return row.empty() ? 0.0 : transform_flops(n, row[0].m);
+    },
+};
+
+// ---- stage 1, real: m-point real columns to half-spectra, and back --------------------------
+
+/// in (m x w reals) to out ((m/2 + 1) x w); in empty: in place in out's bytes.
+template <class R>
+void columns_r2c_tiles(rt::Span<rt::Matrix<R const>> in, rt::Span<rt::Matrix<Complex<R>>> out, int64_t m)
+{
+    kernels::cpu::columns_r2c<R>(m, pieces(in), pieces(out));
+}
+template <class R>
+inline constexpr rt::PerfModel columns_r2c_model{by_real<R>("fft_sfft_r2c_columns", "fft_dfft_r2c_columns")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<R const>>, rt::Span<rt::Matrix<Complex<R>>>, int64_t> columns_r2c{
+    .name = by_real<R>("sfft_r2c_columns", "dfft_r2c_columns"),
+    .cpu = &columns_r2c_tiles<R>,
+    .model = &columns_r2c_model<R>,
+    .flops = [](rt::Span<rt::Matrix<R const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out, int64_t const& m) {
+        return out.empty() ? 0.0 : transform_flops(m, out[0].n, 0.5);
+    },
+};
+
+/// in ((m/2 + 1) x w, destroyed) to out (m x w reals); out empty: in place in in's bytes.
+template <class R>
+void columns_c2r_tiles(rt::Span<rt::Matrix<Complex<R>>> in, rt::Span<rt::Matrix<R>> out, int64_t m)
+{
+    kernels::cpu::columns_c2r<R>(m, pieces(in), pieces(out));
+}
+template <class R>
+inline constexpr rt::PerfModel columns_c2r_model{by_real<R>("fft_sfft_c2r_columns", "fft_dfft_c2r_columns")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, rt::Span<rt::Matrix<R>>, int64_t> columns_c2r{
+    .name = by_real<R>("sfft_c2r_columns", "dfft_c2r_columns"),
+    .cpu = &columns_c2r_tiles<R>,
+    .model = &columns_c2r_model<R>,
+    .flops = [](rt::Span<rt::Matrix<Complex<R>>> const& in, rt::Span<rt::Matrix<R>> const&, int64_t const& m) {
+        return in.empty() ? 0.0 : transform_flops(m, in[0].n, 0.5);
+    },
+};
+
+}  // namespace tessera::fft::cl

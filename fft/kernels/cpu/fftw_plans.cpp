@@ -1,0 +1,235 @@
+// FFTW's plans, cached per shape, in its two precisions (see fftw_plans.hpp).
+#include "fft/kernels/cpu/fftw_plans.hpp"
+
+#include <tessera/error.hpp>
+
+#include <fftw3.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace tessera::fft::kernels::cpu {
+namespace {
+
+/// FFTW's API of precision R.
+template <class R> struct Fftw;
+template <> struct Fftw<double> {
+    using plan = fftw_plan;
+    using complex = fftw_complex;
+    static constexpr auto plan_c2c = &fftw_plan_many_dft;
+    static constexpr auto plan_r2c = &fftw_plan_many_dft_r2c;
+    static constexpr auto plan_c2r = &fftw_plan_many_dft_c2r;
+    static constexpr auto execute_c2c = &fftw_execute_dft;
+    static constexpr auto execute_r2c = &fftw_execute_dft_r2c;
+    static constexpr auto execute_c2r = &fftw_execute_dft_c2r;
+};
+template <> struct Fftw<float> {
+    using plan = fftwf_plan;
+    using complex = fftwf_complex;
+    static constexpr auto plan_c2c = &fftwf_plan_many_dft;
+    static constexpr auto plan_r2c = &fftwf_plan_many_dft_r2c;
+    static constexpr auto plan_c2r = &fftwf_plan_many_dft_c2r;
+    static constexpr auto execute_c2c = &fftwf_execute_dft;
+    static constexpr auto execute_r2c = &fftwf_execute_dft_r2c;
+    static constexpr auto execute_c2r = &fftwf_execute_dft_c2r;
+};
+
+/// FFTW's planner is not thread-safe: every plan of either precision is made under this lock.
+std::mutex& planner_lock()
+{
+    static std::mutex m;
+    return m;
+}
+
+/// An array's alignment as FFTW's plans depend on it: its address modulo 64 (FFTW's SIMD
+/// alignment, 16 or 32 bytes, divides it), so that a plan made on scratch memory with the same
+/// remainder runs on the array.
+/// How many Measuring scopes are alive.
+std::atomic<int> measuring{0};
+
+int alignment_of(void const* p) { return int(reinterpret_cast<std::uintptr_t>(p) % 64); }
+
+/// A plan's shape: the batch, the alignments of both arrays and whether they are one.
+struct Key {
+    Batch b;
+    bool in_place = false;
+    int in_align = 0, out_align = 0;
+    auto tie() const
+    {
+        return std::tie(b.kind, b.n, b.howmany, b.istride, b.idist, b.ostride, b.odist, b.sign, in_place, in_align,
+                        out_align);
+    }
+    bool operator<(Key const& o) const { return tie() < o.tie(); }
+};
+
+/// Scratch memory whose first element has a given alignment remainder.
+class Scratch {
+public:
+    Scratch(std::size_t bytes, int align) : base_(std::malloc(bytes + 128)), p_(nullptr)
+    {
+        if (!base_) throw std::bad_alloc();
+        const auto b = reinterpret_cast<std::uintptr_t>(base_);
+        p_ = reinterpret_cast<void*>((b + 63) / 64 * 64 + std::uintptr_t(align));
+    }
+    ~Scratch() { std::free(base_); }
+    Scratch(Scratch const&) = delete;
+    Scratch& operator=(Scratch const&) = delete;
+    void* get() const noexcept { return p_; }
+
+private:
+    void* base_;
+    void* p_;
+};
+
+/// Bytes one array of a batch spans: its last element's offset plus one, in elements of
+/// `element` bytes.
+std::size_t span_bytes(int n, int howmany, int stride, int dist, std::size_t element)
+{
+    if (n == 0 || howmany == 0) return element;
+    return (std::size_t(n - 1) * std::size_t(stride) + std::size_t(howmany - 1) * std::size_t(dist) + 1) * element;
+}
+
+template <class R>
+class PlanCache {
+public:
+    using P = typename Fftw<R>::plan;
+
+    static PlanCache& instance()
+    {
+        static auto* cache = new PlanCache;  // plans outlive every static destructor that may use them
+        return *cache;
+    }
+
+    P get(Key const& k)
+    {
+        const std::lock_guard lock(planner_lock());
+        if (auto it = plans_.find(k); it != plans_.end()) return it->second.plan;
+        const bool measure = measuring.load() > 0;
+        P p = make(k, measure);
+        require(p != nullptr, "fft: FFTW could not plan a transform of length " + std::to_string(k.b.n));
+        plans_.emplace(k, Entry{p, measure});
+        return p;
+    }
+
+    bool measured(Key const& k)
+    {
+        const std::lock_guard lock(planner_lock());
+        if (auto it = plans_.find(k); it != plans_.end()) return it->second.measured;
+        return measuring.load() > 0;
+    }
+
+private:
+    // Makes the plan of `k` on scratch arrays aligned as the caller's (under the lock).
+    static P make(Key const& k, bool measure)
+    {
+        using C = typename Fftw<R>::complex;
+        Batch const& b = k.b;
+        const unsigned flags = (measure ? FFTW_MEASURE : FFTW_ESTIMATE);
+        const std::size_t in_element = b.kind == Kind::r2c ? sizeof(R) : sizeof(C);
+        const std::size_t out_element = b.kind == Kind::c2r ? sizeof(R) : sizeof(C);
+        std::size_t in_bytes = span_bytes(b.n_in(), b.howmany, b.istride, b.idist, in_element);
+        std::size_t out_bytes = span_bytes(b.n_out(), b.howmany, b.ostride, b.odist, out_element);
+        if (k.in_place) in_bytes = out_bytes = std::max(in_bytes, out_bytes);
+        Scratch in(in_bytes, k.in_align);
+        std::unique_ptr<Scratch> out_scratch;
+        void* out = in.get();
+        if (!k.in_place) {
+            out_scratch = std::make_unique<Scratch>(out_bytes, k.out_align);
+            out = out_scratch->get();
+        }
+        int n = b.n;
+        switch (b.kind) {
+            case Kind::c2c:
+                return Fftw<R>::plan_c2c(1, &n, b.howmany, static_cast<C*>(in.get()), nullptr, b.istride, b.idist,
+                                         static_cast<C*>(out), nullptr, b.ostride, b.odist, b.sign, flags);
+            case Kind::r2c:
+                return Fftw<R>::plan_r2c(1, &n, b.howmany, static_cast<R*>(in.get()), nullptr, b.istride, b.idist,
+                                         static_cast<C*>(out), nullptr, b.ostride, b.odist, flags);
+            case Kind::c2r:
+                return Fftw<R>::plan_c2r(1, &n, b.howmany, static_cast<C*>(in.get()), nullptr, b.istride, b.idist,
+                                         static_cast<R*>(out), nullptr, b.ostride, b.odist, flags);
+        }
+        return nullptr;
+    }
+
+    struct Entry {
+        P plan;
+        bool measured;
+    };
+    std::map<Key, Entry> plans_;
+};
+
+template <class R>
+void run(typename Fftw<R>::plan p, Kind kind, void* in, void* out)
+{
+    using C = typename Fftw<R>::complex;
+    switch (kind) {
+        case Kind::c2c: Fftw<R>::execute_c2c(p, static_cast<C*>(in), static_cast<C*>(out)); break;
+        case Kind::r2c: Fftw<R>::execute_r2c(p, static_cast<R*>(in), static_cast<C*>(out)); break;
+        case Kind::c2r: Fftw<R>::execute_c2r(p, static_cast<C*>(in), static_cast<R*>(out)); break;
+    }
+}
+
+template <class R>
+Key key_of(Batch const& b, void const* in, void const* out)
+{
+    Batch k = b;
+    if (k.kind != Kind::c2c) k.sign = 0;
+    return Key{k, in == out, alignment_of(in), alignment_of(out)};
+}
+
+}  // namespace
+
+template <class R>
+void execute(Batch const& b, void* in, void* out)
+{
+    if (b.n == 0 || b.howmany == 0) return;
+    run<R>(PlanCache<R>::instance().get(key_of<R>(b, in, out)), b.kind, in, out);
+}
+
+Measuring::Measuring() noexcept { ++measuring; }
+Measuring::~Measuring() { --measuring; }
+
+template <class R>
+bool measured(Batch const& b, void const* in, void const* out)
+{
+    return PlanCache<R>::instance().measured(key_of<R>(b, in, out));
+}
+
+std::string export_wisdom()
+{
+    const std::lock_guard lock(planner_lock());
+    std::string text;
+    for (char* w : {fftw_export_wisdom_to_string(), fftwf_export_wisdom_to_string()}) {
+        if (!w) continue;
+        text += w;
+        std::free(w);
+    }
+    return text;
+}
+
+bool import_wisdom(std::string const& wisdom)
+{
+    // the text holds the double precision's wisdom, then the single's: "(fftw-3... fftwf_wisdom"
+    const std::size_t single = wisdom.find("fftwf_wisdom");
+    const std::size_t split = single == std::string::npos ? wisdom.size() : wisdom.rfind('(', single);
+    const std::string d = wisdom.substr(0, split), s = wisdom.substr(split);
+    const std::lock_guard lock(planner_lock());
+    bool ok = true;
+    if (d.find_first_not_of(" \t\r\n") != std::string::npos) ok = fftw_import_wisdom_from_string(d.c_str()) != 0;
+    if (s.find_first_not_of(" \t\r\n") != std::string::npos) ok = fftwf_import_wisdom_from_string(s.c_str()) != 0 && ok;
+    return ok;
+}
+
+template void execute<float>(Batch const&, void*, void*);
+template void execute<double>(Batch const&, void*, void*);
+template bool measured<float>(Batch const&, void const*, void const*);
+template bool measured<double>(Batch const&, void const*, void const*);
+
+}  // namespace tessera::fft::kernels::cpu
