@@ -1,0 +1,176 @@
+// tessera-bench fft2d: the 2D transform of an n x n array through Tessera's plan (its tasks
+// on the library's runtime) against FFTW's own multithreaded 2D plan, with as many threads as
+// Tessera has workers, in the same run. Both plan with FFTW_MEASURE (the setting;
+// --flags estimate for both otherwise), out of place, plan time excluded; each times a
+// warm-up then --reps executes (medians). GFlop/s as FFTW counts them: 5 N log2 N for N
+// complex points, half for a real transform. The residual is ||y - y_fftw||_2 / ||y_fftw||_2
+// over (log2 N eps), under 5 for a correct transform.
+#include "bench/bench.hpp"
+
+#include <tessera/fft/fft2d.hpp>
+#include <tessera/la/context.hpp>
+#include <tessera/rt/runtime.hpp>
+
+#include <fftw3.h>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace tessera::bench {
+namespace {
+
+template <class R> using Cx = std::complex<R>;
+
+/// FFTW's threaded 2D plan of precision R: planned once, executed with run().
+template <class R>
+class FftwPeer {
+public:
+    using Plan = std::conditional_t<std::is_same_v<R, float>, fftwf_plan, fftw_plan>;
+    FftwPeer(bool real, int n0, int n1, void* in, void* out, int threads, unsigned flags)
+    {
+        if constexpr (std::is_same_v<R, float>) {
+            fftwf_init_threads();
+            fftwf_plan_with_nthreads(threads);
+            plan_ = real ? fftwf_plan_dft_r2c_2d(n0, n1, static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags)
+                         : fftwf_plan_dft_2d(n0, n1, static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
+                                             FFTW_FORWARD, flags);
+        } else {
+            fftw_init_threads();
+            fftw_plan_with_nthreads(threads);
+            plan_ = real ? fftw_plan_dft_r2c_2d(n0, n1, static_cast<double*>(in), static_cast<fftw_complex*>(out), flags)
+                         : fftw_plan_dft_2d(n0, n1, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out),
+                                            FFTW_FORWARD, flags);
+        }
+        require(plan_ != nullptr, "fft2d: FFTW could not plan the peer's transform");
+    }
+    ~FftwPeer()
+    {
+        if constexpr (std::is_same_v<R, float>)
+            fftwf_destroy_plan(plan_);
+        else
+            fftw_destroy_plan(plan_);
+    }
+    FftwPeer(FftwPeer const&) = delete;
+    FftwPeer& operator=(FftwPeer const&) = delete;
+    void run() const
+    {
+        if constexpr (std::is_same_v<R, float>)
+            fftwf_execute(plan_);
+        else
+            fftw_execute(plan_);
+    }
+
+private:
+    Plan plan_;
+};
+
+/// ||y - ref||_2 / ||ref||_2.
+template <class R>
+double relative_error(std::vector<Cx<R>> const& y, std::vector<Cx<R>> const& ref)
+{
+    long double num = 0, den = 0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        num += std::norm(std::complex<long double>(y[i]) - std::complex<long double>(ref[i]));
+        den += std::norm(std::complex<long double>(ref[i]));
+    }
+    return double(std::sqrt(num / den));
+}
+
+template <class R>
+int run_fft(Options const& o, Report& report)
+{
+    const auto ns = o.integers("n", {1024, 2048, 4096, 8192});
+    const auto kinds = o.list("kind", {"c2c", "r2c"});
+    const int64_t reps = o.integer("reps", 3), peer_reps = o.integer("peer-reps", reps);
+    const std::string flags_text = o.text("flags", "measure");
+    require(flags_text == "measure" || flags_text == "estimate", "--flags must be measure or estimate, not '" + flags_text + "'");
+    const unsigned flags = flags_text == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
+    const std::optional<int> ncpus = o.given_integer("ncpus"), ncuda = o.given_integer("ncuda");
+    const int nemu = int(o.integer("nemu", 0));
+    const auto scheds = o.policies({"dmdas"});
+    require(reps >= 1 && peer_reps >= 1, "--reps and --peer-reps must be >= 1");
+    for (int64_t n : ns) require(n >= 1 && n <= 65536, "--n must be between 1 and 65536");
+    for (auto const& k : kinds) require(k == "c2c" || k == "r2c", "--kind must be c2c or r2c, not '" + k + "'");
+    const std::string letter = std::is_same_v<R, float> ? "s" : "d";
+
+    for (std::string const& kind : kinds)
+        for (int64_t n : ns)
+            for (std::string const& sched : scheds) {
+                const bool real = kind == "r2c";
+                const int N = int(n);
+                const std::size_t points = std::size_t(n) * std::size_t(n), half = std::size_t(n) * std::size_t(n / 2 + 1);
+                std::vector<Cx<R>> in_c(real ? 0 : points), out(real ? half : points), peer_out(out.size());
+                std::vector<R> in_r(real ? points : 0);
+                std::mt19937_64 g(42);
+                std::uniform_real_distribution<R> u(-1, 1);
+                for (auto& v : in_c) v = {u(g), u(g)};
+                for (auto& v : in_r) v = u(g);
+                void* in = real ? static_cast<void*>(in_r.data()) : static_cast<void*>(in_c.data());
+
+                la::finalize();
+                la::init({.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .ncuda = ncuda});
+                const int workers = int(la::runtime().worker_count());
+                const unsigned plan_flags = flags_text == "measure" ? fft::measure : fft::estimate;
+                auto plan = real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
+                                 : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward, plan_flags);
+                std::vector<double> times;
+                for (int64_t r = 0; r <= reps; ++r) {
+                    const double t = seconds_of([&] { plan.execute(); });
+                    if (r > 0) times.push_back(t);
+                }
+                la::finalize();  // the peer gets the cores to itself
+
+                std::vector<double> peer;
+                {
+                    // FFTW_MEASURE overwrites the arrays while planning: plan on a copy's memory
+                    std::vector<Cx<R>> save_c = in_c;
+                    std::vector<R> save_r = in_r;
+                    FftwPeer<R> fftw(real, N, N, in, peer_out.data(), workers, flags);
+                    in_c = save_c;
+                    in_r = save_r;
+                    for (int64_t r = 0; r <= peer_reps; ++r) {
+                        const double t = seconds_of([&] { fftw.run(); });
+                        if (r > 0) peer.push_back(t);
+                    }
+                }
+                const double flops = (real ? 2.5 : 5.0) * double(points) * std::log2(double(points));
+                Result res;
+                res.bench = "fft2d";
+                res.variant = letter + "fft_" + kind;
+                res.labels = {{"sched", sched.empty() ? "default" : sched}, {"workers", std::to_string(workers)},
+                              {"flags", flags_text}};
+                res.sizes = {{"n", double(n)}};
+                res.seconds = median(times);
+                res.gflops = flops / res.seconds * 1e-9;
+                res.peer = std::string("fftw") + (std::is_same_v<R, float> ? "f" : "") + "_" + kind + "_2d_threads";
+                res.peer_seconds = median(peer);
+                res.peer_gflops = flops / res.peer_seconds * 1e-9;
+                res.ratio = res.peer_seconds / res.seconds;
+                res.residual = relative_error(out, peer_out) /
+                               (std::log2(double(points)) * double(std::numeric_limits<R>::epsilon()));
+                report.add(res);
+            }
+    return 0;
+}
+
+Register fft2d_reg{{"fft2d",
+                    "2D FFT of an n x n array (a plan's execute) against FFTW's threaded 2D plan: GFlop/s, ratio",
+                    "tessera-bench fft2d [--n 1024,2048,4096,8192] [--precision s|d] [--kind c2c,r2c] "
+                    "[--flags measure|estimate] [--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k] "
+                    "[--reps 3] [--peer-reps reps] [--json]",
+                    {"n", "precision", "kind", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
+                    [](Options const& o, Report& r) {
+                        const std::string p = o.text("precision", "d");
+                        if (p == "s") return run_fft<float>(o, r);
+                        require(p == "d", "--precision must be s or d, not '" + p + "'");
+                        return run_fft<double>(o, r);
+                    }}};
+
+}  // namespace
+}  // namespace tessera::bench
