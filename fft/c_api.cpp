@@ -41,10 +41,10 @@ auto const& plan_of(CPlan* p, char const* fn)
     return p->plan;
 }
 
-fft::Sign sign_of(int sign, char const* fn)
+fft::Sign sign_of(int sign, char const* fn, int position = 5)
 {
     require(sign == TESSERA_FFT_FORWARD || sign == TESSERA_FFT_BACKWARD,
-            std::string(fn) + ": argument 5 (sign) must be TESSERA_FFT_FORWARD (-1) or TESSERA_FFT_BACKWARD (+1), got " +
+            std::string(fn) + ": argument " + std::to_string(position) + " (sign) must be TESSERA_FFT_FORWARD (-1) or TESSERA_FFT_BACKWARD (+1), got " +
                 std::to_string(sign));
     return fft::Sign(sign);
 }
@@ -67,6 +67,16 @@ tessera_fftf_plan tessera_fftf_plan_dft_2d(int n0, int n1, cf* in, cf* out, int 
 {
     return plan_or_null<tessera_fftf_plan_s>(
         [&] { return Pf::dft_2d(n0, n1, in, out, sign_of(sign, "tessera_fftf_plan_dft_2d"), flags); });
+}
+tessera_fft_plan tessera_fft_plan_dft_1d(int n, cz* in, cz* out, int sign, unsigned flags)
+{
+    return plan_or_null<tessera_fft_plan_s>(
+        [&] { return P::dft_1d(n, in, out, sign_of(sign, "tessera_fft_plan_dft_1d", 4), flags); });
+}
+tessera_fftf_plan tessera_fftf_plan_dft_1d(int n, cf* in, cf* out, int sign, unsigned flags)
+{
+    return plan_or_null<tessera_fftf_plan_s>(
+        [&] { return Pf::dft_1d(n, in, out, sign_of(sign, "tessera_fftf_plan_dft_1d", 4), flags); });
 }
 tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, cz* out, unsigned flags)
 {

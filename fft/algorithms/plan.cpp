@@ -4,7 +4,9 @@
 // task, run FFTW's own 2D plan on the calling thread instead.
 #include <tessera/fft/fft2d.hpp>
 #include <tessera/la/context.hpp>
+#include <tessera/la/layout.hpp>
 
+#include "fft/algorithms/four_step.hpp"
 #include "fft/algorithms/real_in_place.hpp"
 #include "fft/kernels/cpu/fftw_plans.hpp"
 #include "fft/kernels/cpu/tile_fft.hpp"
@@ -28,10 +30,11 @@ namespace {
 template <Real R>
 struct PlanState {
     Kind kind = Kind::c2c;
-    int64_t n0 = 0, n1 = 0;
+    int64_t n0 = 0, n1 = 0;  ///< a 1D transform of n points: n0 = n, n1 = 1
     int sign = -1;
     void* in = nullptr;
     void* out = nullptr;
+    bool one_d = false;
 
     bool in_place() const noexcept { return in == out; }
     /// Bytes of the input and output arrays (in place: the padded real rows of the complex
@@ -143,11 +146,46 @@ void run_on_this_thread(PlanState<R> const& s, void* in, void* out)
     }
 }
 
+/// The 1D transform of `s`: the four-step's tasks for n of at least direct_points_1d with a
+/// divisor near sqrt(n), one FFTW call on the calling thread otherwise.
+template <Real R>
+void run_1d(PlanState<R> const& s, void* in, void* out)
+{
+    using C = std::complex<R>;
+    const int64_t n = s.n0;
+    const int64_t n1 = n >= direct_points_1d && !la::detail::inside_task() ? detail::four_step_rows(n) : 0;
+    if (n1 == 0) {
+        const int len = int(n);
+        kernels::cpu::execute<R>({.kind = Kind::c2c, .n = len, .howmany = 1, .istride = 1, .idist = len, .ostride = 1,
+                                  .odist = len, .sign = s.sign},
+                                 in, out);
+        return;
+    }
+    const int64_t n2 = n / n1;
+    const la::detail::LibraryCall call;
+    rt::Runtime& rt = call.runtime();
+    const int64_t nb = tile_size(rt, n2, n1);
+    TileMatrix<C> T(rt, n1, n2, nb);
+    if (in == out) {  // copied first: out's handles must not overlap in's
+        lapack_to_tiles(static_cast<C const*>(in), n1, T);
+        auto X = TileMatrix<C>::wrap(rt, static_cast<C*>(out), n2, n1, n2, nb);
+        synchronously(rt, [&](Sequence& q) { detail::four_step_async<R>(Sign(s.sign), T, T, X, q); });
+        return;
+    }
+    const auto A = TileMatrix<C>::wrap(rt, static_cast<C const*>(in), n1, n2, n1, nb);
+    auto X = TileMatrix<C>::wrap(rt, static_cast<C*>(out), n2, n1, n2, nb);
+    synchronously(rt, [&](Sequence& q) { detail::four_step_async<R>(Sign(s.sign), A.matrix(), T, X, q); });
+}
+
 /// Runs the transform of `s` from `in` to `out`.
 template <Real R>
 void run(PlanState<R> const& s, void* in, void* out)
 {
     using C = std::complex<R>;
+    if (s.one_d) {
+        run_1d<R>(s, in, out);
+        return;
+    }
     if (s.n0 * s.n1 < direct_points || la::detail::inside_task()) {
         run_on_this_thread<R>(s, in, out);
         return;
@@ -190,12 +228,25 @@ void run(PlanState<R> const& s, void* in, void* out)
     }
 }
 
-/// Makes the plan's state after checking its arguments (positions as in FFTW's planner
-/// calls); with `measure`, runs the transform once on scratch arrays aligned as the plan's,
-/// so that FFTW measures every shape its tasks will use.
+/// With `measure`, runs the transform of `s` once on scratch arrays aligned as the plan's, so
+/// that FFTW measures every shape its tasks will use.
 template <Real R>
-PlanState<R> make_state(char const* fn, Kind kind, int64_t n0, int64_t n1, void* in,
-                                                    void* out, int sign, unsigned flags, int flags_position)
+void measure_ahead(PlanState<R> const& s, unsigned flags)
+{
+    if (flags == measure) {
+        const kernels::cpu::Measuring measuring;
+        AlignedScratch scratch_in(s.in_bytes(), s.in);
+        std::unique_ptr<AlignedScratch> scratch_out;
+        if (!s.in_place()) scratch_out = std::make_unique<AlignedScratch>(s.out_bytes(), s.out);
+        run<R>(s, scratch_in.get(), scratch_out ? scratch_out->get() : scratch_in.get());
+    }
+}
+
+/// Makes the plan's state after checking its arguments (positions as in FFTW's planner
+/// calls), and measures ahead.
+template <Real R>
+PlanState<R> make_state(char const* fn, Kind kind, int64_t n0, int64_t n1, void* in, void* out, int sign,
+                        unsigned flags, int flags_position)
 {
     check_size(fn, 1, "n0", n0);
     check_size(fn, 2, "n1", n1);
@@ -204,13 +255,7 @@ PlanState<R> make_state(char const* fn, Kind kind, int64_t n0, int64_t n1, void*
     check_flags(fn, flags_position, flags);
     PlanState<R> s{kind, n0, n1, sign, in, out};
     check_overlap(fn, in, s.in_bytes(), out, s.out_bytes());
-    if (flags == measure) {
-        const kernels::cpu::Measuring measuring;
-        AlignedScratch scratch_in(s.in_bytes(), in);
-        std::unique_ptr<AlignedScratch> scratch_out;
-        if (!s.in_place()) scratch_out = std::make_unique<AlignedScratch>(s.out_bytes(), out);
-        run<R>(s, scratch_in.get(), scratch_out ? scratch_out->get() : scratch_in.get());
-    }
+    measure_ahead(s, flags);
     return s;
 }
 
@@ -236,6 +281,23 @@ Plan<R> Plan<R>::dft_2d(int64_t n0, int64_t n1, Complex* in, Complex* out, Sign 
     require(sign == Sign::forward || sign == Sign::backward,
             std::string(fn) + ": argument 5 (sign) must be forward (-1) or backward (+1)");
     return Plan(std::make_unique<State>(make_state<R>(fn, Kind::c2c, n0, n1, in, out, int(sign), flags, 6)));
+}
+
+template <Real R>
+Plan<R> Plan<R>::dft_1d(int64_t n, Complex* in, Complex* out, Sign sign, unsigned flags)
+{
+    constexpr char const* fn = "fft::Plan::dft_1d";
+    check_size(fn, 1, "n", n);
+    check_array(fn, 2, "in", in);
+    check_array(fn, 3, "out", out);
+    require(sign == Sign::forward || sign == Sign::backward,
+            std::string(fn) + ": argument 4 (sign) must be forward (-1) or backward (+1)");
+    check_flags(fn, 5, flags);
+    PlanState<R> s{Kind::c2c, n, 1, int(sign), in, out};
+    s.one_d = true;
+    check_overlap(fn, in, s.in_bytes(), out, s.out_bytes());
+    measure_ahead(s, flags);
+    return Plan(std::make_unique<State>(s));
 }
 
 template <Real R>

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "fft/kernels/cpu/tile_fft.hpp"
+#include "fft/kernels/cpu/twiddles.hpp"
 #include "linalg/codelets/blas3.hpp"  // TESSERA_IF_CUDA
 
 #include <tessera/rt/codelet.hpp>
@@ -14,6 +15,7 @@
 
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -149,5 +151,55 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, rt::Span<rt::Matrix<R
         return in.empty() ? 0.0 : transform_flops(m, in[0].n, 0.5);
     },
 };
+
+// ---- the four-step 1D transform's two passes --------------------------------------------
+
+template <class R> using TwiddlesRef = std::shared_ptr<kernels::cpu::Twiddles<R> const>;
+
+/// out's tile row = the row DFTs of in's (which may be out), each element (j1, k2) then
+/// multiplied by its twiddle w^(j1 k2); the tile row starts at row row0.
+template <class R>
+void rows_twiddled_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matrix<Complex<R>>> out, int sign,
+                         int64_t row0, TwiddlesRef<R> w)
+{
+    kernels::cpu::rows_c2c_twiddled<R>(pieces(in), pieces(out), sign, row0, *w);
+}
+template <class R>
+inline constexpr rt::PerfModel rows_twiddled_model{by_real<R>("fft_cfft_rows_twiddled", "fft_zfft_rows_twiddled")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>, int, int64_t,
+                         TwiddlesRef<R>>
+    rows_twiddled{
+        .name = by_real<R>("cfft_rows_twiddled", "zfft_rows_twiddled"),
+        .cpu = &rows_twiddled_tiles<R>,
+        .model = &rows_twiddled_model<R>,
+        .flops = [](rt::Span<rt::Matrix<Complex<R> const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out,
+                    int const&, int64_t const&, TwiddlesRef<R> const&) {
+            int64_t n = 0;
+            for (auto t : out) n += t.n;
+            return out.empty() ? 0.0 : transform_flops(n, out[0].m) + 6.0 * double(n) * double(out[0].m);
+        },
+    };
+
+/// The column DFTs of a tile column of A (in), written transposed into the tile row of X^T
+/// that holds them (out).
+template <class R>
+void columns_transposed_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matrix<Complex<R>>> out,
+                              int sign)
+{
+    kernels::cpu::columns_c2c_transposed<R>(pieces(in), pieces(out), sign);
+}
+template <class R>
+inline constexpr rt::PerfModel columns_transposed_model{
+    by_real<R>("fft_cfft_columns_transposed", "fft_zfft_columns_transposed")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>, int>
+    columns_transposed{
+        .name = by_real<R>("cfft_columns_transposed", "zfft_columns_transposed"),
+        .cpu = &columns_transposed_tiles<R>,
+        .model = &columns_transposed_model<R>,
+        .flops = [](rt::Span<rt::Matrix<Complex<R> const>> const& in, rt::Span<rt::Matrix<Complex<R>>> const&,
+                    int const&) { return in.empty() ? 0.0 : transform_flops(rows_of(in), in[0].n); },
+    };
 
 }  // namespace tessera::fft::cl

@@ -251,6 +251,11 @@ tessera_fft_plan tessera_fft_plan_dft_2d(int n0, int n1, tessera_complex_double*
                                          int sign, unsigned flags);
 tessera_fftf_plan tessera_fftf_plan_dft_2d(int n0, int n1, tessera_complex_float* in, tessera_complex_float* out,
                                            int sign, unsigned flags);
+/* out = DFT(in), n complex points (large n: as tasks, by the four-step algorithm) */
+tessera_fft_plan tessera_fft_plan_dft_1d(int n, tessera_complex_double* in, tessera_complex_double* out, int sign,
+                                         unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_1d(int n, tessera_complex_float* in, tessera_complex_float* out, int sign,
+                                           unsigned flags);
 /* out (n0 x (n1/2 + 1)) = the half-spectrum of the real n0 x n1 in, forward */
 tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, tessera_complex_double* out, unsigned flags);
 tessera_fftf_plan tessera_fftf_plan_dft_r2c_2d(int n0, int n1, float* in, tessera_complex_float* out, unsigned flags);

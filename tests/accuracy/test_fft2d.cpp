@@ -1,5 +1,5 @@
-// Checks the 2D transforms (fft/) in both precisions against FFTW's own 2D plans called
-// directly as the oracle (and, for one small size, a direct DFT summed in long double): the
+// Checks the 2D transforms and the large 1D one (fft/) in both precisions against FFTW's own
+// plans called directly as the oracle (and, for one small size, a direct DFT summed in long double): the
 // relative L2 error ||y - y_ref||_2 / ||y_ref||_2 stays under 5 log2(N) eps; a forward then a
 // backward transform returns N times the input; the half-spectrum of a real array is FFTW's
 // and its c2r inverts it; in place and out of place; sizes that are powers of two, primes and
@@ -108,6 +108,24 @@ std::vector<Cx<R>> fftw_c2c(int n0, int n1, std::vector<Cx<R>> x, int sign)
 }
 
 template <class R>
+std::vector<Cx<R>> fftw_1d(int n, std::vector<Cx<R>> x, int sign)
+{
+    std::vector<Cx<R>> y(x.size());
+    if constexpr (std::is_same_v<R, float>) {
+        fftwf_plan p = fftwf_plan_dft_1d(n, reinterpret_cast<fftwf_complex*>(x.data()),
+                                         reinterpret_cast<fftwf_complex*>(y.data()), sign, FFTW_ESTIMATE);
+        fftwf_execute(p);
+        fftwf_destroy_plan(p);
+    } else {
+        fftw_plan p = fftw_plan_dft_1d(n, reinterpret_cast<fftw_complex*>(x.data()),
+                                       reinterpret_cast<fftw_complex*>(y.data()), sign, FFTW_ESTIMATE);
+        fftw_execute(p);
+        fftw_destroy_plan(p);
+    }
+    return y;
+}
+
+template <class R>
 std::vector<Cx<R>> fftw_r2c(int n0, int n1, std::vector<R> x)
 {
     std::vector<Cx<R>> y(std::size_t(n0) * std::size_t(n1 / 2 + 1));
@@ -173,6 +191,34 @@ TEST_P(Fft2d, ComplexPlansMatchFftwInAndOutOfPlace)
                     EXPECT_LT(relative_error(out, ref.data(), N), bound<R>(n0, n1));
                     if (!in_place) {
                         EXPECT_EQ(0, std::memcmp(in.data(), x.data(), N * sizeof(Cx<R>))) << "in changed";
+                    }
+                }
+    });
+}
+
+TEST_P(Fft2d, OneDimensionalPlansMatchFftw)
+{
+    const LibraryRuntime library(GetParam());
+    with_real([&]<class R>() {
+        // as tasks: 2^16 (256 x 256), 100000 (250 x 400), 3 2^17 (384 x 1024), a million; on the
+        // calling thread: small, prime (65537) or without a divisor from 32 (2 x 32771)
+        std::vector<int> sizes = {1, 7, 1000, 65536, 100000, 65537, 65542};
+        if (!cuda_variant()) sizes.insert(sizes.end(), {3 << 17, 1000000});
+        uint64_t seed = 300;
+        for (int n : sizes)
+            for (fft::Sign sign : {fft::Sign::forward, fft::Sign::backward})
+                for (bool in_place : {false, true}) {
+                    SCOPED_TRACE(testing::Message() << "n " << n << (in_place ? " in place" : " out of place") << " sign "
+                                                    << int(sign));
+                    const auto x = random_array<Cx<R>>(std::size_t(n), seed++);
+                    const auto ref = fftw_1d<R>(n, x, int(sign));
+                    auto in = x;
+                    std::vector<Cx<R>> separate(std::size_t(n), Cx<R>(std::nan(""), 0));
+                    Cx<R>* out = in_place ? in.data() : separate.data();
+                    fft::Plan<R>::dft_1d(n, in.data(), out, sign).execute();
+                    EXPECT_LT(relative_error(out, ref.data(), std::size_t(n)), bound<R>(n, 1));
+                    if (!in_place) {
+                        EXPECT_EQ(0, std::memcmp(in.data(), x.data(), std::size_t(n) * sizeof(Cx<R>))) << "in changed";
                     }
                 }
     });
@@ -399,6 +445,19 @@ TEST(Fft2dCApi, PlansExecuteAndReportBadArguments)
     EXPECT_PRED2(contains, tessera_last_error(), "(n0)");
     EXPECT_EQ(nullptr, tessera_fft_plan_dft_2d(n0, n1, in.data(), out.data(), 0, TESSERA_FFT_ESTIMATE));
     EXPECT_PRED2(contains, tessera_last_error(), "(sign)");
+    EXPECT_EQ(nullptr, tessera_fft_plan_dft_1d(-5, in.data(), out.data(), TESSERA_FFT_FORWARD, TESSERA_FFT_ESTIMATE));
+    EXPECT_PRED2(contains, tessera_last_error(), "argument 1 (n)");
+
+    // 1D, as tasks (100000 = 250 x 400)
+    const int n = 100000;
+    const auto x1 = random_array<Cx<double>>(std::size_t(n), 53);
+    auto in1 = x1;
+    std::vector<Cx<double>> out1(x1.size());
+    tessera_fft_plan p1 = tessera_fft_plan_dft_1d(n, in1.data(), out1.data(), TESSERA_FFT_BACKWARD, TESSERA_FFT_ESTIMATE);
+    ASSERT_NE(p1, nullptr) << tessera_last_error();
+    EXPECT_EQ(0, tessera_fft_execute(p1));
+    EXPECT_LT(relative_error(out1.data(), fftw_1d<double>(n, x1, FFTW_BACKWARD).data(), std::size_t(n)), bound<double>(n, 1));
+    tessera_fft_destroy_plan(p1);
     EXPECT_EQ(TESSERA_ERROR, tessera_fft_execute(nullptr));
 
     // single precision, real forms

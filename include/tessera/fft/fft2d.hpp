@@ -1,5 +1,6 @@
 /// @file fft2d.hpp
-/// Two-dimensional discrete Fourier transforms, computed as tasks on every core and GPU:
+/// Two-dimensional (and large one-dimensional) discrete Fourier transforms, computed as tasks
+/// on every core and GPU:
 /// plans like FFTW's over arrays, and tile forms over TileMatrix that chain with the linear
 /// algebra in a Sequence.
 ///
@@ -57,6 +58,9 @@ inline constexpr unsigned measure = 0;          ///< FFTW_MEASURE
 /// Transforms of fewer points than this run FFTW's own 2D plan on the calling thread: the
 /// tasks would cost more than they share.
 inline constexpr int64_t direct_points = 128 * 128;
+/// A 1D transform of fewer points than this (or of n with no divisor from 32 to sqrt(n)) runs
+/// as one FFTW call on the calling thread; a larger one as the four-step's tasks.
+inline constexpr int64_t direct_points_1d = int64_t(1) << 16;
 
 // ---- tile forms ---------------------------------------------------------------------------
 
@@ -106,6 +110,11 @@ public:
     /// InvalidArgument naming the argument when n0 or n1 < 1, an array is null, or `flags`
     /// holds anything but estimate or measure.
     static Plan dft_2d(int64_t n0, int64_t n1, Complex* in, Complex* out, Sign sign, unsigned flags = estimate);
+    /// The n-point 1D complex transform from `in` to `out` (in == out: in place). A large n
+    /// runs as tasks, by Bailey's four-step algorithm: with n = n1 n2 (n1 near sqrt(n)), n1
+    /// transforms of n2 points, twiddles, n2 transforms of n1 points and a transpose; the
+    /// others as one FFTW call (see direct_points_1d).
+    static Plan dft_1d(int64_t n, Complex* in, Complex* out, Sign sign, unsigned flags = estimate);
     /// The real n0 x n1 `in` to its n0 x (n1/2 + 1) half-spectrum `out`, forward. In place
     /// when `in` is `out`'s memory, with FFTW's padded rows: in's rows are 2 (n1/2 + 1) reals
     /// apart.

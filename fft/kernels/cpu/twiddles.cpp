@@ -1,0 +1,175 @@
+// The four-step transform's twiddles and its two fused passes (see twiddles.hpp).
+#include "fft/kernels/cpu/twiddles.hpp"
+
+#include "fft/kernels/cpu/fftw_plans.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <numbers>
+
+namespace tessera::fft::kernels::cpu {
+
+template <class R>
+Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), step_(1)
+{
+    while (step_ * step_ < n_) ++step_;
+    const int64_t highs = (n_ + step_ - 1) / step_;
+    low_.resize(std::size_t(step_));
+    high_.resize(std::size_t(highs));
+    const long double angle = sign * 2 * std::numbers::pi_v<long double> / (long double)(n_);
+    for (int64_t t = 0; t < step_; ++t) low_[std::size_t(t)] = std::complex<double>(std::polar(1.0L, angle * (long double)(t)));
+    for (int64_t u = 0; u < highs; ++u)
+        high_[std::size_t(u)] = std::complex<double>(std::polar(1.0L, angle * (long double)((u * step_) % n_)));
+}
+
+namespace {
+
+/// A thread's buffer for the fused passes, 64-byte aligned and kept between tasks.
+template <class T>
+T* pass_buffer(std::size_t elements)
+{
+    struct Buffer {
+        std::unique_ptr<void, decltype(&std::free)> p{nullptr, &std::free};
+        std::size_t bytes = 0;
+    };
+    thread_local Buffer b;
+    const std::size_t bytes = (elements * sizeof(T) + 63) / 64 * 64;
+    if (bytes > b.bytes) {
+        b.p.reset(std::aligned_alloc(64, bytes));
+        if (!b.p) throw std::bad_alloc();
+        b.bytes = bytes;
+    }
+    return static_cast<T*>(b.p.get());
+}
+
+/// x[r] *= w^((row + r) k) for r < count: the first factor from the tables, the next ones by
+/// products with w^k (a few eps for the short runs here, and no division per element, which
+/// would cost more than the transforms); std::complex's operator* checks for NaN and is
+/// written out.
+template <class R>
+void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_t k, Twiddles<R> const& w)
+{
+    const int64_t nw = w.n(), kk = k % nw;
+    const std::complex<R> first = w((row % nw) * kk % nw), step = w(kk);
+    R fr = first.real(), fi = first.imag();
+    const R sr = step.real(), si = step.imag();
+    R* v = reinterpret_cast<R*>(x);
+    for (int64_t r = 0; r < count; ++r) {
+        const R xr = v[2 * r], xi = v[2 * r + 1];
+        v[2 * r] = xr * fr - xi * fi;
+        v[2 * r + 1] = xr * fi + xi * fr;
+        if ((r + 1) % 64 == 0) {  // fresh from the tables every 64 rows: the products' error stays bounded
+            const std::complex<R> g = w(((row + r + 1) % nw) * kk % nw);
+            fr = g.real();
+            fi = g.imag();
+        } else {
+            const R gr = fr * sr - fi * si;
+            fi = fr * si + fi * sr;
+            fr = gr;
+        }
+    }
+}
+
+/// True when the tiles, side by side, are pieces of one column-major array.
+template <class T>
+bool one_array(std::span<TilePiece<T> const> t)
+{
+    for (std::size_t j = 1; j < t.size(); ++j)
+        if (t[j].ld != t[0].ld || t[j].m != t[0].m || t[j].ptr != t[j - 1].ptr + t[j - 1].n * t[0].ld) return false;
+    return true;
+}
+
+}  // namespace
+
+template <class R>
+void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
+                       std::span<TilePiece<std::complex<R>> const> out, int sign, int64_t row0, Twiddles<R> const& w)
+{
+    using C = std::complex<R>;
+    if (out.empty() || out[0].m == 0) return;
+    const int64_t h = out[0].m;
+    int64_t n = 0;
+    for (auto const& t : out) n += t.n;
+    if (one_array(in) && one_array(out)) {
+        // pieces of one array each: FFTW transforms the rows where they are when its plan of
+        // these strided batches was measured (as rows_c2c); then the twiddles, column by column
+        const Batch b{.kind = Kind::c2c, .n = int(n), .howmany = int(h), .istride = int(in[0].ld), .idist = 1,
+                      .ostride = int(out[0].ld), .odist = 1, .sign = sign};
+        C* src = const_cast<C*>(in[0].ptr);
+        if (measured<R>(b, src, out[0].ptr)) {
+            execute<R>(b, src, out[0].ptr);
+            for (int64_t k = 0; k < n; ++k) multiply_by_twiddles(out[0].ptr + k * out[0].ld, h, row0, k, w);
+            return;
+        }
+    }
+    // 16 rows at a time as buf[k rows + r]: contiguous pieces of the tiles' columns
+    const int64_t batch = std::min<int64_t>(16, h);
+    C* buf = pass_buffer<C>(std::size_t(n * batch));
+    for (int64_t r0 = 0; r0 < h; r0 += batch) {
+        const int64_t rows = std::min(batch, h - r0);
+        int64_t k = 0;
+        for (auto const& t : in)
+            for (int64_t c = 0; c < t.n; ++c, ++k) std::memcpy(buf + k * rows, t.ptr + c * t.ld + r0, rows * sizeof(C));
+        const Batch b{.kind = Kind::c2c, .n = int(n), .howmany = int(rows), .istride = int(rows), .idist = 1,
+                      .ostride = int(rows), .odist = 1, .sign = sign};
+        execute<R>(b, buf, buf);
+        for (k = 0; k < n; ++k) multiply_by_twiddles(buf + k * rows, rows, row0 + r0, k, w);
+        k = 0;
+        for (auto const& t : out)
+            for (int64_t c = 0; c < t.n; ++c, ++k) std::memcpy(t.ptr + c * t.ld + r0, buf + k * rows, rows * sizeof(C));
+    }
+}
+
+template <class R>
+void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in,
+                            std::span<TilePiece<std::complex<R>> const> out, int sign)
+{
+    using C = std::complex<R>;
+    if (in.empty() || in[0].n == 0) return;
+    int64_t m = 0;
+    for (auto const& t : in) m += t.m;
+    const int64_t w = in[0].n;
+    const int64_t batch = std::clamp<int64_t>(32768 / std::max<int64_t>(m, 1), 1, std::min<int64_t>(w, 64));
+    C* buf = pass_buffer<C>(std::size_t(m * batch));
+    for (int64_t j0 = 0; j0 < w; j0 += batch) {
+        const int64_t cols = std::min(batch, w - j0);
+        int64_t row = 0;
+        for (auto const& t : in) {
+            for (int64_t j = 0; j < cols; ++j) std::memcpy(buf + j * m + row, t.ptr + (j0 + j) * t.ld, t.m * sizeof(C));
+            row += t.m;
+        }
+        const Batch b{.kind = Kind::c2c, .n = int(m), .howmany = int(cols), .istride = 1, .idist = int(m),
+                      .ostride = 1, .odist = int(m), .sign = sign};
+        execute<R>(b, buf, buf);
+        // out tile i, column k1 - (its first row in in) and rows j0..j0+cols: buf(k1, j)
+        row = 0;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            TilePiece<C> const& o = out[i];
+            for (int64_t k = 0; k < in[i].m; ++k) {
+                C* to = o.ptr + k * o.ld + j0;
+                C const* from = buf + row + k;
+                for (int64_t j = 0; j < cols; ++j) to[j] = from[j * m];
+            }
+            row += in[i].m;
+        }
+    }
+}
+
+template class Twiddles<float>;
+template class Twiddles<double>;
+template void rows_c2c_twiddled<float>(std::span<TilePiece<std::complex<float> const> const>,
+                                        std::span<TilePiece<std::complex<float>> const>, int, int64_t,
+                                        Twiddles<float> const&);
+template void rows_c2c_twiddled<double>(std::span<TilePiece<std::complex<double> const> const>,
+                                         std::span<TilePiece<std::complex<double>> const>, int, int64_t,
+                                         Twiddles<double> const&);
+template void columns_c2c_transposed<float>(std::span<TilePiece<std::complex<float> const> const>,
+                                            std::span<TilePiece<std::complex<float>> const>, int);
+template void columns_c2c_transposed<double>(std::span<TilePiece<std::complex<double> const> const>,
+                                             std::span<TilePiece<std::complex<double>> const>, int);
+
+}  // namespace tessera::fft::kernels::cpu
