@@ -1,6 +1,7 @@
-// tessera-bench fft2d: the 2D transform of an n x n array through Tessera's plan (its tasks
+// tessera-bench fft2d and fft1d: the 2D transform of an n x n array (or the 1D transform of n
+// points) through Tessera's plan (its tasks
 // on the library's runtime) against FFTW's own multithreaded 2D plan, with as many threads as
-// Tessera has workers, in the same run. Both plan with FFTW_MEASURE (the setting;
+// Tessera has workers (its 1D plan), in the same run. Both plan with FFTW_MEASURE (the setting;
 // --flags estimate for both otherwise), out of place, plan time excluded; each times a
 // warm-up then --reps executes (medians). GFlop/s as FFTW counts them: 5 N log2 N for N
 // complex points, half for a real transform. The residual is ||y - y_fftw||_2 / ||y_fftw||_2
@@ -32,18 +33,23 @@ template <class R>
 class FftwPeer {
 public:
     using Plan = std::conditional_t<std::is_same_v<R, float>, fftwf_plan, fftw_plan>;
+    /// n0 = 0: the 1D transform of n1 points.
     FftwPeer(bool real, int n0, int n1, void* in, void* out, int threads, unsigned flags)
     {
         if constexpr (std::is_same_v<R, float>) {
             fftwf_init_threads();
             fftwf_plan_with_nthreads(threads);
-            plan_ = real ? fftwf_plan_dft_r2c_2d(n0, n1, static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags)
+            plan_ = n0 == 0 ? fftwf_plan_dft_1d(n1, static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
+                                                FFTW_FORWARD, flags)
+                  : real ? fftwf_plan_dft_r2c_2d(n0, n1, static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags)
                          : fftwf_plan_dft_2d(n0, n1, static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
                                              FFTW_FORWARD, flags);
         } else {
             fftw_init_threads();
             fftw_plan_with_nthreads(threads);
-            plan_ = real ? fftw_plan_dft_r2c_2d(n0, n1, static_cast<double*>(in), static_cast<fftw_complex*>(out), flags)
+            plan_ = n0 == 0 ? fftw_plan_dft_1d(n1, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out),
+                                               FFTW_FORWARD, flags)
+                  : real ? fftw_plan_dft_r2c_2d(n0, n1, static_cast<double*>(in), static_cast<fftw_complex*>(out), flags)
                          : fftw_plan_dft_2d(n0, n1, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out),
                                             FFTW_FORWARD, flags);
         }
@@ -82,11 +88,13 @@ double relative_error(std::vector<Cx<R>> const& y, std::vector<Cx<R>> const& ref
     return double(std::sqrt(num / den));
 }
 
+/// fft2d (one_d false): n x n arrays; fft1d: n points.
 template <class R>
-int run_fft(Options const& o, Report& report)
+int run_fft(Options const& o, Report& report, bool one_d)
 {
-    const auto ns = o.integers("n", {1024, 2048, 4096, 8192});
-    const auto kinds = o.list("kind", {"c2c", "r2c"});
+    const auto ns = o.integers("n", one_d ? std::vector<int64_t>{1 << 20, 1 << 22, 1 << 24}
+                                          : std::vector<int64_t>{1024, 2048, 4096, 8192});
+    const auto kinds = one_d ? std::vector<std::string>{"c2c"} : o.list("kind", {"c2c", "r2c"});
     const int64_t reps = o.integer("reps", 3), peer_reps = o.integer("peer-reps", reps);
     const std::string flags_text = o.text("flags", "measure");
     require(flags_text == "measure" || flags_text == "estimate", "--flags must be measure or estimate, not '" + flags_text + "'");
@@ -95,7 +103,9 @@ int run_fft(Options const& o, Report& report)
     const int nemu = int(o.integer("nemu", 0));
     const auto scheds = o.policies({"dmdas"});
     require(reps >= 1 && peer_reps >= 1, "--reps and --peer-reps must be >= 1");
-    for (int64_t n : ns) require(n >= 1 && n <= 65536, "--n must be between 1 and 65536");
+    for (int64_t n : ns)
+        require(n >= 1 && n <= (one_d ? int64_t(1) << 30 : 65536),
+                one_d ? "--n must be between 1 and 2^30" : "--n must be between 1 and 65536");
     for (auto const& k : kinds) require(k == "c2c" || k == "r2c", "--kind must be c2c or r2c, not '" + k + "'");
     const std::string letter = std::is_same_v<R, float> ? "s" : "d";
 
@@ -104,7 +114,8 @@ int run_fft(Options const& o, Report& report)
             for (std::string const& sched : scheds) {
                 const bool real = kind == "r2c";
                 const int N = int(n);
-                const std::size_t points = std::size_t(n) * std::size_t(n), half = std::size_t(n) * std::size_t(n / 2 + 1);
+                const std::size_t points = one_d ? std::size_t(n) : std::size_t(n) * std::size_t(n);
+                const std::size_t half = std::size_t(n) * std::size_t(n / 2 + 1);
                 std::vector<Cx<R>> in_c(real ? 0 : points), out(real ? half : points), peer_out(out.size());
                 std::vector<R> in_r(real ? points : 0);
                 std::mt19937_64 g(42);
@@ -117,8 +128,9 @@ int run_fft(Options const& o, Report& report)
                 la::init({.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .ncuda = ncuda});
                 const int workers = int(la::runtime().worker_count());
                 const unsigned plan_flags = flags_text == "measure" ? fft::measure : fft::estimate;
-                auto plan = real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
-                                 : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward, plan_flags);
+                auto plan = one_d ? fft::Plan<R>::dft_1d(n, in_c.data(), out.data(), fft::Sign::forward, plan_flags)
+                            : real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
+                                   : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward, plan_flags);
                 std::vector<double> times;
                 for (int64_t r = 0; r <= reps; ++r) {
                     const double t = seconds_of([&] { plan.execute(); });
@@ -131,7 +143,7 @@ int run_fft(Options const& o, Report& report)
                     // FFTW_MEASURE overwrites the arrays while planning: plan on a copy's memory
                     std::vector<Cx<R>> save_c = in_c;
                     std::vector<R> save_r = in_r;
-                    FftwPeer<R> fftw(real, N, N, in, peer_out.data(), workers, flags);
+                    FftwPeer<R> fftw(real, one_d ? 0 : N, N, in, peer_out.data(), workers, flags);
                     in_c = save_c;
                     in_r = save_r;
                     for (int64_t r = 0; r <= peer_reps; ++r) {
@@ -141,14 +153,15 @@ int run_fft(Options const& o, Report& report)
                 }
                 const double flops = (real ? 2.5 : 5.0) * double(points) * std::log2(double(points));
                 Result res;
-                res.bench = "fft2d";
-                res.variant = letter + "fft_" + kind;
+                res.bench = one_d ? "fft1d" : "fft2d";
+                res.variant = letter + "fft_" + (one_d ? "1d" : kind);
                 res.labels = {{"sched", sched.empty() ? "default" : sched}, {"workers", std::to_string(workers)},
                               {"flags", flags_text}};
                 res.sizes = {{"n", double(n)}};
                 res.seconds = median(times);
                 res.gflops = flops / res.seconds * 1e-9;
-                res.peer = std::string("fftw") + (std::is_same_v<R, float> ? "f" : "") + "_" + kind + "_2d_threads";
+                res.peer = std::string("fftw") + (std::is_same_v<R, float> ? "f" : "") + "_" + kind +
+                           (one_d ? "_1d_threads" : "_2d_threads");
                 res.peer_seconds = median(peer);
                 res.peer_gflops = flops / res.peer_seconds * 1e-9;
                 res.ratio = res.peer_seconds / res.seconds;
@@ -159,18 +172,28 @@ int run_fft(Options const& o, Report& report)
     return 0;
 }
 
+/// The subcommand's --precision: float or double.
+int run_precision(Options const& o, Report& r, bool one_d)
+{
+    const std::string p = o.text("precision", "d");
+    if (p == "s") return run_fft<float>(o, r, one_d);
+    require(p == "d", "--precision must be s or d, not '" + p + "'");
+    return run_fft<double>(o, r, one_d);
+}
+
 Register fft2d_reg{{"fft2d",
                     "2D FFT of an n x n array (a plan's execute) against FFTW's threaded 2D plan: GFlop/s, ratio",
                     "tessera-bench fft2d [--n 1024,2048,4096,8192] [--precision s|d] [--kind c2c,r2c] "
                     "[--flags measure|estimate] [--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k] "
                     "[--reps 3] [--peer-reps reps] [--json]",
                     {"n", "precision", "kind", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
-                    [](Options const& o, Report& r) {
-                        const std::string p = o.text("precision", "d");
-                        if (p == "s") return run_fft<float>(o, r);
-                        require(p == "d", "--precision must be s or d, not '" + p + "'");
-                        return run_fft<double>(o, r);
-                    }}};
+                    [](Options const& o, Report& r) { return run_precision(o, r, false); }}};
+Register fft1d_reg{{"fft1d",
+                    "1D FFT of n points (a plan's execute: the four-step's tasks) against FFTW's threaded 1D plan",
+                    "tessera-bench fft1d [--n 1048576,4194304,16777216] [--precision s|d] [--flags measure|estimate] "
+                    "[--sched dmdas,...] [--ncpus k] [--nemu k] [--ncuda k] [--reps 3] [--peer-reps reps] [--json]",
+                    {"n", "precision", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
+                    [](Options const& o, Report& r) { return run_precision(o, r, true); }}};
 
 }  // namespace
 }  // namespace tessera::bench
