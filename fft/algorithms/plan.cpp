@@ -9,6 +9,7 @@
 #include "fft/algorithms/four_step.hpp"
 #include "fft/algorithms/real_in_place.hpp"
 #include "fft/kernels/cpu/fftw_plans.hpp"
+#include "fft/kernels/cpu/memory.hpp"
 #include "fft/kernels/cpu/tile_fft.hpp"
 #include "linalg/lapack/library_call.hpp"
 
@@ -91,26 +92,6 @@ void check_overlap(char const* fn, void const* in, std::size_t in_bytes, void co
         return std::string(fn) + ": in and out overlap without being the same array (in place is in == out)";
     });
 }
-
-/// Scratch arrays with the alignment remainders (modulo 64) of the plan's arrays.
-class AlignedScratch {
-public:
-    AlignedScratch(std::size_t bytes, void const* like)
-        : base_(std::calloc(bytes + 128, 1)), p_(nullptr)
-    {
-        if (!base_) throw std::bad_alloc();
-        const auto b = reinterpret_cast<std::uintptr_t>(base_);
-        p_ = reinterpret_cast<void*>((b + 63) / 64 * 64 + reinterpret_cast<std::uintptr_t>(like) % 64);
-    }
-    ~AlignedScratch() { std::free(base_); }
-    AlignedScratch(AlignedScratch const&) = delete;
-    AlignedScratch& operator=(AlignedScratch const&) = delete;
-    void* get() const noexcept { return p_; }
-
-private:
-    void* base_;
-    void* p_;
-};
 
 /// The transform of `s` from `in` to `out` on the calling thread: the two stages' kernels on
 /// the whole array as one tile.
@@ -235,9 +216,11 @@ void measure_ahead(PlanState<R> const& s, unsigned flags)
 {
     if (flags == measure) {
         const kernels::cpu::Measuring measuring;
-        AlignedScratch scratch_in(s.in_bytes(), s.in);
+        using kernels::cpu::AlignedScratch;
+        AlignedScratch scratch_in(s.in_bytes(), AlignedScratch::remainder_of(s.in));
         std::unique_ptr<AlignedScratch> scratch_out;
-        if (!s.in_place()) scratch_out = std::make_unique<AlignedScratch>(s.out_bytes(), s.out);
+        if (!s.in_place())
+            scratch_out = std::make_unique<AlignedScratch>(s.out_bytes(), AlignedScratch::remainder_of(s.out));
         run<R>(s, scratch_in.get(), scratch_out ? scratch_out->get() : scratch_in.get());
     }
 }

@@ -9,11 +9,10 @@
 // arrays; bad arguments rejected naming them. Swept over the schedulers with 0 and 2 emulated
 // devices (and a simulated GPU in the cuda variant).
 #include "accuracy/accuracy.hpp"
+#include "common/fftw_oracle.hpp"
 
 #include <tessera/fft/fft2d.hpp>
 #include <tessera/tessera.h>
-
-#include <fftw3.h>
 
 #include <cmath>
 #include <complex>
@@ -85,60 +84,6 @@ double relative_error(T const* y, T const* ref, std::size_t count)
         den += std::norm(std::complex<long double>(ref[i]));
     }
     return den == 0 ? double(std::sqrt(num)) : double(std::sqrt(num / den));
-}
-
-// ---- the oracle: FFTW's own 2D plans, on copies ---------------------------------------------
-
-template <class R>
-std::vector<Cx<R>> fftw_c2c(int n0, int n1, std::vector<Cx<R>> x, int sign)
-{
-    std::vector<Cx<R>> y(x.size());
-    if constexpr (std::is_same_v<R, float>) {
-        fftwf_plan p = fftwf_plan_dft_2d(n0, n1, reinterpret_cast<fftwf_complex*>(x.data()),
-                                         reinterpret_cast<fftwf_complex*>(y.data()), sign, FFTW_ESTIMATE);
-        fftwf_execute(p);
-        fftwf_destroy_plan(p);
-    } else {
-        fftw_plan p = fftw_plan_dft_2d(n0, n1, reinterpret_cast<fftw_complex*>(x.data()),
-                                       reinterpret_cast<fftw_complex*>(y.data()), sign, FFTW_ESTIMATE);
-        fftw_execute(p);
-        fftw_destroy_plan(p);
-    }
-    return y;
-}
-
-template <class R>
-std::vector<Cx<R>> fftw_1d(int n, std::vector<Cx<R>> x, int sign)
-{
-    std::vector<Cx<R>> y(x.size());
-    if constexpr (std::is_same_v<R, float>) {
-        fftwf_plan p = fftwf_plan_dft_1d(n, reinterpret_cast<fftwf_complex*>(x.data()),
-                                         reinterpret_cast<fftwf_complex*>(y.data()), sign, FFTW_ESTIMATE);
-        fftwf_execute(p);
-        fftwf_destroy_plan(p);
-    } else {
-        fftw_plan p = fftw_plan_dft_1d(n, reinterpret_cast<fftw_complex*>(x.data()),
-                                       reinterpret_cast<fftw_complex*>(y.data()), sign, FFTW_ESTIMATE);
-        fftw_execute(p);
-        fftw_destroy_plan(p);
-    }
-    return y;
-}
-
-template <class R>
-std::vector<Cx<R>> fftw_r2c(int n0, int n1, std::vector<R> x)
-{
-    std::vector<Cx<R>> y(std::size_t(n0) * std::size_t(n1 / 2 + 1));
-    if constexpr (std::is_same_v<R, float>) {
-        fftwf_plan p = fftwf_plan_dft_r2c_2d(n0, n1, x.data(), reinterpret_cast<fftwf_complex*>(y.data()), FFTW_ESTIMATE);
-        fftwf_execute(p);
-        fftwf_destroy_plan(p);
-    } else {
-        fftw_plan p = fftw_plan_dft_r2c_2d(n0, n1, x.data(), reinterpret_cast<fftw_complex*>(y.data()), FFTW_ESTIMATE);
-        fftw_execute(p);
-        fftw_destroy_plan(p);
-    }
-    return y;
 }
 
 /// The n0 x n1 complex array as the n1 x n0 column-major matrix the tile forms take is the

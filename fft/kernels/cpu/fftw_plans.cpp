@@ -1,6 +1,8 @@
 // FFTW's plans, cached per shape, in its two precisions (see fftw_plans.hpp).
 #include "fft/kernels/cpu/fftw_plans.hpp"
 
+#include "fft/kernels/cpu/memory.hpp"
+
 #include <tessera/error.hpp>
 
 #include <fftw3.h>
@@ -47,13 +49,11 @@ std::mutex& planner_lock()
     return m;
 }
 
-/// An array's alignment as FFTW's plans depend on it: its address modulo 64 (FFTW's SIMD
-/// alignment, 16 or 32 bytes, divides it), so that a plan made on scratch memory with the same
-/// remainder runs on the array.
 /// How many Measuring scopes are alive.
 std::atomic<int> measuring{0};
 
-int alignment_of(void const* p) { return int(reinterpret_cast<std::uintptr_t>(p) % 64); }
+/// An array's alignment as FFTW's plans depend on it (AlignedScratch::remainder_of).
+int alignment_of(void const* p) { return AlignedScratch::remainder_of(p); }
 
 /// A plan's shape: the batch, the alignments of both arrays and whether they are one.
 struct Key {
@@ -66,25 +66,6 @@ struct Key {
                         out_align);
     }
     bool operator<(Key const& o) const { return tie() < o.tie(); }
-};
-
-/// Scratch memory whose first element has a given alignment remainder.
-class Scratch {
-public:
-    Scratch(std::size_t bytes, int align) : base_(std::malloc(bytes + 128)), p_(nullptr)
-    {
-        if (!base_) throw std::bad_alloc();
-        const auto b = reinterpret_cast<std::uintptr_t>(base_);
-        p_ = reinterpret_cast<void*>((b + 63) / 64 * 64 + std::uintptr_t(align));
-    }
-    ~Scratch() { std::free(base_); }
-    Scratch(Scratch const&) = delete;
-    Scratch& operator=(Scratch const&) = delete;
-    void* get() const noexcept { return p_; }
-
-private:
-    void* base_;
-    void* p_;
 };
 
 /// Bytes one array of a batch spans: its last element's offset plus one, in elements of
@@ -136,11 +117,11 @@ private:
         std::size_t in_bytes = span_bytes(b.n_in(), b.howmany, b.istride, b.idist, in_element);
         std::size_t out_bytes = span_bytes(b.n_out(), b.howmany, b.ostride, b.odist, out_element);
         if (k.in_place) in_bytes = out_bytes = std::max(in_bytes, out_bytes);
-        Scratch in(in_bytes, k.in_align);
-        std::unique_ptr<Scratch> out_scratch;
+        AlignedScratch in(in_bytes, k.in_align);
+        std::unique_ptr<AlignedScratch> out_scratch;
         void* out = in.get();
         if (!k.in_place) {
-            out_scratch = std::make_unique<Scratch>(out_bytes, k.out_align);
+            out_scratch = std::make_unique<AlignedScratch>(out_bytes, k.out_align);
             out = out_scratch->get();
         }
         int n = b.n;

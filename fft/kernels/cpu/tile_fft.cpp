@@ -2,6 +2,7 @@
 #include "fft/kernels/cpu/tile_fft.hpp"
 
 #include "fft/kernels/cpu/fftw_plans.hpp"
+#include "fft/kernels/cpu/memory.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,47 +15,9 @@ namespace {
 
 template <class R> using C = std::complex<R>;
 
-/// A thread's gather buffer, 64-byte aligned (one FFTW plan per shape, not per address), grown
-/// as needed and kept: no allocation per task once warm.
-template <class T>
-T* thread_buffer(std::size_t elements)
-{
-    struct Buffer {
-        std::unique_ptr<void, decltype(&std::free)> p{nullptr, &std::free};
-        std::size_t bytes = 0;
-    };
-    thread_local Buffer b;
-    const std::size_t bytes = (elements * sizeof(T) + 63) / 64 * 64;
-    if (bytes > b.bytes) {
-        b.p.reset(std::aligned_alloc(64, bytes));
-        if (!b.p) throw std::bad_alloc();
-        b.bytes = bytes;
-    }
-    return static_cast<T*>(b.p.get());
-}
-
 /// The elements a gather buffer holds: a few hundred kilobytes, so that a batch of columns
 /// or rows is transformed while it is still in the core's cache.
 constexpr int64_t buffer_elements = 32768;
-
-/// True when the tiles, one above the other, are pieces of one column-major array: each
-/// starts where the previous one's first column ends, with the same leading dimension.
-template <class T>
-bool stacked_in_one_array(std::span<TilePiece<T> const> t)
-{
-    for (std::size_t i = 1; i < t.size(); ++i)
-        if (t[i].ld != t[0].ld || t[i].n != t[0].n || t[i].ptr != t[i - 1].ptr + t[i - 1].m) return false;
-    return true;
-}
-
-/// True when the tiles, side by side, are pieces of one column-major array.
-template <class T>
-bool side_by_side_in_one_array(std::span<TilePiece<T> const> t)
-{
-    for (std::size_t j = 1; j < t.size(); ++j)
-        if (t[j].ld != t[0].ld || t[j].m != t[0].m || t[j].ptr != t[j - 1].ptr + t[j - 1].n * t[0].ld) return false;
-    return true;
-}
 
 template <class T>
 int64_t total_rows(std::span<TilePiece<T> const> t)

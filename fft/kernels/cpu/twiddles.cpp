@@ -2,6 +2,7 @@
 #include "fft/kernels/cpu/twiddles.hpp"
 
 #include "fft/kernels/cpu/fftw_plans.hpp"
+#include "fft/kernels/cpu/memory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,24 +28,6 @@ Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), step_(
 }
 
 namespace {
-
-/// A thread's buffer for the fused passes, 64-byte aligned and kept between tasks.
-template <class T>
-T* pass_buffer(std::size_t elements)
-{
-    struct Buffer {
-        std::unique_ptr<void, decltype(&std::free)> p{nullptr, &std::free};
-        std::size_t bytes = 0;
-    };
-    thread_local Buffer b;
-    const std::size_t bytes = (elements * sizeof(T) + 63) / 64 * 64;
-    if (bytes > b.bytes) {
-        b.p.reset(std::aligned_alloc(64, bytes));
-        if (!b.p) throw std::bad_alloc();
-        b.bytes = bytes;
-    }
-    return static_cast<T*>(b.p.get());
-}
 
 /// x[r] *= w^((row + r) k) for r < count: the first factor from the tables, the next ones by
 /// products with w^k (a few eps for the short runs here, and no division per element, which
@@ -74,15 +57,6 @@ void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_
     }
 }
 
-/// True when the tiles, side by side, are pieces of one column-major array.
-template <class T>
-bool one_array(std::span<TilePiece<T> const> t)
-{
-    for (std::size_t j = 1; j < t.size(); ++j)
-        if (t[j].ld != t[0].ld || t[j].m != t[0].m || t[j].ptr != t[j - 1].ptr + t[j - 1].n * t[0].ld) return false;
-    return true;
-}
-
 }  // namespace
 
 template <class R>
@@ -94,7 +68,7 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
     const int64_t h = out[0].m;
     int64_t n = 0;
     for (auto const& t : out) n += t.n;
-    if (one_array(in) && one_array(out)) {
+    if (side_by_side_in_one_array(in) && side_by_side_in_one_array(out)) {
         // pieces of one array each: FFTW transforms the rows where they are when its plan of
         // these strided batches was measured (as rows_c2c); then the twiddles, column by column
         const Batch b{.kind = Kind::c2c, .n = int(n), .howmany = int(h), .istride = int(in[0].ld), .idist = 1,
@@ -108,7 +82,7 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
     }
     // 16 rows at a time as buf[k rows + r]: contiguous pieces of the tiles' columns
     const int64_t batch = std::min<int64_t>(16, h);
-    C* buf = pass_buffer<C>(std::size_t(n * batch));
+    C* buf = thread_buffer<C>(std::size_t(n * batch));
     for (int64_t r0 = 0; r0 < h; r0 += batch) {
         const int64_t rows = std::min(batch, h - r0);
         int64_t k = 0;
@@ -134,7 +108,7 @@ void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in
     for (auto const& t : in) m += t.m;
     const int64_t w = in[0].n;
     const int64_t batch = std::clamp<int64_t>(32768 / std::max<int64_t>(m, 1), 1, std::min<int64_t>(w, 64));
-    C* buf = pass_buffer<C>(std::size_t(m * batch));
+    C* buf = thread_buffer<C>(std::size_t(m * batch));
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
         int64_t row = 0;
