@@ -146,7 +146,10 @@ void run_1d(PlanState<R> const& s, void* in, void* out)
     const la::detail::LibraryCall call;
     rt::Runtime& rt = call.runtime();
     const int64_t nb = tile_size(rt, n2, n1);
-    TileMatrix<C> T(rt, n1, n2, nb);
+    // the scratch matrix as one array, so that the first pass's tasks run FFTW on its tiles
+    // where they are (calloc: the pages are only touched by the tasks)
+    const kernels::cpu::AlignedScratch scratch(std::size_t(n) * sizeof(C), 0);
+    auto T = TileMatrix<C>::wrap(rt, static_cast<C*>(scratch.get()), n1, n2, n1, nb);
     if (in == out) {  // copied first: out's handles must not overlap in's
         lapack_to_tiles(static_cast<C const*>(in), n1, T);
         auto X = TileMatrix<C>::wrap(rt, static_cast<C*>(out), n2, n1, n2, nb);

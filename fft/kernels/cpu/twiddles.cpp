@@ -69,14 +69,18 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
     int64_t n = 0;
     for (auto const& t : out) n += t.n;
     if (side_by_side_in_one_array(in) && side_by_side_in_one_array(out)) {
-        // pieces of one array each: FFTW transforms the rows where they are when its plan of
-        // these strided batches was measured (as rows_c2c); then the twiddles, column by column
-        const Batch b{.kind = Kind::c2c, .n = int(n), .howmany = int(h), .istride = int(in[0].ld), .idist = 1,
-                      .ostride = int(out[0].ld), .odist = 1, .sign = sign};
-        C* src = const_cast<C*>(in[0].ptr);
-        if (measured<R>(b, src, out[0].ptr)) {
-            execute<R>(b, src, out[0].ptr);
-            for (int64_t k = 0; k < n; ++k) multiply_by_twiddles(out[0].ptr + k * out[0].ld, h, row0, k, w);
+        // pieces of one array each: FFTW transforms the rows in place when its plan of these
+        // strided batches was measured (as rows_c2c; its out-of-place strided plans are several
+        // times slower, so in is copied to out first); then the twiddles, column by column
+        C* to = out[0].ptr;
+        const int64_t ld = out[0].ld;
+        const Batch b{.kind = Kind::c2c, .n = int(n), .howmany = int(h), .istride = int(ld), .idist = 1,
+                      .ostride = int(ld), .odist = 1, .sign = sign};
+        if (measured<R>(b, to, to)) {
+            if (in[0].ptr != to)
+                for (int64_t k = 0; k < n; ++k) std::memcpy(to + k * ld, in[0].ptr + k * in[0].ld, h * sizeof(C));
+            execute<R>(b, to, to);
+            for (int64_t k = 0; k < n; ++k) multiply_by_twiddles(to + k * ld, h, row0, k, w);
             return;
         }
     }
