@@ -5,7 +5,8 @@
 // --flags estimate for both otherwise), out of place, plan time excluded; each times a
 // warm-up then --reps executes (medians). GFlop/s as FFTW counts them: 5 N log2 N for N
 // complex points, half for a real transform. The residual is ||y - y_fftw||_2 / ||y_fftw||_2
-// over (log2 N eps), under 5 for a correct transform.
+// over (log2 N eps), under 5 for a correct transform. With GPUs (fft2d c2c), cuFFT's 2D
+// transform on data already on the GPU is timed too: gpu_peer_seconds, gpu_ratio.
 #include "bench/bench.hpp"
 
 #include <tessera/fft/fft2d.hpp>
@@ -13,6 +14,10 @@
 #include <tessera/rt/runtime.hpp>
 
 #include <fftw3.h>
+
+#if TESSERA_HAVE_CUDA
+#include "bench/cuda/gpu_peers.hpp"
+#endif
 
 #include <cmath>
 #include <complex>
@@ -127,6 +132,9 @@ int run_fft(Options const& o, Report& report, bool one_d)
                 la::finalize();
                 la::init({.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .ncuda = ncuda});
                 const int workers = int(la::runtime().worker_count());
+                [[maybe_unused]] unsigned gpus = 0;
+                for (unsigned w = 0; w < la::runtime().worker_count(); ++w)
+                    gpus += la::runtime().worker(rt::WorkerId(w)).arch == rt::Arch::cuda;
                 const unsigned plan_flags = flags_text == "measure" ? fft::measure : fft::estimate;
                 auto plan = one_d ? fft::Plan<R>::dft_1d(n, in_c.data(), out.data(), fft::Sign::forward, plan_flags)
                             : real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
@@ -167,6 +175,16 @@ int run_fft(Options const& o, Report& report, bool one_d)
                 res.ratio = res.peer_seconds / res.seconds;
                 res.residual = relative_error(out, peer_out) /
                                (std::log2(double(points)) * double(std::numeric_limits<R>::epsilon()));
+#if TESSERA_HAVE_CUDA
+                if (gpus > 0 && !real && !one_d) {  // cuFFT on data already on the GPU, copies not timed
+                    const double gpu = bench::gpu::fft2d_seconds<R>(n, n, in_c.data(), reps);
+                    res.labels.push_back({"gpus", std::to_string(gpus)});
+                    res.labels.push_back({"gpu_peer", std::is_same_v<R, float> ? "cufftExecC2C" : "cufftExecZ2Z"});
+                    res.extra.push_back({"gpu_peer_seconds", gpu});
+                    res.extra.push_back({"gpu_peer_gflops", flops / gpu * 1e-9});
+                    res.extra.push_back({"gpu_ratio", gpu / res.seconds});
+                }
+#endif
                 report.add(res);
             }
     return 0;

@@ -18,6 +18,8 @@
 #                                    getrf+getrs and DSgesv (and LAPACKE)
 #   scripts/gpu-validate.sh qr       dgeqrf at n = 30000 vs cusolverDnDgeqrf (and LAPACKE), and
 #                                    at 1000000 x 200 (tall and narrow: one panel on the cores)
+#   scripts/gpu-validate.sh fft      2D c2c FFT at n = 16384 vs cufftExecZ2Z (and FFTW's threads),
+#                                    and a 1D transform of 2^26 points
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
 #   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
 #                                    page-locked (the default from 16 MB) and left pageable
@@ -199,6 +201,11 @@ step_qr()
     bench geqrf geqrf --n "${QR_N:-30000}"
     bench geqrf-tall geqrf --m 1000000 --n 200
 }
+step_fft()
+{
+    bench fft2d fft2d --n "${FFT_N:-16384}" --kind c2c --flags estimate
+    bench fft1d fft1d --n 67108864 --flags estimate
+}
 step_nb()
 {
     local nb
@@ -225,7 +232,7 @@ step_pin()
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | lu | qr | nb | pin | suite) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | lu | qr | fft | nb | pin | suite) "step_$step" ;;
         cuda-tests) step_cuda_tests ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac

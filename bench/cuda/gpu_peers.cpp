@@ -103,6 +103,7 @@ public:
                    "cudaMemcpyAsync (device to device)");
     }
 
+    cudaStream_t stream() const noexcept { return stream_; }
     cublasHandle_t blas = nullptr;
     cusolverDnHandle_t solver = nullptr;
 
@@ -446,6 +447,37 @@ double mixed_gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64
         return seconds;
     }
 }
+
+template <class R>
+double fft2d_seconds(int64_t n0, int64_t n1, std::complex<R> const* x, int64_t reps)
+{
+    int n[2] = {to_int(n0), to_int(n1)};
+    const std::size_t nn = std::size_t(n0) * std::size_t(n1);
+    Session s;
+    DeviceArray<std::complex<R>> X(x, nn), Y(nn);
+    constexpr bool single = std::same_as<R, float>;
+    cufftHandle plan = 0;
+    cuda_check(cufftPlanMany(&plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, single ? CUFFT_C2C : CUFFT_Z2Z, 1),
+               "cufftPlanMany");
+    double seconds = 0;
+    try {
+        cuda_check(cufftSetStream(plan, s.stream()), "cufftSetStream");
+        seconds = s.median_seconds(reps, [] {}, [&] {
+            if constexpr (single)
+                cuda_check(cufftExecC2C(plan, X.get(), Y.get(), CUFFT_FORWARD), "cufftExecC2C");
+            else
+                cuda_check(cufftExecZ2Z(plan, X.get(), Y.get(), CUFFT_FORWARD), "cufftExecZ2Z");
+        });
+    } catch (...) {
+        cufftDestroy(plan);
+        throw;
+    }
+    cufftDestroy(plan);
+    return seconds;
+}
+
+template double fft2d_seconds<float>(int64_t, int64_t, std::complex<float> const*, int64_t);
+template double fft2d_seconds<double>(int64_t, int64_t, std::complex<double> const*, int64_t);
 
 #define TESSERA_INSTANTIATE(T)                                                                     \
     template double gemm_seconds<T>(int64_t, T const*, T const*, T const*, int64_t);               \

@@ -1,5 +1,5 @@
 // The GPU peers of `tessera-bench gemm`, `potrf`, `potrs`, `posv`, `potri`, `getrf`, `getrs`,
-// `gesv` and `dsgesv`: the cuBLAS / cuSOLVER calls of the same size, the best a single GPU does
+// `gesv`, `dsgesv` and `fft2d`: the cuBLAS / cuSOLVER / cuFFT calls of the same size, the best a single GPU does
 // with the whole matrix in its memory. Built only in CUDA builds (gpu_peers.cpp is under
 // cuda/); this header includes no CUDA header.
 #pragma once
@@ -7,6 +7,7 @@
 #include <tessera/la/enums.hpp>
 #include <tessera/la/scalar.hpp>
 
+#include <complex>
 #include <cstdint>
 
 namespace tessera::bench::gpu {
@@ -55,5 +56,10 @@ template <la::Scalar T> double gesv_seconds(int64_t n, int64_t nrhs, T const* a,
 /// back to double).
 template <la::Scalar T>
 double mixed_gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps, int* iter);
+
+/// Median seconds of `reps` forward cufftExecC2C / Z2Z of the n0 x n1 row-major x (complex
+/// float or double), out of place on the device, plan made once before the timing.
+template <class R>
+double fft2d_seconds(int64_t n0, int64_t n1, std::complex<R> const* x, int64_t reps);
 
 }  // namespace tessera::bench::gpu

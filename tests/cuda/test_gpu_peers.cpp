@@ -1,6 +1,6 @@
 // The GPU peers of tessera-bench (bench/cuda/gpu_peers.cpp): each one's cuBLAS / cuSOLVER
 // calls run on the inputs the bench gives them, in the four precisions and with either
-// triangle (Cholesky), LU's and QR's square and tall, and a peer whose factorization fails says so
+// triangle (Cholesky), LU's and QR's square and tall, the 2D FFT's (cuFFT), and a peer whose factorization fails says so
 // instead of timing garbage. On a real
 // GPU, or on the CUDA simulator, which checks that every pointer handed to cuBLAS and
 // cuSOLVER is device memory of the right extent; skipped without either.
@@ -67,6 +67,16 @@ TEST_P(GpuPeers, EachPeerRunsOnTheBenchInputs)
             int iter = 0;
             EXPECT_THROW((void)gpu::mixed_gesv_seconds<T>(n, nrhs, H.data(), B.data(), reps, &iter),
                          tessera::InvalidArgument);
+        }
+    });
+}
+
+TEST_P(GpuPeers, TheFftPeerRunsOnTheBenchInputs)
+{
+    with_precision([&]<class T>() {
+        if constexpr (is_complex_v<T>) {
+            const Dense<T> X = random_dense<T>(48, 40, 6);  // 40 x 48 row-major
+            EXPECT_TRUE(timed(gpu::fft2d_seconds<real_t<T>>(40, 48, X.data(), 2)));
         }
     });
 }
