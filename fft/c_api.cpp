@@ -11,6 +11,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 using namespace tessera;
 using capi::guarded;
@@ -49,6 +50,15 @@ fft::Sign sign_of(int sign, char const* fn, int position = 5)
     return fft::Sign(sign);
 }
 
+/// FFTW's int sizes of a plan_many as the C++ form takes them (rank checked there; n read only
+/// for ranks 1 and 2).
+std::vector<int64_t> sizes_of(int rank, int const* n)
+{
+    std::vector<int64_t> v;
+    if (n && (rank == 1 || rank == 2)) v.assign(n, n + rank);
+    return v;
+}
+
 using P = fft::Plan<double>;
 using Pf = fft::Plan<float>;
 using cz = std::complex<double>;
@@ -77,6 +87,24 @@ tessera_fftf_plan tessera_fftf_plan_dft_1d(int n, cf* in, cf* out, int sign, uns
 {
     return plan_or_null<tessera_fftf_plan_s>(
         [&] { return Pf::dft_1d(n, in, out, sign_of(sign, "tessera_fftf_plan_dft_1d", 4), flags); });
+}
+tessera_fft_plan tessera_fft_plan_many_dft(int rank, const int* n, int howmany, cz* in, int idist, cz* out, int odist,
+                                           int sign, unsigned flags)
+{
+    return plan_or_null<tessera_fft_plan_s>([&] {
+        const auto sizes = sizes_of(rank, n);
+        return P::dft_many(rank, sizes.empty() ? nullptr : sizes.data(), howmany, in, idist, out, odist,
+                           sign_of(sign, "tessera_fft_plan_many_dft", 8), flags);
+    });
+}
+tessera_fftf_plan tessera_fftf_plan_many_dft(int rank, const int* n, int howmany, cf* in, int idist, cf* out,
+                                             int odist, int sign, unsigned flags)
+{
+    return plan_or_null<tessera_fftf_plan_s>([&] {
+        const auto sizes = sizes_of(rank, n);
+        return Pf::dft_many(rank, sizes.empty() ? nullptr : sizes.data(), howmany, in, idist, out, odist,
+                            sign_of(sign, "tessera_fftf_plan_many_dft", 8), flags);
+    });
 }
 tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, cz* out, unsigned flags)
 {

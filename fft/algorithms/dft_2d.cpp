@@ -3,6 +3,7 @@
 // tiles it reads, by data.
 #include <tessera/fft/fft2d.hpp>
 
+#include "fft/algorithms/columns.hpp"
 #include "fft/algorithms/real_in_place.hpp"
 #include "fft/codelets/fft.hpp"
 #include "linalg/algorithms/operands.hpp"
@@ -131,6 +132,24 @@ void dft_c2r_2d_async(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out, Seque
 namespace detail {
 
 template <Real R>
+void columns_async(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out, Sequence& s)
+{
+    using C = std::complex<R>;
+    require_shape("dft_many", "in", in, "out", out, in.m(), in.n());
+    const bool in_place = &in == &out;
+    const auto call = in_place ? la::detail::begin_call<C>(s, "dft_many", {{"out", out, true}})
+                               : la::detail::begin_call<C>(s, "dft_many", {{"in", in}, {"out", out, true}});
+    for (int64_t j = 0; j < out.nt(); ++j) {
+        auto from = tile_column(in, j);
+        auto to = tile_column(out, j);
+        if (in_place)
+            s.submit(cl::columns<R>, rt::read_all(from), rt::readwrite_all(to), rt::value(int(sign)));
+        else
+            s.submit(cl::columns<R>, rt::read_all(from), rt::write_all(to), rt::value(int(sign)));
+    }
+}
+
+template <Real R>
 void r2c_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
 {
     using C = std::complex<R>;
@@ -207,6 +226,8 @@ int64_t tile_size(rt::Runtime const& rt, int64_t n0, int64_t n1)
     template void dft_2d<R>(Sign, TileMatrix<std::complex<R>> const&, TileMatrix<std::complex<R>>&);                 \
     template void dft_r2c_2d<R>(TileMatrix<R> const&, TileMatrix<std::complex<R>>&);                                 \
     template void dft_c2r_2d<R>(TileMatrix<std::complex<R>>&, TileMatrix<R>&);                                       \
+    template void detail::columns_async<R>(Sign, TileMatrix<std::complex<R>> const&, TileMatrix<std::complex<R>>&,   \
+                                           Sequence&);                                                             \
     template void detail::r2c_in_place_async<R>(int64_t, TileMatrix<std::complex<R>>&, Sequence&);                   \
     template void detail::c2r_in_place_async<R>(int64_t, TileMatrix<std::complex<R>>&, Sequence&);
 TESSERA_INSTANTIATE(float)

@@ -6,6 +6,7 @@
 #include <tessera/la/context.hpp>
 #include <tessera/la/layout.hpp>
 
+#include "fft/algorithms/columns.hpp"
 #include "fft/algorithms/four_step.hpp"
 #include "fft/algorithms/real_in_place.hpp"
 #include "fft/kernels/cpu/fftw_plans.hpp"
@@ -36,14 +37,26 @@ struct PlanState {
     void* in = nullptr;
     void* out = nullptr;
     bool one_d = false;
+    int64_t howmany = 1;            ///< batched (complex) transforms: transform t at in + t idist,
+    int64_t idist = 0, odist = 0;   ///< out + t odist, in elements
 
     bool in_place() const noexcept { return in == out; }
     /// Bytes of the input and output arrays (in place: the padded real rows of the complex
-    /// array).
-    std::size_t in_bytes() const noexcept { return bytes(kind == Kind::r2c ? real_side : kind == Kind::c2r ? half_side : whole); }
-    std::size_t out_bytes() const noexcept { return bytes(kind == Kind::c2r ? real_side : kind == Kind::r2c ? half_side : whole); }
+    /// array; batched: up to the last transform's end).
+    std::size_t in_bytes() const noexcept
+    {
+        return batch_bytes(idist, bytes(kind == Kind::r2c ? real_side : kind == Kind::c2r ? half_side : whole));
+    }
+    std::size_t out_bytes() const noexcept
+    {
+        return batch_bytes(odist, bytes(kind == Kind::c2r ? real_side : kind == Kind::r2c ? half_side : whole));
+    }
 
 private:
+    std::size_t batch_bytes(int64_t dist, std::size_t one) const noexcept
+    {
+        return std::size_t(howmany - 1) * std::size_t(dist) * sizeof(std::complex<R>) + one;
+    }
     enum Side { whole, half_side, real_side };
     std::size_t bytes(Side side) const noexcept
     {
@@ -161,11 +174,66 @@ void run_1d(PlanState<R> const& s, void* in, void* out)
     synchronously(rt, [&](Sequence& q) { detail::four_step_async<R>(Sign(s.sign), A.matrix(), T, X, q); });
 }
 
+/// Batched complex transforms (s.howmany > 1). Rank 1: the n x howmany matrix of the
+/// transforms (leading dimensions idist and odist) in tile columns of about two per worker,
+/// each one task of FFTW's batched plan. Rank 2: every transform's two passes in one
+/// Sequence, a small one as one tile (two tasks); together they keep the workers busy.
+template <Real R>
+void run_many(PlanState<R> const& s, void* in, void* out)
+{
+    using C = std::complex<R>;
+    const int64_t points = s.n0 * s.n1;
+    if (points * s.howmany < direct_points || la::detail::inside_task()) {
+        if (s.one_d) {  // one FFTW call for the whole batch
+            kernels::cpu::execute<R>({.kind = Kind::c2c, .n = int(s.n0), .howmany = int(s.howmany), .istride = 1,
+                                      .idist = int(s.idist), .ostride = 1, .odist = int(s.odist), .sign = s.sign},
+                                     in, out);
+            return;
+        }
+        PlanState<R> one = s;
+        one.howmany = 1;
+        for (int64_t t = 0; t < s.howmany; ++t)
+            run_on_this_thread<R>(one, static_cast<C*>(in) + t * s.idist, static_cast<C*>(out) + t * s.odist);
+        return;
+    }
+    const la::detail::LibraryCall call;
+    rt::Runtime& rt = call.runtime();
+    if (s.one_d) {
+        const int64_t n = s.n0, workers = std::max<int64_t>(1, rt.worker_count());
+        const int64_t nb = std::max((s.howmany + 2 * workers - 1) / (2 * workers), (n + 63) / 64);
+        auto to = TileMatrix<C>::wrap(rt, static_cast<C*>(out), n, s.howmany, s.odist, nb);
+        if (in == out) {
+            synchronously(rt, [&](Sequence& q) { detail::columns_async<R>(Sign(s.sign), to, to, q); });
+        } else {
+            const auto from = TileMatrix<C>::wrap(rt, static_cast<C const*>(in), n, s.howmany, s.idist, nb);
+            synchronously(rt, [&](Sequence& q) { detail::columns_async<R>(Sign(s.sign), from.matrix(), to, q); });
+        }
+        return;
+    }
+    const int64_t nb = points < direct_points ? std::max(s.n0, s.n1) : tile_size(rt, s.n0, s.n1);
+    std::vector<TileMatrix<C>> to, from;  // alive until the sequence is waited for
+    synchronously(rt, [&](Sequence& q) {
+        for (int64_t t = 0; t < s.howmany; ++t) {
+            to.push_back(TileMatrix<C>::wrap(rt, static_cast<C*>(out) + t * s.odist, s.n1, s.n0, s.n1, nb));
+            if (in == out) {
+                dft_2d_async<R>(Sign(s.sign), to.back(), q);
+            } else {
+                from.push_back(TileMatrix<C>::wrap(rt, static_cast<C const*>(in) + t * s.idist, s.n1, s.n0, s.n1, nb).matrix());
+                dft_2d_async<R>(Sign(s.sign), from.back(), to.back(), q);
+            }
+        }
+    });
+}
+
 /// Runs the transform of `s` from `in` to `out`.
 template <Real R>
 void run(PlanState<R> const& s, void* in, void* out)
 {
     using C = std::complex<R>;
+    if (s.howmany > 1) {
+        run_many<R>(s, in, out);
+        return;
+    }
     if (s.one_d) {
         run_1d<R>(s, in, out);
         return;
@@ -281,6 +349,41 @@ Plan<R> Plan<R>::dft_1d(int64_t n, Complex* in, Complex* out, Sign sign, unsigne
     check_flags(fn, 5, flags);
     PlanState<R> s{Kind::c2c, n, 1, int(sign), in, out};
     s.one_d = true;
+    check_overlap(fn, in, s.in_bytes(), out, s.out_bytes());
+    measure_ahead(s, flags);
+    return Plan(std::make_unique<State>(s));
+}
+
+template <Real R>
+Plan<R> Plan<R>::dft_many(int rank, int64_t const* n, int64_t howmany, Complex* in, int64_t idist, Complex* out,
+                          int64_t odist, Sign sign, unsigned flags)
+{
+    constexpr char const* fn = "fft::Plan::dft_many";
+    require(rank == 1 || rank == 2, std::string(fn) + ": argument 1 (rank) must be 1 or 2, got " + std::to_string(rank));
+    check_array(fn, 2, "n", n);
+    for (int d = 0; d < rank; ++d) check_size(fn, 2, d == 0 ? "n[0]" : "n[1]", n[d]);
+    check_size(fn, 3, "howmany", howmany);
+    check_array(fn, 4, "in", in);
+    const int64_t points = rank == 1 ? n[0] : n[0] * n[1];
+    auto check_distance = [&](int position, char const* name, int64_t dist) {
+        require(dist >= points && dist <= INT_MAX, [&] {
+            return std::string(fn) + ": argument " + std::to_string(position) + " (" + name + ") must be between " +
+                   std::to_string(points) + " (a transform's points) and " + std::to_string(INT_MAX) + ", got " +
+                   std::to_string(dist);
+        });
+    };
+    check_distance(5, "idist", idist);
+    check_array(fn, 6, "out", out);
+    check_distance(7, "odist", odist);
+    require(in != out || idist == odist, std::string(fn) + ": in place (in == out) needs idist == odist");
+    require(sign == Sign::forward || sign == Sign::backward,
+            std::string(fn) + ": argument 8 (sign) must be forward (-1) or backward (+1)");
+    check_flags(fn, 9, flags);
+    PlanState<R> s{Kind::c2c, n[0], rank == 1 ? 1 : n[1], int(sign), in, out};
+    s.one_d = rank == 1;
+    s.howmany = howmany;
+    s.idist = idist;
+    s.odist = odist;
     check_overlap(fn, in, s.in_bytes(), out, s.out_bytes());
     measure_ahead(s, flags);
     return Plan(std::make_unique<State>(s));

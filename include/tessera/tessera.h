@@ -256,6 +256,12 @@ tessera_fft_plan tessera_fft_plan_dft_1d(int n, tessera_complex_double* in, tess
                                          unsigned flags);
 tessera_fftf_plan tessera_fftf_plan_dft_1d(int n, tessera_complex_float* in, tessera_complex_float* out, int sign,
                                            unsigned flags);
+/* howmany transforms of rank 1 (n[0] points) or 2 (n[0] x n[1]), transform t from in + t idist to
+   out + t odist (FFTW's plan_many_dft with contiguous elements; in place: idist == odist) */
+tessera_fft_plan tessera_fft_plan_many_dft(int rank, const int* n, int howmany, tessera_complex_double* in, int idist,
+                                           tessera_complex_double* out, int odist, int sign, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_many_dft(int rank, const int* n, int howmany, tessera_complex_float* in, int idist,
+                                             tessera_complex_float* out, int odist, int sign, unsigned flags);
 /* out (n0 x (n1/2 + 1)) = the half-spectrum of the real n0 x n1 in, forward */
 tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, tessera_complex_double* out, unsigned flags);
 tessera_fftf_plan tessera_fftf_plan_dft_r2c_2d(int n0, int n1, float* in, tessera_complex_float* out, unsigned flags);

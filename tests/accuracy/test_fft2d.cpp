@@ -4,7 +4,7 @@
 // backward transform returns N times the input; the half-spectrum of a real array is FFTW's
 // and its c2r inverts it; in place and out of place; sizes that are powers of two, primes and
 // composites, 1 x N, N x 1 and 1 x 1, through the sequential path (small) and the tasks
-// (large); the tile forms on tile storage (the gather paths) and chained with the linear
+// (large); batches of 1D and 2D transforms with gaps between them left alone; the tile forms on tile storage (the gather paths) and chained with the linear
 // algebra in one Sequence; the plans through the C API; FFTW_MEASURE never touching the
 // arrays; bad arguments rejected naming them. Swept over the schedulers with 0 and 2 emulated
 // devices (and a simulated GPU in the cuda variant).
@@ -166,6 +166,68 @@ TEST_P(Fft2d, OneDimensionalPlansMatchFftw)
                         EXPECT_EQ(0, std::memcmp(in.data(), x.data(), std::size_t(n) * sizeof(Cx<R>))) << "in changed";
                     }
                 }
+    });
+}
+
+TEST_P(Fft2d, BatchedPlansMatchFftwAndLeaveTheGapsAlone)
+{
+    const LibraryRuntime library(GetParam());
+    with_real([&]<class R>() {
+        struct Case {
+            int rank;
+            int64_t n[2];
+            int64_t howmany, gap;  // distance = points + gap
+        };
+        // small batches on the calling thread, larger ones as tasks (a block of 1D transforms
+        // per task; small 2D transforms as one tile each, large ones in tiles)
+        const std::vector<Case> cases = {{1, {8, 1}, 3, 0},    {1, {1000, 1}, 40, 5},  {1, {4096, 1}, 9, 0},
+                                         {2, {5, 7}, 4, 1},    {2, {33, 40}, 30, 0},   {2, {130, 140}, 3, 17},
+                                         {2, {1, 300}, 70, 2}};
+        uint64_t seed = 500;
+        for (Case const& c : cases)
+            for (bool in_place : {false, true}) {
+                const int64_t points = c.rank == 1 ? c.n[0] : c.n[0] * c.n[1], dist = points + c.gap;
+                SCOPED_TRACE(testing::Message() << "rank " << c.rank << ", " << c.n[0] << " x " << c.n[1] << ", "
+                                                << c.howmany << " transforms " << dist << " apart"
+                                                << (in_place ? ", in place" : ""));
+                const std::size_t total = std::size_t(dist * c.howmany);
+                const auto x = random_array<Cx<R>>(total, seed++);
+                auto in = x;
+                std::vector<Cx<R>> separate(total, Cx<R>(-7, 7));
+                Cx<R>* out = in_place ? in.data() : separate.data();
+                fft::Plan<R>::dft_many(c.rank, c.n, c.howmany, in.data(), dist, out, dist, fft::Sign::forward).execute();
+                for (int64_t t = 0; t < c.howmany; ++t) {
+                    const std::vector<Cx<R>> one(x.begin() + t * dist, x.begin() + t * dist + points);
+                    const auto ref = c.rank == 1 ? fftw_1d<R>(int(c.n[0]), one, FFTW_FORWARD)
+                                                 : fftw_c2c<R>(int(c.n[0]), int(c.n[1]), one, FFTW_FORWARD);
+                    EXPECT_LT(relative_error(out + t * dist, ref.data(), std::size_t(points)), bound<R>(points, 1))
+                        << "transform " << t;
+                    for (int64_t g = points; g < dist; ++g) {
+                        const Cx<R> want = in_place ? x[std::size_t(t * dist + g)] : Cx<R>(-7, 7);
+                        EXPECT_EQ(out[t * dist + g], want) << "gap element " << g << " of transform " << t;
+                    }
+                }
+            }
+        // bad arguments
+        std::vector<Cx<R>> a(64), b(64);
+        const int64_t n8[2] = {8, 8};
+        auto message = [&](auto&& f) -> std::string {
+            try {
+                f();
+            } catch (InvalidArgument const& e) {
+                return e.what();
+            }
+            return "no exception";
+        };
+        using P = fft::Plan<R>;
+        EXPECT_PRED2(contains, message([&] { P::dft_many(3, n8, 1, a.data(), 64, b.data(), 64, fft::Sign::forward); }),
+                     "(rank)");
+        EXPECT_PRED2(contains, message([&] { P::dft_many(2, n8, 0, a.data(), 64, b.data(), 64, fft::Sign::forward); }),
+                     "(howmany)");
+        EXPECT_PRED2(contains, message([&] { P::dft_many(2, n8, 2, a.data(), 63, b.data(), 64, fft::Sign::forward); }),
+                     "(idist)");
+        EXPECT_PRED2(contains, message([&] { P::dft_many(1, n8, 2, a.data(), 8, a.data(), 16, fft::Sign::forward); }),
+                     "idist == odist");
     });
 }
 
@@ -392,6 +454,18 @@ TEST(Fft2dCApi, PlansExecuteAndReportBadArguments)
     EXPECT_PRED2(contains, tessera_last_error(), "(sign)");
     EXPECT_EQ(nullptr, tessera_fft_plan_dft_1d(-5, in.data(), out.data(), TESSERA_FFT_FORWARD, TESSERA_FFT_ESTIMATE));
     EXPECT_PRED2(contains, tessera_last_error(), "argument 1 (n)");
+    const int sizes[2] = {13, 10};
+    EXPECT_EQ(nullptr, tessera_fft_plan_many_dft(2, sizes, 2, in.data(), 100, out.data(), 130, TESSERA_FFT_FORWARD,
+                                                 TESSERA_FFT_ESTIMATE));
+    EXPECT_PRED2(contains, tessera_last_error(), "argument 5 (idist)");
+    tessera_fft_plan pm = tessera_fft_plan_many_dft(2, sizes, 2, in.data(), 130, out.data(), 130, TESSERA_FFT_FORWARD,
+                                                    TESSERA_FFT_ESTIMATE);
+    ASSERT_NE(pm, nullptr) << tessera_last_error();
+    EXPECT_EQ(0, tessera_fft_execute(pm));
+    const std::vector<Cx<double>> second(x.begin() + 130, x.begin() + 260);
+    EXPECT_LT(relative_error(out.data() + 130, fftw_c2c<double>(13, 10, second, FFTW_FORWARD).data(), 130),
+              bound<double>(13, 10));
+    tessera_fft_destroy_plan(pm);
 
     // 1D, as tasks (100000 = 250 x 400)
     const int n = 100000;

@@ -115,6 +115,14 @@ public:
     /// transforms of n2 points, twiddles, n2 transforms of n1 points and a transpose; the
     /// others as one FFTW call (see direct_points_1d).
     static Plan dft_1d(int64_t n, Complex* in, Complex* out, Sign sign, unsigned flags = estimate);
+    /// `howmany` complex transforms of rank 1 (n[0] points) or 2 (n[0] x n[1], row-major),
+    /// transform t from in + t idist to out + t odist (FFTW's plan_many_dft with contiguous
+    /// elements; in place when in == out, then with idist == odist). The batch runs as tasks
+    /// at once: rank 1 a block of transforms per task, rank 2 each transform's two passes
+    /// (a small one as two tasks). Throws InvalidArgument naming the argument for a rank
+    /// other than 1 or 2, sizes < 1, a distance under a transform's points, or null arrays.
+    static Plan dft_many(int rank, int64_t const* n, int64_t howmany, Complex* in, int64_t idist, Complex* out,
+                         int64_t odist, Sign sign, unsigned flags = estimate);
     /// The real n0 x n1 `in` to its n0 x (n1/2 + 1) half-spectrum `out`, forward. In place
     /// when `in` is `out`'s memory, with FFTW's padded rows: in's rows are 2 (n1/2 + 1) reals
     /// apart.
