@@ -1,7 +1,8 @@
 // Plans over row-major arrays (FFTW's interface): each execute wraps the arrays as tile
 // matrices in place on the library's runtime (the n0 x n1 row-major array is the n1 x n0
 // column-major matrix) and runs the tile form; small transforms, and calls made inside a
-// task, run FFTW's own 2D plan on the calling thread instead.
+// task, run the same two passes' kernels on the calling thread instead. The 1D and batched
+// plans run the four-step and the batches the same way.
 #include <tessera/fft/fft2d.hpp>
 #include <tessera/la/context.hpp>
 #include <tessera/la/layout.hpp>

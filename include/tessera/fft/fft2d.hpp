@@ -28,7 +28,7 @@
 /// On the cores a task transforms its tiles where they are (one FFTW call when they are
 /// pieces of one array) or a few columns or rows at a time through a buffer that stays in
 /// cache; on a GPU it gathers them into its workspace. Small transforms (fewer than
-/// `direct_points` points) run FFTW's own 2D plan on the calling thread.
+/// `direct_points` points) run the same two passes on the calling thread.
 #pragma once
 
 #include <tessera/la/sequence.hpp>
@@ -55,7 +55,7 @@ enum class Sign : int { forward = -1, backward = +1 };
 inline constexpr unsigned estimate = 1u << 6;  ///< FFTW_ESTIMATE
 inline constexpr unsigned measure = 0;          ///< FFTW_MEASURE
 
-/// Transforms of fewer points than this run FFTW's own 2D plan on the calling thread: the
+/// 2D transforms of fewer points than this run their two passes on the calling thread: the
 /// tasks would cost more than they share.
 inline constexpr int64_t direct_points = 128 * 128;
 /// A 1D transform of fewer points than this (or of n with no divisor from 32 to sqrt(n)) runs
