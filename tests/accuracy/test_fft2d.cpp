@@ -74,6 +74,18 @@ std::vector<T> random_array(std::size_t count, uint64_t seed)
 /// True when `text` holds `part` (the messages of bad arguments name them).
 bool contains(std::string const& text, char const* part) { return text.find(part) != std::string::npos; }
 
+/// The message of the InvalidArgument that f() throws, or "no exception".
+template <class F>
+std::string message(F&& f)
+{
+    try {
+        f();
+    } catch (InvalidArgument const& e) {
+        return e.what();
+    }
+    return "no exception";
+}
+
 /// ||y - ref||_2 / ||ref||_2 over `count` entries (0 when both are zero; NaN shows as NaN).
 template <class T>
 double relative_error(T const* y, T const* ref, std::size_t count)
@@ -211,14 +223,6 @@ TEST_P(Fft2d, BatchedPlansMatchFftwAndLeaveTheGapsAlone)
         // bad arguments
         std::vector<Cx<R>> a(64), b(64);
         const int64_t n8[2] = {8, 8};
-        auto message = [&](auto&& f) -> std::string {
-            try {
-                f();
-            } catch (InvalidArgument const& e) {
-                return e.what();
-            }
-            return "no exception";
-        };
         using P = fft::Plan<R>;
         EXPECT_PRED2(contains, message([&] { P::dft_many(3, n8, 1, a.data(), 64, b.data(), 64, fft::Sign::forward); }),
                      "(rank)");
@@ -365,14 +369,6 @@ TEST_P(Fft2d, BadArgumentsAreRejectedNamingThem)
     const LibraryRuntime library(GetParam());
     with_real([&]<class R>() {
         std::vector<Cx<R>> a(64), b(64);
-        auto message = [](auto&& f) -> std::string {
-            try {
-                f();
-            } catch (InvalidArgument const& e) {
-                return e.what();
-            }
-            return "no exception";
-        };
         using P = fft::Plan<R>;
         EXPECT_PRED2(contains, message([&] { P::dft_2d(0, 8, a.data(), b.data(), fft::Sign::forward); }), "(n0)");
         EXPECT_PRED2(contains, message([&] { P::dft_2d(8, -1, a.data(), b.data(), fft::Sign::forward); }), "(n1)");
