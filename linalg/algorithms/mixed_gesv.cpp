@@ -6,7 +6,8 @@
 //     X = double(U^{-1} L^{-1} P^T SX)
 //     repeat, at most 30 times:
 //         R = B - A X                           (double)
-//         stop when for every column c: max|R(:,c)| <= max|X(:,c)| ||A||_inf eps sqrt(n)
+//         stop when for every column c: max|R(:,c)| <= max|X(:,c)| ||A||_inf u sqrt(n)
+//         (u = 2^-53, LAPACK's DLAMCH('Epsilon'))
 //         X = X + double(solve(single(R)))
 //     not converged: iter = -31, solve in double (A factored in place, as gesv)
 //
@@ -89,7 +90,9 @@ int64_t refine(TileMatrix<T> const& A, Pivots& ipiv, TileMatrix<T> const& B, Til
     constexpr int64_t itermax = 30;
     rt::Runtime& rt = A.runtime();
     const int64_t n = A.n(), nrhs = B.n(), nb = A.nb();
-    const double cte = double(norm(Norm::inf, A)) * double(eps<T>) * std::sqrt(double(n));
+    // LAPACK's eps is DLAMCH('Epsilon'), the unit roundoff 2^-53: half of C++'s epsilon.
+    const double unit_roundoff = double(eps<T>) / 2;
+    const double cte = double(norm(Norm::inf, A)) * unit_roundoff * std::sqrt(double(n));
     TileMatrix<S> SA{rt, n, n, nb}, SX{rt, n, nrhs, nb};
     TileMatrix<T> R{rt, n, nrhs, nb};
     std::vector<T> x(b.size()), r(b.size());

@@ -76,9 +76,9 @@ template <Scalar T>
 
 /// Mixed precision (LAPACK's dsgesv and zcgesv): solves A X = B with A factored in single
 /// precision and X refined in double until its residual is at double precision's level, with
-/// LAPACK's stopping rule (every column: max|R| <= max|X| ||A||_inf eps sqrt(n)). iter is the
-/// number of refinement steps when it converged (A is then untouched and ipiv holds the
-/// single-precision pivots), or negative when it fell back to the double-precision gesv
+/// LAPACK's stopping rule (every column: max|R| <= max|X| ||A||_inf u sqrt(n), u = 2^-53,
+/// LAPACK's DLAMCH('Epsilon')). iter is the number of refinement steps when it converged (A
+/// is then untouched and ipiv holds the single-precision pivots), or negative when it fell back to the double-precision gesv
 /// (-1: called inside a task or with nrhs = 0; -2: an entry beyond single's range; -3: the
 /// single-precision factorization found a zero pivot; -31: no convergence in 30 steps); A and
 /// ipiv then hold the double factorization, and the returned info is gesv's.
