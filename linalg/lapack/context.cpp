@@ -95,6 +95,8 @@ detail::LibraryCall::~LibraryCall()
     if (--lib.calls == 0) lib.changed.notify_all();
 }
 
+bool detail::inside_library_call() noexcept { return calls_on_this_thread > 0; }
+
 void set_tile_size(int64_t nb)
 {
     if (nb < 0) throw InvalidArgument("set_tile_size: nb = " + std::to_string(nb) + " must be >= 0 (0: automatic)");

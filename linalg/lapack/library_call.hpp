@@ -25,6 +25,11 @@ private:
     rt::Runtime* rt_;
 };
 
+/// True while the calling thread is inside a LAPACK-style call (a LibraryCall exists on it):
+/// the drop-in LAPACK (dropin/) sends the BLAS and LAPACK calls such a call makes to the
+/// system's libraries, never back into the library.
+bool inside_library_call() noexcept;
+
 /// True on a runtime's worker thread (inside a task or its callback). A LAPACK-style call made
 /// there never submits tasks: it would have to wait for them, and a worker waiting on the
 /// runtime can deadlock it (every worker may be waiting). It runs its kernels inline instead.

@@ -1,0 +1,99 @@
+// How the drop-in runs a call that Tessera serves: LAPACK's own argument checks first (a bad
+// argument goes to xerbla_ as LAPACK's routine would report it), then Tessera's LAPACK-style
+// routine. Internal to libtessera_lapack.
+#pragma once
+
+#include "dropin/entry.hpp"
+
+#include <tessera/error.hpp>
+#include <tessera/la/enums.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <complex>
+#include <cstddef>
+#include <type_traits>
+
+/// An exported BLAS or LAPACK symbol (the library's other symbols are hidden).
+#define TESSERA_DROPIN_EXPORT extern "C" __attribute__((visibility("default")))
+
+extern "C" void xerbla_(char const* name, int const* info, std::size_t name_length);
+
+namespace tessera::dropin {
+
+using cfloat = std::complex<float>;    // Fortran's COMPLEX
+using cdouble = std::complex<double>;  // and COMPLEX*16
+
+template <class T>
+inline constexpr bool is_complex = !std::is_same_v<T, float> && !std::is_same_v<T, double>;
+
+/// LAPACK's LSAME: the option letter, either case.
+inline bool lsame(char const* option, char letter) noexcept
+{
+    return std::toupper(static_cast<unsigned char>(*option)) == letter;
+}
+inline int max1(int n) noexcept { return std::max(1, n); }
+
+/// Reports bad argument `position` through xerbla_, the one the program sees first (its
+/// own, as LAPACK's test suite defines, else its LAPACK's): LAPACK's name ("DPOTRF").
+void report_bad_argument(Entry const& entry, int position) noexcept;
+/// A failure that is neither an argument nor a numerical one (out of memory, a device
+/// error), on stderr: LAPACK has no info for it. Returns TESSERA_ERROR (-1000) as info.
+int report_failure(Entry const& entry, char const* what) noexcept;
+
+inline Uplo uplo_of(char const* c) noexcept { return lsame(c, 'U') ? Uplo::upper : Uplo::lower; }
+inline Side side_of(char const* c) noexcept { return lsame(c, 'L') ? Side::left : Side::right; }
+inline Diag diag_of(char const* c) noexcept { return lsame(c, 'U') ? Diag::unit : Diag::nonunit; }
+/// 'N', 'T', 'C' as an Op: 'C' is 'T' for the real types, as in BLAS.
+template <class T>
+Op op_of(char const* c) noexcept
+{
+    if (lsame(c, 'N')) return Op::notrans;
+    return lsame(c, 'T') || !is_complex<T> ? Op::trans : Op::conjtrans;
+}
+inline bool is_uplo(char const* c) noexcept { return lsame(c, 'U') || lsame(c, 'L'); }
+inline bool is_side(char const* c) noexcept { return lsame(c, 'L') || lsame(c, 'R'); }
+inline bool is_diag(char const* c) noexcept { return lsame(c, 'U') || lsame(c, 'N'); }
+inline bool is_op(char const* c) noexcept { return lsame(c, 'N') || lsame(c, 'T') || lsame(c, 'C'); }
+/// Q or Q^H for ormqr/unmqr, ormlq/unmlq, gels: 'T' for the real types, 'C' for complex.
+template <class T>
+bool is_q_op(char const* c) noexcept
+{
+    return lsame(c, 'N') || lsame(c, is_complex<T> ? 'C' : 'T');
+}
+
+/// run()'s value when the next library ran the call and stored its own info.
+inline constexpr int info_stored = 1 << 30;
+inline void store_info(int* info, int value) noexcept
+{
+    if (value != info_stored) *info = value;
+}
+
+/// Runs a call that Tessera serves. `bad_position` is LAPACK's first bad argument (0: none).
+/// `tessera()` returns LAPACK's info (or nothing, for BLAS). If Tessera refuses an input that
+/// LAPACK accepts (it checks more, before touching any data), `forward()` runs the call in the
+/// next library instead. Returns the info to store (0 for BLAS).
+template <class Tessera, class Forward>
+int run(Entry const& entry, int bad_position, Tessera&& tessera, Forward&& forward) noexcept
+{
+    if (bad_position) {
+        report_bad_argument(entry, bad_position);
+        return -bad_position;
+    }
+    try {
+        if constexpr (std::is_void_v<decltype(tessera())>) {
+            tessera();
+            return 0;
+        } else {
+            return int(tessera());
+        }
+    } catch (InvalidArgument const&) {
+        forward();
+        return info_stored;
+    } catch (std::exception const& e) {
+        return report_failure(entry, e.what());
+    } catch (...) {
+        return report_failure(entry, "unknown exception");
+    }
+}
+}  // namespace tessera::dropin

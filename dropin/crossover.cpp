@@ -1,0 +1,138 @@
+// The crossover table: from which order Tessera's tile algorithm beats the single call of the
+// next library (OpenBLAS here), measured per routine and precision (docs/benchmarks.md,
+// "drop-in crossovers", scripts/dropin-crossover.sh). Below it a call costs the drop-in a
+// lookup and an indirect call, so the drop-in is never slower than what it replaces.
+#include "dropin/crossover.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+
+namespace tessera::dropin {
+
+namespace {
+constexpr double never = std::numeric_limits<double>::infinity();
+constexpr int routines = int(Routine::count);
+
+char const* const routine_names[routines] = {
+    "gemm",  "symm",  "syrk",  "trsm",  "trmm",  "potrf", "potrs", "posv",  "potri", "getrf", "getrs",
+    "gesv",  "getri", "sgesv", "geqrf", "mqr",   "gqr",   "gelqf", "mlq",   "glq",   "gels",
+};
+
+/// The crossover orders, [routine][s d c z]. `never`: Tessera was not at OpenBLAS's speed up to
+/// order 2048 on the 2-core reference machine (such calls always go to the next library).
+struct Table {
+    double min_order[routines][4];
+};
+
+// Measured on the 2-core reference machine (docs/benchmarks.md, "the drop-in's crossovers",
+// scripts/dropin-crossover.sh at orders 16 to 2048): the smallest order from which Tessera
+// was at least 0.95x OpenBLAS at every order measured, and at least 1x there. The mixed
+// precision gesv, ormlq and orglq were not measured: they go to the next library.
+constexpr Table measured = {{
+    //            s      d      c      z
+    /* gemm  */ {never, never, never, never},
+    /* symm  */ {never, never, never, never},
+    /* syrk  */ {never, never, never,  1024},
+    /* trsm  */ {never, never, never, never},
+    /* trmm  */ {never, never, never, never},
+    /* potrf */ { 1024,  1024,  1024,  1024},
+    /* potrs */ {never, never, never, never},
+    /* posv  */ { 1024,   512,  1024,  1024},
+    /* potri */ {never, never, never, never},
+    /* getrf */ {never, never, never, never},
+    /* getrs */ {never, never, never, never},
+    /* gesv  */ {never,  1024, never,  1024},
+    /* getri */ {never, never, never, never},
+    /* sgesv */ {never, never, never, never},
+    /* geqrf */ {  128,   512,   512,   128},
+    /* mqr   */ {   58, never, never, never},
+    /* gqr   */ {  256,   256,   128,   128},
+    /* gelqf */ {  128,   128,   128,   128},
+    /* mlq   */ {never, never, never, never},
+    /* glq   */ {never, never, never, never},
+    /* gels  */ {  128,   128,   128,   128},
+}};
+
+int precision_index(char p) noexcept
+{
+    switch (p) {
+    case 's': return 0;
+    case 'd': return 1;
+    case 'c': return 2;
+    default: return 3;  // 'z'
+    }
+}
+
+/// The routine of a name as users write it: "dpotrf", "DGEMM", "zunmqr", "dormqr", "dsgesv".
+bool parse_routine(std::string name, Routine& routine, int& precision)
+{
+    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (name.size() < 3 || !std::strchr("sdcz", name[0])) return false;
+    precision = precision_index(name[0]);
+    std::string rest = name.substr(1);
+    if (rest == "hemm") rest = "symm";
+    if (rest == "herk") rest = "syrk";
+    if (name == "dsgesv" || name == "zcgesv") rest = "sgesv";
+    for (std::string const prefix : {"or", "un"})
+        if (rest.rfind(prefix, 0) == 0) rest = rest.substr(2);  // ormqr, unmqr -> mqr
+    for (int r = 0; r < routines; ++r)
+        if (rest == routine_names[r]) {
+            routine = Routine(r);
+            return true;
+        }
+    return false;
+}
+
+/// The table in use: the measured one, with TESSERA_LAPACK_MIN_N applied.
+Table const& table() noexcept
+{
+    static Table const t = [] {
+        Table t = measured;
+        char const* env = std::getenv("TESSERA_LAPACK_MIN_N");
+        if (!env || !*env) return t;
+        std::string spec = env;
+        char* end = nullptr;
+        const double all = std::strtod(spec.c_str(), &end);
+        if (end && *end == '\0' && all >= 0) {  // one order for every routine
+            for (auto& row : t.min_order)
+                for (double& x : row) x = all;
+            return t;
+        }
+        // "dpotrf=300,dgemm=0": per routine and precision
+        std::size_t at = 0;
+        while (at <= spec.size()) {
+            const std::size_t comma = std::min(spec.find(',', at), spec.size());
+            const std::string item = spec.substr(at, comma - at);
+            const std::size_t eq = item.find('=');
+            Routine r{};
+            int p = 0;
+            double value = -1;
+            if (eq != std::string::npos) value = std::strtod(item.c_str() + eq + 1, &end);
+            if (eq == std::string::npos || !parse_routine(item.substr(0, eq), r, p) || !end || *end != '\0' ||
+                value < 0)
+                std::fprintf(stderr, "tessera_lapack: TESSERA_LAPACK_MIN_N: '%s' is not <order> or "
+                                     "<routine>=<order> (e.g. 0, or dpotrf=300,dgemm=0); ignored\n", item.c_str());
+            else t.min_order[int(r)][p] = value;
+            at = comma + 1;
+        }
+        return t;
+    }();
+    return t;
+}
+}  // namespace
+
+// A negative dimension is order 0: a bad argument goes where a call of order 0 would (to
+// Tessera's checks when TESSERA_LAPACK_MIN_N=0), and both report it as LAPACK does.
+double order(double m, double n, double k) noexcept { return m < 0 || n < 0 || k < 0 ? 0 : std::cbrt(m * n * k); }
+
+bool tessera_runs(Routine routine, char precision, double order) noexcept
+{
+    return order >= table().min_order[int(routine)][precision_index(precision)];
+}
+
+}  // namespace tessera::dropin

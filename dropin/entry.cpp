@@ -1,0 +1,59 @@
+// Who runs a call: Tessera above the crossover, unless the call is re-entrant or the runtime
+// is busy with another thread's call; the next library otherwise.
+#include "dropin/entry.hpp"
+
+#include <tessera/rt/runtime.hpp>
+
+#include "linalg/lapack/library_call.hpp"
+
+namespace tessera::dropin {
+
+namespace {
+thread_local int serving_depth = 0;    // > 0 while Tessera serves a call of this thread
+std::atomic<bool> runtime_busy{false};  // Tessera serves some thread's call
+std::atomic<Entry*> entries{nullptr};
+}  // namespace
+
+Serving Serving::try_acquire() noexcept
+{
+    // Re-entrant: a call made by Tessera itself, on this thread (a kernel run inline, a small
+    // case handed to LAPACK) or on a worker, or from a LAPACK-style call the application made
+    // directly. Sending it back into Tessera would recurse without end.
+    if (serving_depth > 0 || rt::Runtime::current_worker() != rt::no_worker || la::detail::inside_library_call())
+        return {};
+    if (runtime_busy.exchange(true, std::memory_order_acquire)) return {};
+    ++serving_depth;
+    Serving s;
+    s.held_ = true;
+    return s;
+}
+
+Serving::~Serving()
+{
+    if (!held_) return;
+    --serving_depth;
+    runtime_busy.store(false, std::memory_order_release);
+}
+
+Serving Entry::serve(double order) noexcept
+{
+    if (!listed_.load(std::memory_order_relaxed) && !listed_.exchange(true)) list_entry(*this);
+    if (!tessera_runs(routine_, precision(), order)) {
+        below_crossover.fetch_add(1, std::memory_order_relaxed);
+        return {};
+    }
+    Serving s = Serving::try_acquire();
+    (s ? served : nested).fetch_add(1, std::memory_order_relaxed);
+    return s;
+}
+
+void list_entry(Entry& entry) noexcept
+{
+    Entry* head = entries.load(std::memory_order_relaxed);
+    do entry.next_entry = head;
+    while (!entries.compare_exchange_weak(head, &entry, std::memory_order_release, std::memory_order_relaxed));
+}
+
+Entry* first_entry() noexcept { return entries.load(std::memory_order_acquire); }
+
+}  // namespace tessera::dropin

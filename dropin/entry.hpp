@@ -1,0 +1,77 @@
+// One exported BLAS or LAPACK symbol of the drop-in library: whether a call goes to Tessera or
+// to the next library, how many went where, and the next library's definition. Internal to
+// libtessera_lapack.
+#pragma once
+
+#include "dropin/crossover.hpp"
+
+#include <atomic>
+#include <cstdint>
+
+namespace tessera::dropin {
+
+/// The definition of `symbol` that the drop-in stands in front of: in the library named by
+/// TESSERA_LAPACK_FALLBACK, else the next one in the link order (dlsym RTLD_NEXT), else
+/// OpenBLAS. Null (with a message on stderr) when none has it. fallback.cpp.
+void* next_definition(char const* symbol) noexcept;
+
+/// Held while Tessera serves a call. Meanwhile every other call into the drop-in goes to the
+/// next library: the BLAS and LAPACK calls Tessera's own kernels make (on this thread or on a
+/// worker), and another application thread's calls (the runtime is busy with this one).
+class Serving {
+public:
+    Serving() noexcept = default;  // not held: the next library runs the call
+    static Serving try_acquire() noexcept;
+    Serving(Serving&& other) noexcept : held_(other.held_) { other.held_ = false; }
+    Serving& operator=(Serving&&) = delete;
+    ~Serving();
+    explicit operator bool() const noexcept { return held_; }
+
+private:
+    bool held_ = false;
+};
+
+/// An exported symbol. Constant-initialized (a function-local `static constinit Entry`), so
+/// that a call below the crossover costs a table lookup and an indirect call.
+class Entry {
+public:
+    constexpr Entry(char const* symbol, Routine routine) noexcept : symbol_(symbol), routine_(routine) {}
+
+    /// Whether Tessera runs this call (of the given order): above the crossover, not
+    /// re-entrant, the runtime not busy with another thread's call.
+    Serving serve(double order) noexcept;
+
+    /// Calls the next library's definition, of type F (the exported function's own type).
+    template <class F, class... Args>
+    void forward(Args... args) noexcept
+    {
+        void* f = next_.load(std::memory_order_acquire);
+        if (!f) {
+            f = next_definition(symbol_);
+            if (!f) return;  // reported by next_definition: nothing can run the call
+            next_.store(f, std::memory_order_release);
+        }
+        reinterpret_cast<F*>(f)(args...);
+    }
+
+    char const* symbol() const noexcept { return symbol_; }  // "dpotrf_"
+    char precision() const noexcept { return symbol_[0]; }
+
+    // What TESSERA_LAPACK_VERBOSE=1 prints at exit (report.cpp).
+    std::atomic<uint64_t> served{0};           // Tessera ran them
+    std::atomic<uint64_t> below_crossover{0};  // the next library ran them: too small
+    std::atomic<uint64_t> nested{0};           // the next library ran them: re-entrant or concurrent
+    Entry* next_entry = nullptr;  // the list of the symbols called so far
+
+private:
+    char const* symbol_;
+    Routine routine_;
+    std::atomic<void*> next_{nullptr};
+    std::atomic<bool> listed_{false};
+};
+
+/// The first entry of the list of symbols called so far (report.cpp walks it at exit).
+Entry* first_entry() noexcept;
+void list_entry(Entry& entry) noexcept;
+
+}  // namespace tessera::dropin
