@@ -18,6 +18,12 @@ packages=(
     libhwloc-dev      # topology, worker pinning
     libgtest-dev      # unit tests
     hwloc             # lstopo, hwloc-ls: to look at the machine
+    # the drop-in LAPACK's tests (tests/dropin): reference LAPACK's own test programs, a
+    # Fortran program, NumPy and SciPy through the drop-in
+    liblapack-test
+    gfortran
+    python3-numpy
+    python3-scipy
 )
 
 if [[ ${1:-} == --peers ]]; then
