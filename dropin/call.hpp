@@ -9,13 +9,39 @@
 #include <tessera/la/enums.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <complex>
 #include <cstddef>
 #include <type_traits>
 
 /// An exported BLAS or LAPACK symbol (the library's other symbols are hidden).
 #define TESSERA_DROPIN_EXPORT extern "C" __attribute__((visibility("default")))
+#define TESSERA_DROPIN_UNPAREN(...) __VA_ARGS__
+
+/// Defines the exported `symbol` of `routine`, with the parameters `params` and their names
+/// `args` (both parenthesized): when `forwards<...> dims` (the call's m, n, k) says it is below
+/// the crossover, it tail-calls the next library's symbol, a few instructions with no frame of
+/// its own; otherwise it calls `symbol`served out of line, which runs the statement `body`
+/// with `entry` (the symbol's Entry), the parameters and `forward()` in scope.
+#define TESSERA_DROPIN_SYMBOL(symbol, routine, params, args, dims, body)                           \
+    TESSERA_DROPIN_EXPORT void symbol(TESSERA_DROPIN_UNPAREN params) noexcept;                     \
+    namespace {                                                                                    \
+    constinit ::tessera::dropin::Entry symbol##entry{#symbol,                                      \
+                                                     ::tessera::dropin::Routine::routine};         \
+    [[gnu::noinline]] void symbol##served(TESSERA_DROPIN_UNPAREN params) noexcept                  \
+    {                                                                                              \
+        auto& entry = symbol##entry;                                                               \
+        auto forward = [&] { entry.forward<decltype(symbol)>(TESSERA_DROPIN_UNPAREN args); };      \
+        TESSERA_DROPIN_UNPAREN body;                                                               \
+    }                                                                                              \
+    }                                                                                              \
+    TESSERA_DROPIN_EXPORT void symbol(TESSERA_DROPIN_UNPAREN params) noexcept                      \
+    {                                                                                              \
+        if (::tessera::dropin::forwards<::tessera::dropin::Routine::routine,                       \
+                                        ::tessera::dropin::precision_index(#symbol[0])>            \
+                dims) [[likely]]                                                                   \
+            return symbol##entry.forward<decltype(symbol)>(TESSERA_DROPIN_UNPAREN args);           \
+        return symbol##served(TESSERA_DROPIN_UNPAREN args);                                        \
+    }
 
 extern "C" void xerbla_(char const* name, int const* info, std::size_t name_length);
 
@@ -27,12 +53,16 @@ using cdouble = std::complex<double>;  // and COMPLEX*16
 template <class T>
 inline constexpr bool is_complex = !std::is_same_v<T, float> && !std::is_same_v<T, double>;
 
-/// LAPACK's LSAME: the option letter, either case.
+/// LAPACK's LSAME: the option letter (upper case), either case; ASCII, as LAPACK's.
 inline bool lsame(char const* option, char letter) noexcept
 {
-    return std::toupper(static_cast<unsigned char>(*option)) == letter;
+    const char c = *option;
+    return c == letter || c == letter + ('a' - 'A');
 }
-inline int max1(int n) noexcept { return std::max(1, n); }
+inline int max1(int n) noexcept
+{
+    return std::max(1, n);
+}
 
 /// Reports bad argument `position` through xerbla_, the one the program sees first (its
 /// own, as LAPACK's test suite defines, else its LAPACK's): LAPACK's name ("DPOTRF").
@@ -41,23 +71,42 @@ void report_bad_argument(Entry const& entry, int position) noexcept;
 /// error), on stderr: LAPACK has no info for it. Returns TESSERA_ERROR (-1000) as info.
 int report_failure(Entry const& entry, char const* what) noexcept;
 
-inline Uplo uplo_of(char const* c) noexcept { return lsame(c, 'U') ? Uplo::upper : Uplo::lower; }
-inline Side side_of(char const* c) noexcept { return lsame(c, 'L') ? Side::left : Side::right; }
-inline Diag diag_of(char const* c) noexcept { return lsame(c, 'U') ? Diag::unit : Diag::nonunit; }
+inline Uplo uplo_of(char const* c) noexcept
+{
+    return lsame(c, 'U') ? Uplo::upper : Uplo::lower;
+}
+inline Side side_of(char const* c) noexcept
+{
+    return lsame(c, 'L') ? Side::left : Side::right;
+}
+inline Diag diag_of(char const* c) noexcept
+{
+    return lsame(c, 'U') ? Diag::unit : Diag::nonunit;
+}
 /// 'N', 'T', 'C' as an Op: 'C' is 'T' for the real types, as in BLAS.
-template <class T>
-Op op_of(char const* c) noexcept
+template <class T> Op op_of(char const* c) noexcept
 {
     if (lsame(c, 'N')) return Op::notrans;
     return lsame(c, 'T') || !is_complex<T> ? Op::trans : Op::conjtrans;
 }
-inline bool is_uplo(char const* c) noexcept { return lsame(c, 'U') || lsame(c, 'L'); }
-inline bool is_side(char const* c) noexcept { return lsame(c, 'L') || lsame(c, 'R'); }
-inline bool is_diag(char const* c) noexcept { return lsame(c, 'U') || lsame(c, 'N'); }
-inline bool is_op(char const* c) noexcept { return lsame(c, 'N') || lsame(c, 'T') || lsame(c, 'C'); }
+inline bool is_uplo(char const* c) noexcept
+{
+    return lsame(c, 'U') || lsame(c, 'L');
+}
+inline bool is_side(char const* c) noexcept
+{
+    return lsame(c, 'L') || lsame(c, 'R');
+}
+inline bool is_diag(char const* c) noexcept
+{
+    return lsame(c, 'U') || lsame(c, 'N');
+}
+inline bool is_op(char const* c) noexcept
+{
+    return lsame(c, 'N') || lsame(c, 'T') || lsame(c, 'C');
+}
 /// Q or Q^H for ormqr/unmqr, ormlq/unmlq, gels: 'T' for the real types, 'C' for complex.
-template <class T>
-bool is_q_op(char const* c) noexcept
+template <class T> bool is_q_op(char const* c) noexcept
 {
     return lsame(c, 'N') || lsame(c, is_complex<T> ? 'C' : 'T');
 }

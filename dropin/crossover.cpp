@@ -1,11 +1,10 @@
 // The crossover table: from which order Tessera's tile algorithm beats the single call of the
 // next library (OpenBLAS here), measured per routine and precision (docs/benchmarks.md,
-// "drop-in crossovers", scripts/dropin-crossover.sh). Below it a call costs the drop-in a
-// lookup and an indirect call, so the drop-in is never slower than what it replaces.
+// "the drop-in's crossovers", scripts/dropin-crossover.sh). Below it a call costs the drop-in
+// a load, a compare and an indirect call, so the drop-in is never slower than what it replaces.
 #include "dropin/crossover.hpp"
 
 #include <cctype>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,8 +18,8 @@ constexpr double never = std::numeric_limits<double>::infinity();
 constexpr int routines = int(Routine::count);
 
 char const* const routine_names[routines] = {
-    "gemm",  "symm",  "syrk",  "trsm",  "trmm",  "potrf", "potrs", "posv",  "potri", "getrf", "getrs",
-    "gesv",  "getri", "sgesv", "geqrf", "mqr",   "gqr",   "gelqf", "mlq",   "glq",   "gels",
+    "gemm", "symm",  "syrk",  "trsm",  "trmm", "potrf", "potrs", "posv", "potri", "getrf", "getrs",
+    "gesv", "getri", "sgesv", "geqrf", "mqr",  "gqr",   "gelqf", "mlq",  "glq",   "gels",
 };
 
 /// The crossover orders, [routine][s d c z]. `never`: Tessera was not at OpenBLAS's speed up to
@@ -37,38 +36,68 @@ constexpr Table measured = {{
     //            s      d      c      z
     /* gemm  */ {never, never, never, never},
     /* symm  */ {never, never, never, never},
-    /* syrk  */ {never, never, never,  1024},
+    /* syrk  */ {never, never, never, 1024},
     /* trsm  */ {never, never, never, never},
     /* trmm  */ {never, never, never, never},
-    /* potrf */ { 1024,  1024,  1024,  1024},
+    /* potrf */ {1024, 1024, 1024, 1024},
     /* potrs */ {never, never, never, never},
-    /* posv  */ { 1024,   512,  1024,  1024},
+    /* posv  */ {1024, 512, 1024, 1024},
     /* potri */ {never, never, never, never},
     /* getrf */ {never, never, never, never},
     /* getrs */ {never, never, never, never},
-    /* gesv  */ {never,  1024, never,  1024},
+    /* gesv  */ {never, 1024, never, 1024},
     /* getri */ {never, never, never, never},
     /* sgesv */ {never, never, never, never},
-    /* geqrf */ {  128,   512,   512,   128},
-    /* mqr   */ {   58, never, never, never},
-    /* gqr   */ {  256,   256,   128,   128},
-    /* gelqf */ {  128,   128,   128,   128},
+    /* geqrf */ {128, 512, 512, 128},
+    /* mqr   */ {58, never, never, never},
+    /* gqr   */ {256, 256, 128, 128},
+    /* gelqf */ {128, 128, 128, 128},
     /* mlq   */ {never, never, never, never},
     /* glq   */ {never, never, never, never},
-    /* gels  */ {  128,   128,   128,   128},
+    /* gels  */ {128, 128, 128, 128},
 }};
 
-int precision_index(char p) noexcept
+/// The routine of a name as users write it: "dpotrf", "DGEMM", "zunmqr", "dormqr", "dsgesv".
+bool parse_routine(std::string name, Routine& routine, int& precision);
+
+/// The crossover orders: the measured ones, with TESSERA_LAPACK_MIN_N applied.
+Table orders() noexcept
 {
-    switch (p) {
-    case 's': return 0;
-    case 'd': return 1;
-    case 'c': return 2;
-    default: return 3;  // 'z'
+    Table t = measured;
+    char const* env = std::getenv("TESSERA_LAPACK_MIN_N");
+    if (!env || !*env) return t;
+    std::string spec = env;
+    char* end = nullptr;
+    const double all = std::strtod(spec.c_str(), &end);
+    if (end && *end == '\0' && all >= 0) {  // one order for every routine
+        for (auto& row : t.min_order)
+            for (double& x : row) x = all;
+        return t;
     }
+    // "dpotrf=300,dgemm=0": per routine and precision
+    std::size_t at = 0;
+    while (at <= spec.size()) {
+        const std::size_t comma = std::min(spec.find(',', at), spec.size());
+        const std::string item = spec.substr(at, comma - at);
+        const std::size_t eq = item.find('=');
+        Routine r{};
+        int p = 0;
+        double value = -1;
+        if (eq != std::string::npos) value = std::strtod(item.c_str() + eq + 1, &end);
+        if (eq == std::string::npos || !parse_routine(item.substr(0, eq), r, p) || !end ||
+            *end != '\0' || value < 0)
+            std::fprintf(
+                stderr,
+                "tessera_lapack: TESSERA_LAPACK_MIN_N: '%s' is not <order> or <routine>=<order> "
+                "(e.g. 0, or dpotrf=300,dgemm=0); ignored\n",
+                item.c_str());
+        else
+            t.min_order[int(r)][p] = value;
+        at = comma + 1;
+    }
+    return t;
 }
 
-/// The routine of a name as users write it: "dpotrf", "DGEMM", "zunmqr", "dormqr", "dsgesv".
 bool parse_routine(std::string name, Routine& routine, int& precision)
 {
     for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -88,51 +117,22 @@ bool parse_routine(std::string name, Routine& routine, int& precision)
     return false;
 }
 
-/// The table in use: the measured one, with TESSERA_LAPACK_MIN_N applied.
-Table const& table() noexcept
+constexpr CrossoverVolumes cubes(Table const& t)
 {
-    static Table const t = [] {
-        Table t = measured;
-        char const* env = std::getenv("TESSERA_LAPACK_MIN_N");
-        if (!env || !*env) return t;
-        std::string spec = env;
-        char* end = nullptr;
-        const double all = std::strtod(spec.c_str(), &end);
-        if (end && *end == '\0' && all >= 0) {  // one order for every routine
-            for (auto& row : t.min_order)
-                for (double& x : row) x = all;
-            return t;
-        }
-        // "dpotrf=300,dgemm=0": per routine and precision
-        std::size_t at = 0;
-        while (at <= spec.size()) {
-            const std::size_t comma = std::min(spec.find(',', at), spec.size());
-            const std::string item = spec.substr(at, comma - at);
-            const std::size_t eq = item.find('=');
-            Routine r{};
-            int p = 0;
-            double value = -1;
-            if (eq != std::string::npos) value = std::strtod(item.c_str() + eq + 1, &end);
-            if (eq == std::string::npos || !parse_routine(item.substr(0, eq), r, p) || !end || *end != '\0' ||
-                value < 0)
-                std::fprintf(stderr, "tessera_lapack: TESSERA_LAPACK_MIN_N: '%s' is not <order> or "
-                                     "<routine>=<order> (e.g. 0, or dpotrf=300,dgemm=0); ignored\n", item.c_str());
-            else t.min_order[int(r)][p] = value;
-            at = comma + 1;
-        }
-        return t;
-    }();
-    return t;
+    CrossoverVolumes v{};
+    for (int r = 0; r < routines; ++r)
+        for (int p = 0; p < 4; ++p)
+            v.min_volume[r][p] = t.min_order[r][p] * t.min_order[r][p] * t.min_order[r][p];
+    return v;
 }
+
+/// Applies TESSERA_LAPACK_MIN_N when the library is loaded.
+[[maybe_unused]] const bool environment_applied = [] {
+    crossover_volumes = cubes(orders());
+    return true;
+}();
 }  // namespace
 
-// A negative dimension is order 0: a bad argument goes where a call of order 0 would (to
-// Tessera's checks when TESSERA_LAPACK_MIN_N=0), and both report it as LAPACK does.
-double order(double m, double n, double k) noexcept { return m < 0 || n < 0 || k < 0 ? 0 : std::cbrt(m * n * k); }
-
-bool tessera_runs(Routine routine, char precision, double order) noexcept
-{
-    return order >= table().min_order[int(routine)][precision_index(precision)];
-}
+constinit CrossoverVolumes crossover_volumes = cubes(measured);
 
 }  // namespace tessera::dropin

@@ -15,6 +15,21 @@ namespace tessera::dropin {
 /// OpenBLAS. Null (with a message on stderr) when none has it. fallback.cpp.
 void* next_definition(char const* symbol) noexcept;
 
+/// TESSERA_LAPACK_VERBOSE is set (read when the library is loaded, report.cpp): the entries
+/// count their calls.
+extern bool counting;
+
+/// The fast path of every symbol: true when the next library runs a call of `routine` in
+/// precision `p` (precision_index) and dimensions m, n, k because it is below the crossover
+/// (and calls are not being counted). The symbol then returns Entry::forward(...) at once, a
+/// tail call: a few instructions in front of the next library.
+template <Routine routine, int p>
+[[gnu::always_inline]] inline bool forwards(double m, double n, double k) noexcept
+{
+    const double volume = m < 0 || n < 0 || k < 0 ? 0 : m * n * k;
+    return !counting && !tessera_runs(routine, p, volume);
+}
+
 /// Held while Tessera serves a call. Meanwhile every other call into the drop-in goes to the
 /// next library: the BLAS and LAPACK calls Tessera's own kernels make (on this thread or on a
 /// worker), and another application thread's calls (the runtime is busy with this one).
@@ -35,21 +50,29 @@ private:
 /// that a call below the crossover costs a table lookup and an indirect call.
 class Entry {
 public:
-    constexpr Entry(char const* symbol, Routine routine) noexcept : symbol_(symbol), routine_(routine) {}
+    constexpr Entry(char const* symbol, Routine routine) noexcept
+        : symbol_(symbol), routine_(routine), precision_(precision_index(symbol[0]))
+    {}
 
-    /// Whether Tessera runs this call (of the given order): above the crossover, not
-    /// re-entrant, the runtime not busy with another thread's call.
-    Serving serve(double order) noexcept;
+    /// Whether Tessera runs this call, of dimensions m, n, k (the volume m n k of the square
+    /// problem with as many flops): above the crossover, not re-entrant, the runtime not busy
+    /// with another thread's call. Inline: below the crossover, a few instructions.
+    Serving serve(double m, double n, double k) noexcept
+    {
+        const double volume =
+            m < 0 || n < 0 || k < 0 ? 0 : m * n * k;  // a bad argument: as the smallest call
+        const bool runs = tessera_runs(routine_, precision_, volume);
+        if (counting) count_call(runs);
+        return runs ? acquire() : Serving{};
+    }
 
     /// Calls the next library's definition, of type F (the exported function's own type).
-    template <class F, class... Args>
-    void forward(Args... args) noexcept
+    template <class F, class... Args> [[gnu::always_inline]] void forward(Args... args) noexcept
     {
         void* f = next_.load(std::memory_order_acquire);
-        if (!f) {
-            f = next_definition(symbol_);
+        if (!f) [[unlikely]] {
+            f = resolve_next();
             if (!f) return;  // reported by next_definition: nothing can run the call
-            next_.store(f, std::memory_order_release);
         }
         reinterpret_cast<F*>(f)(args...);
     }
@@ -57,15 +80,20 @@ public:
     char const* symbol() const noexcept { return symbol_; }  // "dpotrf_"
     char precision() const noexcept { return symbol_[0]; }
 
-    // What TESSERA_LAPACK_VERBOSE=1 prints at exit (report.cpp).
+    // What TESSERA_LAPACK_VERBOSE=1 prints at exit (report.cpp); counted only then, so that
+    // a call below the crossover costs no atomic operation.
     std::atomic<uint64_t> served{0};           // Tessera ran them
     std::atomic<uint64_t> below_crossover{0};  // the next library ran them: too small
-    std::atomic<uint64_t> nested{0};           // the next library ran them: re-entrant or concurrent
-    Entry* next_entry = nullptr;  // the list of the symbols called so far
+    std::atomic<uint64_t> nested{0};  // the next library ran them: re-entrant or concurrent
+    Entry* next_entry = nullptr;      // the list of the symbols called so far
 
 private:
+    void* resolve_next() noexcept;        // next_definition, kept in next_
+    Serving acquire() noexcept;           // Serving::try_acquire, counted
+    void count_call(bool runs) noexcept;  // lists the entry, counts a call below the crossover
     char const* symbol_;
     Routine routine_;
+    int precision_;
     std::atomic<void*> next_{nullptr};
     std::atomic<bool> listed_{false};
 };

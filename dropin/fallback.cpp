@@ -18,8 +18,11 @@ void* named_fallback() noexcept
         if (!name || !*name) return static_cast<void*>(nullptr);
         void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
         if (!h)
-            std::fprintf(stderr, "tessera_lapack: TESSERA_LAPACK_FALLBACK=%s cannot be opened (%s); using the next "
-                                 "library in the link order\n", name, dlerror());
+            std::fprintf(
+                stderr,
+                "tessera_lapack: TESSERA_LAPACK_FALLBACK=%s cannot be opened (%s); using the next "
+                "library in the link order\n",
+                name, dlerror());
         return h;
     }();
     return library;
@@ -42,12 +45,16 @@ void* next_definition(char const* symbol) noexcept
     if (!f) f = dlsym(RTLD_NEXT, symbol);
     if (!f || defined_here(f)) {
         // OpenBLAS: libtessera links it, so it is loaded; it has all of BLAS and LAPACK.
-        static void* const openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        static void* const openblas =
+            dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
         f = openblas ? dlsym(openblas, symbol) : nullptr;
     }
     if (!f || defined_here(f)) {
-        std::fprintf(stderr, "tessera_lapack: no library after this one defines %s (set TESSERA_LAPACK_FALLBACK "
-                             "to a BLAS/LAPACK library); the call does nothing\n", symbol);
+        std::fprintf(
+            stderr,
+            "tessera_lapack: no library after this one defines %s (set TESSERA_LAPACK_FALLBACK "
+            "to a BLAS/LAPACK library); the call does nothing\n",
+            symbol);
         return nullptr;
     }
     return f;

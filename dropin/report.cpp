@@ -9,6 +9,8 @@
 
 namespace tessera::dropin {
 
+constinit bool counting = false;
+
 namespace {
 bool verbose() noexcept
 {
@@ -19,16 +21,18 @@ bool verbose() noexcept
 /// Constructed when the library is loaded, before any Entry is listed, so destroyed after
 /// the calls are over (the entries are constant-initialized statics: they stay readable).
 struct ExitReport {
+    ExitReport() { counting = verbose(); }
     ~ExitReport()
     {
-        if (!verbose()) return;
+        if (!counting) return;
         for (Entry* e = first_entry(); e; e = e->next_entry)
-            std::fprintf(stderr,
-                         "tessera_lapack: %-8s %9llu by Tessera, %9llu below the crossover, %9llu nested or "
-                         "concurrent\n",
-                         e->symbol(), static_cast<unsigned long long>(e->served.load()),
-                         static_cast<unsigned long long>(e->below_crossover.load()),
-                         static_cast<unsigned long long>(e->nested.load()));
+            std::fprintf(
+                stderr,
+                "tessera_lapack: %-8s %9llu by Tessera, %9llu below the crossover, %9llu nested or "
+                "concurrent\n",
+                e->symbol(), static_cast<unsigned long long>(e->served.load()),
+                static_cast<unsigned long long>(e->below_crossover.load()),
+                static_cast<unsigned long long>(e->nested.load()));
     }
 } exit_report;
 }  // namespace
