@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the drop-in's crossovers (dropin/crossover.cpp): for each routine, Tessera (every
+# Measures the drop-in's crossovers (linalg/dropin/crossover.cpp): for each routine, Tessera (every
 # call sent to it, TESSERA_LAPACK_MIN_N=0) against OpenBLAS's same symbol at growing orders,
 # and prints the smallest order from which Tessera was at least as fast at every order
 # measured above it ("never" when it was not at the largest).

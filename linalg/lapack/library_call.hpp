@@ -26,7 +26,7 @@ private:
 };
 
 /// True while the calling thread is inside a LAPACK-style call (a LibraryCall exists on it):
-/// the drop-in LAPACK (dropin/) sends the BLAS and LAPACK calls such a call makes to the
+/// the drop-in LAPACK (linalg/dropin/) sends the BLAS and LAPACK calls such a call makes to the
 /// system's libraries, never back into the library.
 bool inside_library_call() noexcept;
 

@@ -1,6 +1,6 @@
 // The Cholesky family's symbols: potrf, potrs, posv, potri in their precisions, with
 // LAPACK's argument checks.
-#include "dropin/call.hpp"
+#include "linalg/dropin/call.hpp"
 
 #include <tessera/la/cholesky.hpp>
 

@@ -1,6 +1,6 @@
 // The level-3 BLAS symbols: gemm, symm, hemm, syrk, herk, trsm, trmm in their precisions,
 // with the reference BLAS's argument checks (xerbla_ positions as in BLAS).
-#include "dropin/call.hpp"
+#include "linalg/dropin/call.hpp"
 
 #include <tessera/la/blas.hpp>
 

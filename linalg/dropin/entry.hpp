@@ -3,7 +3,7 @@
 // libtessera_lapack.
 #pragma once
 
-#include "dropin/crossover.hpp"
+#include "linalg/dropin/crossover.hpp"
 
 #include <atomic>
 #include <cstdint>

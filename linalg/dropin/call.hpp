@@ -3,7 +3,7 @@
 // routine. Internal to libtessera_lapack.
 #pragma once
 
-#include "dropin/entry.hpp"
+#include "linalg/dropin/entry.hpp"
 
 #include <tessera/error.hpp>
 #include <tessera/la/enums.hpp>

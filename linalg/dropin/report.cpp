@@ -2,7 +2,7 @@
 // how many went to the next library, and why (too small; or nested: made by Tessera's own
 // kernels, or by another thread while Tessera served one): the proof, for a NumPy or Fortran
 // user, that Tessera served their calls.
-#include "dropin/entry.hpp"
+#include "linalg/dropin/entry.hpp"
 
 #include <cstdio>
 #include <cstdlib>

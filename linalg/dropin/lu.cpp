@@ -1,7 +1,7 @@
 // The LU family's symbols: getrf, getrs, gesv, getri in their precisions, and the mixed
 // precision dsgesv and zcgesv, with LAPACK's argument checks. LAPACK's pivots are int;
 // Tessera's are int64_t.
-#include "dropin/call.hpp"
+#include "linalg/dropin/call.hpp"
 
 #include <tessera/la/lu.hpp>
 

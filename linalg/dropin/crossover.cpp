@@ -2,7 +2,7 @@
 // next library (OpenBLAS here), measured per routine and precision (docs/benchmarks.md,
 // "the drop-in's crossovers", scripts/dropin-crossover.sh). Below it a call costs the drop-in
 // a load, a compare and an indirect call, so the drop-in is never slower than what it replaces.
-#include "dropin/crossover.hpp"
+#include "linalg/dropin/crossover.hpp"
 
 #include <cctype>
 #include <cstdio>

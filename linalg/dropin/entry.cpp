@@ -1,6 +1,6 @@
 // Who runs a call: Tessera above the crossover, unless the call is re-entrant or the runtime
 // is busy with another thread's call; the next library otherwise.
-#include "dropin/entry.hpp"
+#include "linalg/dropin/entry.hpp"
 
 #include <tessera/rt/runtime.hpp>
 

@@ -1,5 +1,5 @@
 // Bad arguments through xerbla_, as LAPACK reports them; other failures on stderr.
-#include "dropin/call.hpp"
+#include "linalg/dropin/call.hpp"
 
 #include <tessera/tessera.h>
 

@@ -1,6 +1,6 @@
 // The next BLAS/LAPACK: the library the drop-in stands in front of, which runs every call
 // Tessera does not (below the crossover, re-entrant, or a routine Tessera lacks).
-#include "dropin/entry.hpp"
+#include "linalg/dropin/entry.hpp"
 
 #include <dlfcn.h>
 

@@ -2,7 +2,7 @@
 // and gels in their precisions, with LAPACK's argument checks. Tessera needs no workspace: a
 // workspace query (lwork = -1) gets the next library's answer, so that a caller sizes WORK
 // exactly as with LAPACK, and a WORK too small is still an error, as in LAPACK.
-#include "dropin/call.hpp"
+#include "linalg/dropin/call.hpp"
 
 #include <tessera/la/qr.hpp>
 
