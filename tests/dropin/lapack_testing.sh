@@ -3,7 +3,8 @@
 #   tests/dropin/lapack_testing.sh <libtessera_lapack.so> <s|d|c|z|ds|zc> [workdir]
 # runs xlintst<p> with LD_PRELOAD of the drop-in and TESSERA_LAPACK_MIN_N=0 (Tessera, not
 # the next library, runs every call the program makes), on the paths Tessera implements:
-# GE, PO, QR, LQ, LS (ds, zc: the mixed-precision GE driver). Passes when every test passes
+# GE, PO, QR, LQ, LS (ds, zc: the mixed-precision GE driver); with DROPIN_AS=liblapack, the
+# drop-in stands in for liblapack.so.3 instead (run_with_dropin.sh). Passes when every test passes
 # its threshold, every error exit calls xerbla as LAPACK's routine would, and Tessera served
 # calls of each routine it implements on those paths. Exit 77 (skipped) without liblapack-test.
 set -euo pipefail

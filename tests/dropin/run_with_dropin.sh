@@ -3,13 +3,24 @@
 #   tests/dropin/run_with_dropin.sh <libtessera_lapack.so> "<symbols>" <program> [args...]
 # Passes when the program passes (it checks its own results) and Tessera served at least one
 # call of each of <symbols> (TESSERA_LAPACK_VERBOSE's counters).
+# DROPIN_AS=liblapack: instead of LD_PRELOAD, the drop-in stands in for liblapack.so.3 and
+# libblas.so.3 (a directory of links on LD_LIBRARY_PATH), as Debian's alternatives would
+# install it: what it does not define comes from the OpenBLAS it loads.
 set -euo pipefail
 lib=$(realpath "$1")
 symbols=$2
 shift 2
 counts=$(mktemp)
-trap 'rm -f "$counts"' EXIT
-LD_PRELOAD=$lib TESSERA_LAPACK_MIN_N=0 TESSERA_LAPACK_VERBOSE=1 TESSERA_NCUDA=0 "$@" 2> "$counts"
+links=$(mktemp -d)
+trap 'rm -rf "$counts" "$links"' EXIT
+if [[ ${DROPIN_AS:-} == liblapack ]]; then
+    ln -s "$lib" "$links/liblapack.so.3"
+    ln -s "$lib" "$links/libblas.so.3"
+    load=(LD_LIBRARY_PATH="$links${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+else
+    load=(LD_PRELOAD="$lib")
+fi
+env "${load[@]}" TESSERA_LAPACK_MIN_N=0 TESSERA_LAPACK_VERBOSE=1 TESSERA_NCUDA=0 "$@" 2> "$counts"
 cat "$counts"
 status=0
 for s in $symbols; do
