@@ -47,6 +47,13 @@ struct CrossoverVolumes {
 };
 extern CrossoverVolumes crossover_volumes;
 
+/// The volume m n k of a call (0 when a dimension is negative: a bad argument goes where the
+/// smallest call goes, and both Tessera and the next library report it as LAPACK does).
+constexpr double volume_of(double m, double n, double k) noexcept
+{
+    return m < 0 || n < 0 || k < 0 ? 0 : m * n * k;
+}
+
 /// True when Tessera should run a call of `routine` in precision `p` (precision_index) whose
 /// dimensions multiply to `volume` (0 when a dimension is negative): a load and a compare.
 inline bool tessera_runs(Routine routine, int p, double volume) noexcept

@@ -26,8 +26,7 @@ extern bool counting;
 template <Routine routine, int p>
 [[gnu::always_inline]] inline bool forwards(double m, double n, double k) noexcept
 {
-    const double volume = m < 0 || n < 0 || k < 0 ? 0 : m * n * k;
-    return !counting && !tessera_runs(routine, p, volume);
+    return !counting && !tessera_runs(routine, p, volume_of(m, n, k));
 }
 
 /// Held while Tessera serves a call. Meanwhile every other call into the drop-in goes to the
@@ -46,8 +45,8 @@ private:
     bool held_ = false;
 };
 
-/// An exported symbol. Constant-initialized (a function-local `static constinit Entry`), so
-/// that a call below the crossover costs a table lookup and an indirect call.
+/// An exported symbol (one `constinit` Entry per symbol, TESSERA_DROPIN_SYMBOL in call.hpp):
+/// its routine and precision, the next library's definition once resolved, its counters.
 class Entry {
 public:
     constexpr Entry(char const* symbol, Routine routine) noexcept
@@ -59,9 +58,7 @@ public:
     /// with another thread's call. Inline: below the crossover, a few instructions.
     Serving serve(double m, double n, double k) noexcept
     {
-        const double volume =
-            m < 0 || n < 0 || k < 0 ? 0 : m * n * k;  // a bad argument: as the smallest call
-        const bool runs = tessera_runs(routine_, precision_, volume);
+        const bool runs = tessera_runs(routine_, precision_, volume_of(m, n, k));
         if (counting) count_call(runs);
         return runs ? acquire() : Serving{};
     }
@@ -78,7 +75,6 @@ public:
     }
 
     char const* symbol() const noexcept { return symbol_; }  // "dpotrf_"
-    char precision() const noexcept { return symbol_[0]; }
 
     // What TESSERA_LAPACK_VERBOSE=1 prints at exit (report.cpp); counted only then, so that
     // a call below the crossover costs no atomic operation.
