@@ -84,7 +84,7 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
     auto c = std::make_shared<std::vector<T>>(nn);
     auto ipiv = std::make_shared<std::vector<int>>(std::max(1, n));
     auto tau = std::make_shared<std::vector<T>>(std::max(1, n));
-    const int lwork = std::max(1, 64 * n);
+    const int lwork = std::max({1, 64 * n, n * nrhs});
     auto work = std::make_shared<std::vector<T>>(size_t(lwork));
     int info = 0;
     char const* L = "L";
@@ -98,7 +98,7 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
         void* f = peer(std::string(1, p) + name);
         if (name == "potrf") reinterpret_cast<void (*)(char const*, int const*, T*, int const*, int*, size_t)>(f)(L, &n, a->data(), &ld, &info, 1);
         if (name == "getrf") reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, int*)>(f)(&n, &n, a->data(), &ld, ipiv->data(), &info);
-        if (name == "geqrf") reinterpret_cast<void (*)(int const*, int const*, T*, int const*, T*, T*, int const*, int*)>(f)(&n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info);
+        if (name == "geqrf" || name == "gelqf") reinterpret_cast<void (*)(int const*, int const*, T*, int const*, T*, T*, int const*, int*)>(f)(&n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info);
         *a0 = *a;
     };
     if (r == "potrf" || r == "potri") {
@@ -140,6 +140,29 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
         k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*, T const*, int const*, T const*, T*, int const*, T*, int const*, int*, size_t, size_t)>(f)(L, op, &n, &nrhs, &n, a->data(), &ld, tau->data(), b->data(), &ld, work->data(), &lwork, &info, 1, 1); };
         k.output = [=] { return as_doubles(*b); };
         k.order = std::cbrt(double(n) * n * nrhs);
+    } else if (r == "orglq" || r == "unglq") {
+        factor_with("gelqf");
+        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, int const*, T*, int const*, T const*, T*, int const*, int*)>(f)(&n, &n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info); };
+        k.order = n;
+    } else if (r == "ormlq" || r == "unmlq") {
+        factor_with("gelqf");
+        char const* op = p == 'c' || p == 'z' ? "C" : "T";
+        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*, T const*, int const*, T const*, T*, int const*, T*, int const*, int*, size_t, size_t)>(f)(L, op, &n, &nrhs, &n, a->data(), &ld, tau->data(), b->data(), &ld, work->data(), &lwork, &info, 1, 1); };
+        k.output = [=] { return as_doubles(*b); };
+        k.order = std::cbrt(double(n) * n * nrhs);
+    } else if ((p == 'd' && r == "sgesv") || (p == 'z' && r == "cgesv")) {  // dsgesv, zcgesv
+        // A diagonally dominant A: single precision converges, as the routine is meant for.
+        for (int j = 0; j < n; ++j) (*a0)[j + size_t(j) * n] += T(2 * n);
+        auto x = std::make_shared<std::vector<T>>(size_t(n) * nrhs);
+        auto swork = std::make_shared<std::vector<std::complex<float>>>(size_t(n) * (n + nrhs) + 1);
+        auto rwork = std::make_shared<std::vector<double>>(size_t(std::max(1, n)));
+        auto iter = std::make_shared<int>(0);
+        if (p == 'd')
+            k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T const*, int const*, T*, int const*, T*, void*, int*, int*)>(f)(&n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, x->data(), &ld, work->data(), swork->data(), iter.get(), &info); };
+        else
+            k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T const*, int const*, T*, int const*, T*, void*, double*, int*, int*)>(f)(&n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, x->data(), &ld, work->data(), swork->data(), rwork->data(), iter.get(), &info); };
+        k.output = [=] { return as_doubles(*x); };
+        k.order = n;
     } else if (r == "gels") {
         char const* N = "N";
         k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, int const*, int const*, int const*, T*, int const*, T*, int const*, T*, int const*, int*, size_t)>(f)(N, &n, &n, &nrhs, a->data(), &ld, b->data(), &ld, work->data(), &lwork, &info, 1); };
@@ -172,7 +195,8 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
     } else {
         throw InvalidArgument("tessera-bench dropin: --routine: '" + std::string(1, p) + r +
                               "' is not one of potrf potrs posv potri getrf getrs gesv getri geqrf orgqr ormqr "
-                              "gelqf gels gemm symm syrk trsm trmm (with s, d, c or z before it)");
+                              "gelqf orglq ormlq gels gemm symm syrk trsm trmm (with s, d, c or z before it; "
+                              "un for or with c and z), dsgesv or zcgesv");
     }
     if (!k.prepare) k.prepare = fresh;
     return k;

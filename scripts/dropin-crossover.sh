@@ -5,6 +5,7 @@
 # measured above it ("never" when it was not at the largest).
 #   scripts/dropin-crossover.sh [build-dir] [precisions] [orders]
 #   scripts/dropin-crossover.sh build "d z" "32 64 128 256 512 1024 2048"
+#   ROUTINES="orglq ormlq" scripts/dropin-crossover.sh build "s d"   (some routines only)
 # Run it on an idle machine: it takes minutes per routine and precision. The JSON lines go to
 # <build>/dropin-crossover.json.
 #   scripts/dropin-crossover.sh --summary FILE.json   (only the crossovers of earlier runs)
@@ -24,7 +25,11 @@ else
             s|d) q=or ;;
             *) q=un ;;
         esac
-        for r in potrf potrs posv potri getrf getrs gesv getri geqrf ${q}gqr ${q}mqr gelqf gels gemm symm syrk trsm trmm; do
+        routines="potrf potrs posv potri getrf getrs gesv getri geqrf ${q}gqr ${q}mqr gelqf ${q}glq ${q}mlq gels"
+        routines+=" gemm symm syrk trsm trmm"
+        [[ $p == d ]] && routines+=" sgesv"  # dsgesv
+        [[ $p == z ]] && routines+=" cgesv"  # zcgesv
+        for r in ${ROUTINES:-$routines}; do
             "$bench" dropin --routine "$p$r" --n "$(echo $orders | tr ' ' ,)" --reps "${REPS:-3}" --json |
                 tee -a "$out" | grep -o '"order":[0-9.e+]*\|"ratio":[0-9.e+-]*' | paste - - | tr '\n' ' ' |
                 sed "s/^/$p$r /; s/\$/\\n/"
