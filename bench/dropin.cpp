@@ -34,26 +34,27 @@ using std::size_t;
 
 /// The inputs of one call and the call itself, through a symbol of either library.
 struct Case {
-    std::function<void()> prepare;            // fresh copies of the inputs (not timed)
-    std::function<void(void* symbol)> call;   // the call, through `symbol`
+    std::function<void()> prepare;                // fresh copies of the inputs (not timed)
+    std::function<void(void* symbol)> call;       // the call, through `symbol`
     std::function<std::vector<double>()> output;  // what the call computed, as doubles
-    double order = 0;                         // as the drop-in's crossover measures it
+    double order = 0;                             // as the drop-in's crossover measures it
 };
 
-template <class T>
-T random_scalar(std::mt19937_64& g)
+template <class T> T random_scalar(std::mt19937_64& g)
 {
     std::uniform_real_distribution<double> u(-1, 1);
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) return T(u(g));
-    else return T(u(g), u(g));
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+        return T(u(g));
+    else
+        return T(u(g), u(g));
 }
 
-template <class T>
-std::vector<double> as_doubles(std::vector<T> const& v)
+template <class T> std::vector<double> as_doubles(std::vector<T> const& v)
 {
     std::vector<double> d;
     for (T const& x : v) {
-        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) d.push_back(double(x));
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+            d.push_back(double(x));
         else {
             d.push_back(double(x.real()));
             d.push_back(double(x.imag()));
@@ -70,13 +71,16 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
     std::mt19937_64 gen(uint64_t(n) * 7 + 1);
     const int nrhs = std::max(1, n / 10);
     const size_t nn = size_t(n) * n;
-    auto a0 = std::make_shared<std::vector<T>>(nn), b0 = std::make_shared<std::vector<T>>(size_t(n) * nrhs);
+    auto a0 = std::make_shared<std::vector<T>>(nn),
+         b0 = std::make_shared<std::vector<T>>(size_t(n) * nrhs);
     for (T& x : *a0) x = random_scalar<T>(gen);
     for (T& x : *b0) x = random_scalar<T>(gen);
     const bool spd = r.starts_with("po") || r == "trsm" || r == "trmm";
     if (spd) {  // Hermitian, diagonally dominant: positive definite and well conditioned
         for (int j = 0; j < n; ++j) {
-            for (int i = 0; i < j; ++i) (*a0)[i + size_t(j) * n] = (*a0)[j + size_t(i) * n] = T(std::real((*a0)[i + size_t(j) * n]));
+            for (int i = 0; i < j; ++i)
+                (*a0)[i + size_t(j) * n] = (*a0)[j + size_t(i) * n] =
+                    T(std::real((*a0)[i + size_t(j) * n]));
             (*a0)[j + size_t(j) * n] = T(n);
         }
     }
@@ -88,7 +92,10 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
     auto work = std::make_shared<std::vector<T>>(size_t(lwork));
     int info = 0;
     char const* L = "L";
-    auto fresh = [=] { *a = *a0; *b = *b0; };
+    auto fresh = [=] {
+        *a = *a0;
+        *b = *b0;
+    };
     Case k;
     k.output = [=] { return as_doubles(*a); };
     const int ld = std::max(1, n);
@@ -96,58 +103,111 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
     auto factor_with = [&](std::string const& name) {
         fresh();
         void* f = peer(std::string(1, p) + name);
-        if (name == "potrf") reinterpret_cast<void (*)(char const*, int const*, T*, int const*, int*, size_t)>(f)(L, &n, a->data(), &ld, &info, 1);
-        if (name == "getrf") reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, int*)>(f)(&n, &n, a->data(), &ld, ipiv->data(), &info);
-        if (name == "geqrf" || name == "gelqf") reinterpret_cast<void (*)(int const*, int const*, T*, int const*, T*, T*, int const*, int*)>(f)(&n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info);
+        if (name == "potrf")
+            reinterpret_cast<void (*)(char const*, int const*, T*, int const*, int*, size_t)>(f)(
+                L, &n, a->data(), &ld, &info, 1);
+        if (name == "getrf")
+            reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, int*)>(f)(
+                &n, &n, a->data(), &ld, ipiv->data(), &info);
+        if (name == "geqrf" || name == "gelqf")
+            reinterpret_cast<void (*)(int const*, int const*, T*, int const*, T*, T*, int const*,
+                                      int*)>(f)(&n, &n, a->data(), &ld, tau->data(), work->data(),
+                                                &lwork, &info);
         *a0 = *a;
     };
     if (r == "potrf" || r == "potri") {
         if (r == "potri") factor_with("potrf");
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, int const*, T*, int const*, int*, size_t)>(f)(L, &n, a->data(), &ld, &info, 1); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(char const*, int const*, T*, int const*, int*, size_t)>(f)(
+                L, &n, a->data(), &ld, &info, 1);
+        };
         k.order = n;
     } else if (r == "potrs" || r == "posv") {
         if (r == "potrs") factor_with("potrf");
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, int const*, int const*, T*, int const*, T*, int const*, int*, size_t)>(f)(L, &n, &nrhs, a->data(), &ld, b->data(), &ld, &info, 1); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(char const*, int const*, int const*, T*, int const*, T*,
+                                      int const*, int*, size_t)>(f)(L, &n, &nrhs, a->data(), &ld,
+                                                                    b->data(), &ld, &info, 1);
+        };
         k.output = [=] { return as_doubles(*b); };
         k.order = r == "posv" ? n : std::cbrt(double(n) * n * nrhs);
     } else if (r == "getrf") {
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, int*)>(f)(&n, &n, a->data(), &ld, ipiv->data(), &info); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, int*)>(f)(
+                &n, &n, a->data(), &ld, ipiv->data(), &info);
+        };
         k.order = n;
     } else if (r == "getrs") {
         factor_with("getrf");
         char const* N = "N";
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, int const*, int const*, T const*, int const*, int const*, T*, int const*, int*, size_t)>(f)(N, &n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, &info, 1); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(char const*, int const*, int const*, T const*, int const*,
+                                      int const*, T*, int const*, int*, size_t)>(f)(
+                N, &n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, &info, 1);
+        };
         k.output = [=] { return as_doubles(*b); };
         k.order = std::cbrt(double(n) * n * nrhs);
     } else if (r == "gesv") {
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T*, int const*, int*)>(f)(&n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, &info); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T*, int const*,
+                                      int*)>(f)(&n, &nrhs, a->data(), &ld, ipiv->data(), b->data(),
+                                                &ld, &info);
+        };
         k.output = [=] { return as_doubles(*b); };
         k.order = n;
     } else if (r == "getri") {
         factor_with("getrf");
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, T*, int const*, int const*, T*, int const*, int*)>(f)(&n, a->data(), &ld, ipiv->data(), work->data(), &lwork, &info); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(int const*, T*, int const*, int const*, T*, int const*,
+                                      int*)>(f)(&n, a->data(), &ld, ipiv->data(), work->data(),
+                                                &lwork, &info);
+        };
         k.order = n;
     } else if (r == "geqrf" || r == "gelqf") {
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, T*, int const*, T*, T*, int const*, int*)>(f)(&n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(int const*, int const*, T*, int const*, T*, T*, int const*,
+                                      int*)>(f)(&n, &n, a->data(), &ld, tau->data(), work->data(),
+                                                &lwork, &info);
+        };
         k.order = n;
     } else if (r == "orgqr" || r == "ungqr") {
         factor_with("geqrf");
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, int const*, T*, int const*, T const*, T*, int const*, int*)>(f)(&n, &n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(int const*, int const*, int const*, T*, int const*, T const*,
+                                      T*, int const*, int*)>(f)(
+                &n, &n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info);
+        };
         k.order = n;
     } else if (r == "ormqr" || r == "unmqr") {
         factor_with("geqrf");
         char const* op = p == 'c' || p == 'z' ? "C" : "T";
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*, T const*, int const*, T const*, T*, int const*, T*, int const*, int*, size_t, size_t)>(f)(L, op, &n, &nrhs, &n, a->data(), &ld, tau->data(), b->data(), &ld, work->data(), &lwork, &info, 1, 1); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*,
+                                      T const*, int const*, T const*, T*, int const*, T*,
+                                      int const*, int*, size_t, size_t)>(f)(
+                L, op, &n, &nrhs, &n, a->data(), &ld, tau->data(), b->data(), &ld, work->data(),
+                &lwork, &info, 1, 1);
+        };
         k.output = [=] { return as_doubles(*b); };
         k.order = std::cbrt(double(n) * n * nrhs);
     } else if (r == "orglq" || r == "unglq") {
         factor_with("gelqf");
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, int const*, T*, int const*, T const*, T*, int const*, int*)>(f)(&n, &n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(int const*, int const*, int const*, T*, int const*, T const*,
+                                      T*, int const*, int*)>(f)(
+                &n, &n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info);
+        };
         k.order = n;
     } else if (r == "ormlq" || r == "unmlq") {
         factor_with("gelqf");
         char const* op = p == 'c' || p == 'z' ? "C" : "T";
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*, T const*, int const*, T const*, T*, int const*, T*, int const*, int*, size_t, size_t)>(f)(L, op, &n, &nrhs, &n, a->data(), &ld, tau->data(), b->data(), &ld, work->data(), &lwork, &info, 1, 1); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*,
+                                      T const*, int const*, T const*, T*, int const*, T*,
+                                      int const*, int*, size_t, size_t)>(f)(
+                L, op, &n, &nrhs, &n, a->data(), &ld, tau->data(), b->data(), &ld, work->data(),
+                &lwork, &info, 1, 1);
+        };
         k.output = [=] { return as_doubles(*b); };
         k.order = std::cbrt(double(n) * n * nrhs);
     } else if ((p == 'd' && r == "sgesv") || (p == 'z' && r == "cgesv")) {  // dsgesv, zcgesv
@@ -158,14 +218,29 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
         auto rwork = std::make_shared<std::vector<double>>(size_t(std::max(1, n)));
         auto iter = std::make_shared<int>(0);
         if (p == 'd')
-            k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T const*, int const*, T*, int const*, T*, void*, int*, int*)>(f)(&n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, x->data(), &ld, work->data(), swork->data(), iter.get(), &info); };
+            k.call = [=](void* f) mutable {
+                reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T const*,
+                                          int const*, T*, int const*, T*, void*, int*, int*)>(f)(
+                    &n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, x->data(), &ld,
+                    work->data(), swork->data(), iter.get(), &info);
+            };
         else
-            k.call = [=](void* f) mutable { reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T const*, int const*, T*, int const*, T*, void*, double*, int*, int*)>(f)(&n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, x->data(), &ld, work->data(), swork->data(), rwork->data(), iter.get(), &info); };
+            k.call = [=](void* f) mutable {
+                reinterpret_cast<void (*)(int const*, int const*, T*, int const*, int*, T const*,
+                                          int const*, T*, int const*, T*, void*, double*, int*,
+                                          int*)>(f)(
+                    &n, &nrhs, a->data(), &ld, ipiv->data(), b->data(), &ld, x->data(), &ld,
+                    work->data(), swork->data(), rwork->data(), iter.get(), &info);
+            };
         k.output = [=] { return as_doubles(*x); };
         k.order = n;
     } else if (r == "gels") {
         char const* N = "N";
-        k.call = [=](void* f) mutable { reinterpret_cast<void (*)(char const*, int const*, int const*, int const*, T*, int const*, T*, int const*, T*, int const*, int*, size_t)>(f)(N, &n, &n, &nrhs, a->data(), &ld, b->data(), &ld, work->data(), &lwork, &info, 1); };
+        k.call = [=](void* f) mutable {
+            reinterpret_cast<void (*)(char const*, int const*, int const*, int const*, T*,
+                                      int const*, T*, int const*, T*, int const*, int*, size_t)>(f)(
+                N, &n, &n, &nrhs, a->data(), &ld, b->data(), &ld, work->data(), &lwork, &info, 1);
+        };
         k.output = [=] { return as_doubles(*b); };
         k.order = n;
     } else if (r == "gemm" || r == "symm") {
@@ -173,30 +248,53 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
         char const* N = "N";
         k.prepare = [=] { *c = *a0; };
         if (r == "gemm")
-            k.call = [=](void* f) { reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*, T const*, T const*, int const*, T const*, int const*, T const*, T*, int const*, size_t, size_t)>(f)(N, N, &n, &n, &n, &one, a0->data(), &ld, a0->data(), &ld, &one, c->data(), &ld, 1, 1); };
+            k.call = [=](void* f) {
+                reinterpret_cast<void (*)(char const*, char const*, int const*, int const*,
+                                          int const*, T const*, T const*, int const*, T const*,
+                                          int const*, T const*, T*, int const*, size_t, size_t)>(f)(
+                    N, N, &n, &n, &n, &one, a0->data(), &ld, a0->data(), &ld, &one, c->data(), &ld,
+                    1, 1);
+            };
         else
-            k.call = [=](void* f) { reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, T const*, T const*, int const*, T const*, int const*, T const*, T*, int const*, size_t, size_t)>(f)(L, L, &n, &n, &one, a0->data(), &ld, a0->data(), &ld, &one, c->data(), &ld, 1, 1); };
+            k.call = [=](void* f) {
+                reinterpret_cast<void (*)(char const*, char const*, int const*, int const*,
+                                          T const*, T const*, int const*, T const*, int const*,
+                                          T const*, T*, int const*, size_t, size_t)>(f)(
+                    L, L, &n, &n, &one, a0->data(), &ld, a0->data(), &ld, &one, c->data(), &ld, 1,
+                    1);
+            };
         k.output = [=] { return as_doubles(*c); };
         k.order = n;
     } else if (r == "syrk") {
         const T one(1);
         char const* N = "N";
         k.prepare = [=] { *c = *a0; };
-        k.call = [=](void* f) { reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, T const*, T const*, int const*, T const*, T*, int const*, size_t, size_t)>(f)(L, N, &n, &n, &one, a0->data(), &ld, &one, c->data(), &ld, 1, 1); };
+        k.call = [=](void* f) {
+            reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, T const*,
+                                      T const*, int const*, T const*, T*, int const*, size_t,
+                                      size_t)>(f)(L, N, &n, &n, &one, a0->data(), &ld, &one,
+                                                  c->data(), &ld, 1, 1);
+        };
         k.output = [=] { return as_doubles(*c); };
         k.order = n;
     } else if (r == "trsm" || r == "trmm") {
         const T one(1);
         char const* N = "N";
         k.prepare = [=] { *c = *a0; };
-        k.call = [=](void* f) { reinterpret_cast<void (*)(char const*, char const*, char const*, char const*, int const*, int const*, T const*, T const*, int const*, T*, int const*, size_t, size_t, size_t, size_t)>(f)(L, L, N, N, &n, &n, &one, a0->data(), &ld, c->data(), &ld, 1, 1, 1, 1); };
+        k.call = [=](void* f) {
+            reinterpret_cast<void (*)(char const*, char const*, char const*, char const*,
+                                      int const*, int const*, T const*, T const*, int const*, T*,
+                                      int const*, size_t, size_t, size_t, size_t)>(f)(
+                L, L, N, N, &n, &n, &one, a0->data(), &ld, c->data(), &ld, 1, 1, 1, 1);
+        };
         k.output = [=] { return as_doubles(*c); };
         k.order = n;
     } else {
-        throw InvalidArgument("tessera-bench dropin: --routine: '" + std::string(1, p) + r +
-                              "' is not one of potrf potrs posv potri getrf getrs gesv getri geqrf orgqr ormqr "
-                              "gelqf orglq ormlq gels gemm symm syrk trsm trmm (with s, d, c or z before it; "
-                              "un for or with c and z), dsgesv or zcgesv");
+        throw InvalidArgument(
+            "tessera-bench dropin: --routine: '" + std::string(1, p) + r +
+            "' is not one of potrf potrs posv potri getrf getrs gesv getri geqrf orgqr ormqr "
+            "gelqf orglq ormlq gels gemm symm syrk trsm trmm (with s, d, c or z before it; "
+            "un for or with c and z), dsgesv or zcgesv");
     }
     if (!k.prepare) k.prepare = fresh;
     return k;
@@ -215,13 +313,18 @@ double relative_difference(std::vector<double> const& x, std::vector<double> con
 int run_dropin(Options const& o, Report& report)
 {
     const std::string min_n = o.text("min-n", "0");
-    if (min_n == "table") unsetenv("TESSERA_LAPACK_MIN_N");
-    else setenv("TESSERA_LAPACK_MIN_N", min_n.c_str(), 1);
+    if (min_n == "table")
+        unsetenv("TESSERA_LAPACK_MIN_N");
+    else
+        setenv("TESSERA_LAPACK_MIN_N", min_n.c_str(), 1);
     const std::string path = o.text("library", TESSERA_DROPIN_LIBRARY);
     void* dropin = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!dropin) throw InvalidArgument("tessera-bench dropin: --library " + path + " cannot be opened: " + dlerror());
+    if (!dropin)
+        throw InvalidArgument("tessera-bench dropin: --library " + path +
+                              " cannot be opened: " + dlerror());
     void* openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!openblas) throw InvalidArgument(std::string("tessera-bench dropin: libopenblas.so.0: ") + dlerror());
+    if (!openblas)
+        throw InvalidArgument(std::string("tessera-bench dropin: libopenblas.so.0: ") + dlerror());
     auto symbol = [](void* lib, std::string const& name) {
         void* f = dlsym(lib, (name + "_").c_str());
         if (!f) throw InvalidArgument("tessera-bench dropin: no symbol " + name + "_");
@@ -230,7 +333,8 @@ int run_dropin(Options const& o, Report& report)
     const int reps = int(o.integer("reps", 3));
     for (std::string const& routine : o.list("routine", {"dpotrf", "dgetrf", "dgeqrf", "dgemm"})) {
         if (routine.size() < 4 || std::string("sdcz").find(routine[0]) == std::string::npos)
-            throw InvalidArgument("tessera-bench dropin: --routine '" + routine + "' must start with s, d, c or z");
+            throw InvalidArgument("tessera-bench dropin: --routine '" + routine +
+                                  "' must start with s, d, c or z");
         const char p = routine[0];
         const std::string rest = routine.substr(1);
         for (int64_t n : o.integers("n", {16, 64, 256, 1000, 2000})) {
@@ -266,7 +370,7 @@ int run_dropin(Options const& o, Report& report)
                 return std::max(both - copies, 0.0) / inner;
             };
             k.prepare();
-            k.call(ours);  // warm-up: starts the runtime, calibrates
+            k.call(ours);                           // warm-up: starts the runtime, calibrates
             for (int rep = 0; rep < reps; ++rep) {  // interleaved: the noise hits both alike
                 t_theirs.push_back(time(theirs));
                 t_ours.push_back(time(ours));
@@ -284,7 +388,8 @@ int run_dropin(Options const& o, Report& report)
             res.peer = "openblas";
             res.peer_seconds = median(t_theirs);
             res.ratio = res.peer_seconds / res.seconds;
-            res.extra = {{"diff_vs_peer", relative_difference(k.output(), reference)}, {"calls_per_timing", double(inner)}};
+            res.extra = {{"diff_vs_peer", relative_difference(k.output(), reference)},
+                         {"calls_per_timing", double(inner)}};
             res.labels = {{"min_n", min_n}};
             report.add(res);
         }
@@ -292,12 +397,14 @@ int run_dropin(Options const& o, Report& report)
     return 0;
 }
 
-Register dropin_reg{{"dropin",
-                     "the drop-in LAPACK's symbols against OpenBLAS's, symbol for symbol: time, ratio",
-                     "tessera-bench dropin [--routine dpotrf,dgetrf,dgeqrf,dgemm] [--n 16,64,256,1000,2000] "
-                     "[--min-n 0|table|<TESSERA_LAPACK_MIN_N>] [--library libtessera_lapack.so] [--reps 3] [--json]",
-                     {"routine", "n", "min-n", "library", "reps"},
-                     [](Options const& o, Report& r) { return run_dropin(o, r); }}};
+Register dropin_reg{
+    {"dropin",
+     "the drop-in LAPACK's symbols against OpenBLAS's, symbol for symbol: time, ratio",
+     "tessera-bench dropin [--routine dpotrf,dgetrf,dgeqrf,dgemm] [--n 16,64,256,1000,2000] "
+     "[--min-n 0|table|<TESSERA_LAPACK_MIN_N>] [--library libtessera_lapack.so] [--reps 3] "
+     "[--json]",
+     {"routine", "n", "min-n", "library", "reps"},
+     [](Options const& o, Report& r) { return run_dropin(o, r); }}};
 
 }  // namespace
 }  // namespace tessera::bench

@@ -23,8 +23,7 @@ void report(char const* name, lapack_int info, double residual)
 constexpr double eps = 0x1p-52;
 
 /// ||A||_1 of the n x n column-major a.
-template <class T>
-double norm1(int m, int n, std::vector<T> const& a)
+template <class T> double norm1(int m, int n, std::vector<T> const& a)
 {
     double best = 0;
     for (int j = 0; j < n; ++j) {
@@ -50,7 +49,8 @@ int main()
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
             double s = i == j ? n : 0;
-            for (int k = 0; k < m; ++k) s += g[k + std::size_t(i) * m] * g[k + std::size_t(j) * m] / m;
+            for (int k = 0; k < m; ++k)
+                s += g[k + std::size_t(i) * m] * g[k + std::size_t(j) * m] / m;
             a[i + std::size_t(j) * n] = s;
         }
     std::vector<double> l = a;
@@ -93,7 +93,8 @@ int main()
     for (int j = 0; j < n; ++j) {
         for (int i = 0; i < m; ++i) {
             double s = 0;
-            for (int k = 0; k <= j; ++k) s += q[i + std::size_t(k) * m] * rr[k + std::size_t(j) * n];
+            for (int k = 0; k <= j; ++k)
+                s += q[i + std::size_t(k) * m] * rr[k + std::size_t(j) * n];
             worst = std::max(worst, std::abs(s - g[i + std::size_t(j) * m]));
         }
         for (int i = 0; i < n; ++i) {
@@ -111,10 +112,11 @@ int main()
     for (z& v : c) v = {u(gen), u(gen)};
     for (z& v : cb) v = {u(gen), u(gen)};
     std::vector<z> cf = c, cx = cb;
-    info = LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n, reinterpret_cast<lapack_complex_double*>(cf.data()), n, ipiv.data());
-    const lapack_int info3 = LAPACKE_zgetrs(LAPACK_COL_MAJOR, 'C', n, 1,
-                                            reinterpret_cast<lapack_complex_double*>(cf.data()), n, ipiv.data(),
-                                            reinterpret_cast<lapack_complex_double*>(cx.data()), n);
+    info = LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n,
+                          reinterpret_cast<lapack_complex_double*>(cf.data()), n, ipiv.data());
+    const lapack_int info3 = LAPACKE_zgetrs(
+        LAPACK_COL_MAJOR, 'C', n, 1, reinterpret_cast<lapack_complex_double*>(cf.data()), n,
+        ipiv.data(), reinterpret_cast<lapack_complex_double*>(cx.data()), n);
     rmax = 0;
     xsum = 0;
     for (int i = 0; i < n; ++i) {  // (A^H x)_i = sum_k conj(a_ki) x_k

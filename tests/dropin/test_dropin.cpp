@@ -22,19 +22,23 @@ using cdouble = std::complex<double>;
 
 extern "C" {
 void dpotrf_(char const*, int const*, double*, int const*, int*, std::size_t);
-void dposv_(char const*, int const*, int const*, double*, int const*, double*, int const*, int*, std::size_t);
+void dposv_(char const*, int const*, int const*, double*, int const*, double*, int const*, int*,
+            std::size_t);
 void dgesv_(int const*, int const*, double*, int const*, int*, double*, int const*, int*);
-void dgemm_(char const*, char const*, int const*, int const*, int const*, double const*, double const*, int const*,
-            double const*, int const*, double const*, double*, int const*, std::size_t, std::size_t);
+void dgemm_(char const*, char const*, int const*, int const*, int const*, double const*,
+            double const*, int const*, double const*, int const*, double const*, double*,
+            int const*, std::size_t, std::size_t);
 void dgeqrf_(int const*, int const*, double*, int const*, double*, double*, int const*, int*);
-void dormqr_(char const*, char const*, int const*, int const*, int const*, double const*, int const*, double const*,
-             double*, int const*, double*, int const*, int*, std::size_t, std::size_t);
-void zunmqr_(char const*, char const*, int const*, int const*, int const*, cdouble const*, int const*,
-             cdouble const*, cdouble*, int const*, cdouble*, int const*, int*, std::size_t, std::size_t);
-void dgels_(char const*, int const*, int const*, int const*, double*, int const*, double*, int const*, double*,
-            int const*, int*, std::size_t);
-void zherk_(char const*, char const*, int const*, int const*, double const*, cdouble const*, int const*,
-            double const*, cdouble*, int const*, std::size_t, std::size_t);
+void dormqr_(char const*, char const*, int const*, int const*, int const*, double const*,
+             int const*, double const*, double*, int const*, double*, int const*, int*, std::size_t,
+             std::size_t);
+void zunmqr_(char const*, char const*, int const*, int const*, int const*, cdouble const*,
+             int const*, cdouble const*, cdouble*, int const*, cdouble*, int const*, int*,
+             std::size_t, std::size_t);
+void dgels_(char const*, int const*, int const*, int const*, double*, int const*, double*,
+            int const*, double*, int const*, int*, std::size_t);
+void zherk_(char const*, char const*, int const*, int const*, double const*, cdouble const*,
+            int const*, double const*, cdouble*, int const*, std::size_t, std::size_t);
 
 // The program's own xerbla_, as LAPACK's test suite defines it: it must win over the
 // library's (the drop-in calls xerbla_ through the dynamic symbol).
@@ -72,21 +76,26 @@ TEST(DropIn, BadArgumentsReachTheProgramsXerbla)
     dposv_("U", &two, &m1, a.data(), &two, b.data(), &two, &info, 1);
     EXPECT_EQ(info, -3);
     expect_xerbla("DPOSV", 3);
-    dgemm_("N", "Q", &two, &two, &two, &alpha, a.data(), &two, b.data(), &two, &beta, c.data(), &two, 1, 1);
+    dgemm_("N", "Q", &two, &two, &two, &alpha, a.data(), &two, b.data(), &two, &beta, c.data(),
+           &two, 1, 1);
     expect_xerbla("DGEMM", 2);
-    dgemm_("T", "N", &two, &two, &eight, &alpha, a.data(), &two, b.data(), &eight, &beta, c.data(), &two, 1, 1);
+    dgemm_("T", "N", &two, &two, &eight, &alpha, a.data(), &two, b.data(), &eight, &beta, c.data(),
+           &two, 1, 1);
     expect_xerbla("DGEMM", 8);  // A^T is k x m: lda >= k
     dgeqrf_(&eight, &eight, a.data(), &eight, tau.data(), work.data(), &zero, &info);
     EXPECT_EQ(info, -7);  // lwork < n
     expect_xerbla("DGEQRF", 7);
-    dormqr_("L", "C", &two, &two, &one, a.data(), &two, tau.data(), c.data(), &two, work.data(), &eight, &info, 1, 1);
+    dormqr_("L", "C", &two, &two, &one, a.data(), &two, tau.data(), c.data(), &two, work.data(),
+            &eight, &info, 1, 1);
     EXPECT_EQ(info, -2);  // 'C' is not an option of the real ormqr
     expect_xerbla("DORMQR", 2);
     std::vector<cdouble> z(16), zt(4), zw(16);
-    zunmqr_("L", "T", &two, &two, &one, z.data(), &two, zt.data(), z.data(), &two, zw.data(), &eight, &info, 1, 1);
+    zunmqr_("L", "T", &two, &two, &one, z.data(), &two, zt.data(), z.data(), &two, zw.data(),
+            &eight, &info, 1, 1);
     EXPECT_EQ(info, -2);  // nor 'T' of the complex unmqr
     expect_xerbla("ZUNMQR", 2);
-    dgels_("N", &eight, &two, &one, a.data(), &eight, b.data(), &two, work.data(), &eight, &info, 1);
+    dgels_("N", &eight, &two, &one, a.data(), &eight, b.data(), &two, work.data(), &eight, &info,
+           1);
     EXPECT_EQ(info, -8);  // ldb < max(m, n)
     expect_xerbla("DGELS", 8);
     const double ralpha = 1, rbeta = 0;
@@ -101,12 +110,14 @@ std::vector<double> spd(int n, unsigned seed)
     std::uniform_real_distribution<double> u(-1, 1);
     std::vector<double> a(std::size_t(n) * n);
     for (int j = 0; j < n; ++j)
-        for (int i = 0; i <= j; ++i) a[i + std::size_t(j) * n] = a[j + std::size_t(i) * n] = u(gen) + (i == j ? n : 0);
+        for (int i = 0; i <= j; ++i)
+            a[i + std::size_t(j) * n] = a[j + std::size_t(i) * n] = u(gen) + (i == j ? n : 0);
     return a;
 }
 
 /// ||A x - b||_inf / (||A||_inf ||x||_inf n eps) by loops.
-double residual(int n, std::vector<double> const& a, std::vector<double> const& x, std::vector<double> const& b)
+double residual(int n, std::vector<double> const& a, std::vector<double> const& x,
+                std::vector<double> const& b)
 {
     double r = 0, an = 0, xn = 0;
     for (int i = 0; i < n; ++i) {
@@ -161,7 +172,8 @@ void factor_in_a_task(tessera::rt::Vector<double> a)
     dpotrf_("L", &n, a.ptr, &n, &info, 1);
     if (info != 0) throw std::runtime_error("dpotrf_ info " + std::to_string(info));
 }
-const tessera::rt::Codelet<tessera::rt::Vector<double>> factor_cl{.name = "factor_in_a_task", .cpu = &factor_in_a_task};
+const tessera::rt::Codelet<tessera::rt::Vector<double>> factor_cl{.name = "factor_in_a_task",
+                                                                  .cpu = &factor_in_a_task};
 
 TEST(DropIn, CallsFromInsideATaskAreCorrect)
 {
@@ -186,7 +198,8 @@ TEST(DropIn, CallsFromInsideATaskAreCorrect)
         for (int j = 0; j < n; ++j)
             for (int i = j; i < n; ++i) {
                 double s = 0;
-                for (int k = 0; k <= j; ++k) s += as[t][i + std::size_t(k) * n] * as[t][j + std::size_t(k) * n];
+                for (int k = 0; k <= j; ++k)
+                    s += as[t][i + std::size_t(k) * n] * as[t][j + std::size_t(k) * n];
                 worst = std::max(worst, std::abs(s - a0s[t][i + std::size_t(j) * n]));
             }
         EXPECT_LT(worst / (n * n * 0x1p-52), 30.0) << "task " << t;
