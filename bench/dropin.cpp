@@ -170,36 +170,16 @@ Case make_case(std::string const& r, char p, int n, std::function<void*(std::str
                                                 &lwork, &info);
         };
         k.order = n;
-    } else if (r == "orgqr" || r == "ungqr") {
-        factor_with("geqrf");
+    } else if (r == "orgqr" || r == "ungqr" || r == "orglq" || r == "unglq") {
+        factor_with(r.ends_with("lq") ? "gelqf" : "geqrf");
         k.call = [=](void* f) mutable {
             reinterpret_cast<void (*)(int const*, int const*, int const*, T*, int const*, T const*,
                                       T*, int const*, int*)>(f)(
                 &n, &n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info);
         };
         k.order = n;
-    } else if (r == "ormqr" || r == "unmqr") {
-        factor_with("geqrf");
-        char const* op = p == 'c' || p == 'z' ? "C" : "T";
-        k.call = [=](void* f) mutable {
-            reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*,
-                                      T const*, int const*, T const*, T*, int const*, T*,
-                                      int const*, int*, size_t, size_t)>(f)(
-                L, op, &n, &nrhs, &n, a->data(), &ld, tau->data(), b->data(), &ld, work->data(),
-                &lwork, &info, 1, 1);
-        };
-        k.output = [=] { return as_doubles(*b); };
-        k.order = std::cbrt(double(n) * n * nrhs);
-    } else if (r == "orglq" || r == "unglq") {
-        factor_with("gelqf");
-        k.call = [=](void* f) mutable {
-            reinterpret_cast<void (*)(int const*, int const*, int const*, T*, int const*, T const*,
-                                      T*, int const*, int*)>(f)(
-                &n, &n, &n, a->data(), &ld, tau->data(), work->data(), &lwork, &info);
-        };
-        k.order = n;
-    } else if (r == "ormlq" || r == "unmlq") {
-        factor_with("gelqf");
+    } else if (r == "ormqr" || r == "unmqr" || r == "ormlq" || r == "unmlq") {
+        factor_with(r.ends_with("lq") ? "gelqf" : "geqrf");
         char const* op = p == 'c' || p == 'z' ? "C" : "T";
         k.call = [=](void* f) mutable {
             reinterpret_cast<void (*)(char const*, char const*, int const*, int const*, int const*,
