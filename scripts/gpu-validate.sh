@@ -20,6 +20,10 @@
 #                                    at 1000000 x 200 (tall and narrow: one panel on the cores)
 #   scripts/gpu-validate.sh fft      2D c2c FFT at n = 16384 vs cufftExecZ2Z (and FFTW's threads),
 #                                    and a 1D transform of 2^26 points
+#   scripts/gpu-validate.sh dropin   the drop-in LAPACK's tests with the GPU, and its crossovers
+#                                    (Tessera with the GPU against OpenBLAS's same symbol) for
+#                                    DROPIN_ROUTINES (default: d potrf gesv geqrf gemm getrf) at
+#                                    DROPIN_ORDERS (default: 1024 2048 4096 8192)
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
 #   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
 #                                    page-locked (the default from 16 MB) and left pageable
@@ -206,6 +210,17 @@ step_fft()
     bench fft2d fft2d --n "${FFT_N:-16384}" --kind c2c --flags estimate
     bench fft1d fft1d --n 67108864 --flags estimate
 }
+step_dropin()
+{
+    ctest --test-dir "$tree" -R '^dropin\.(test_dropin|lapacke_program)' -j "$jobs" --output-on-failure \
+        >"$out/ctest-dropin.log" 2>&1 || failed=1
+    note "test dropin: $(ctest_counts "$out/ctest-dropin.log")"
+    TESSERA_NCUDA=${TESSERA_NCUDA:-1} REPS=$reps ROUTINES="${DROPIN_ROUTINES:-potrf gesv geqrf gemm getrf}" \
+        scripts/dropin-crossover.sh "$tree" d "${DROPIN_ORDERS:-1024 2048 4096 8192}" \
+        >"$out/dropin-crossover.txt" 2>&1 || failed=1
+    cp "$tree/dropin-crossover.json" "$out/" 2>/dev/null || true
+    tee -a "$out/summary.txt" <"$out/dropin-crossover.txt"
+}
 step_nb()
 {
     local nb
@@ -232,7 +247,7 @@ step_pin()
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | lu | qr | fft | nb | pin | suite) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | lu | qr | fft | dropin | nb | pin | suite) "step_$step" ;;
         cuda-tests) step_cuda_tests ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac
