@@ -24,6 +24,7 @@ packages=(
     gfortran
     python3-numpy
     python3-scipy
+    doxygen           # the API reference (cmake --build build --target docs) and its test
 )
 
 if [[ ${1:-} == --peers ]]; then

@@ -1,0 +1,11 @@
+# Runs Doxygen and fails when it warned (an undocumented public declaration, a broken command).
+file(REMOVE "${WARNINGS}")
+execute_process(COMMAND "${DOXYGEN}" "${DOXYFILE}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "doxygen failed (exit ${rc})")
+endif()
+file(READ "${WARNINGS}" warnings)
+if(NOT warnings STREQUAL "")
+    message(FATAL_ERROR "doxygen warned on the public headers:\n${warnings}")
+endif()
+message(STATUS "doxygen: no warnings")
