@@ -18,13 +18,18 @@
 
 namespace tessera::rt {
 
+/// A group of tasks that can be cancelled at once (see above). Not copyable: tasks point to it.
 class CancelToken {
 public:
+    /// A token not cancelled.
     CancelToken() = default;
     CancelToken(CancelToken const&) = delete;
     CancelToken& operator=(CancelToken const&) = delete;
     virtual ~CancelToken() = default;
+    /// Cancels the group, for good: its tasks that have not started complete without running.
+    /// Thread-safe; the runtime calls it when a task of the group fails.
     virtual void cancel() noexcept { cancelled_.store(true, std::memory_order_release); }
+    /// Whether cancel() was called; asked by the worker about to start a task of the group.
     virtual bool cancelled() const noexcept { return cancelled_.load(std::memory_order_acquire); }
 
 private:
@@ -33,8 +38,9 @@ private:
 
 /// Task option: ties the task to `token`.
 struct CancelledBy {
-    CancelToken* token;
+    CancelToken* token;  ///< must outlive the task
 };
+/// Task option: ties the task to `token`, which must outlive it (see CancelToken).
 inline CancelledBy cancelled_by(CancelToken& token) noexcept { return {&token}; }
 
 }  // namespace tessera::rt

@@ -34,7 +34,9 @@ enum class Arch : uint8_t {
     cuda,  ///< an NVIDIA GPU (cuBLAS, cuSOLVER, cuFFT...)
     emu,   ///< the emulated accelerator (runs the CPU implementation when it has none)
 };
+/// Number of Arch values: the size of per-architecture tables, indexed by `std::size_t(a)`.
 inline constexpr std::size_t arch_count = 3;
+/// The architecture's name: "cpu", "cuda" or "emu" ("?" for a value outside the enum).
 constexpr std::string_view to_string(Arch a) noexcept
 {
     switch (a) {
@@ -47,7 +49,9 @@ constexpr std::string_view to_string(Arch a) noexcept
 
 /// A set of architectures, e.g. `ArchMask::cpu | ArchMask::emu`.
 enum class ArchMask : uint8_t { none = 0, cpu = 1, cuda = 2, emu = 4, all = 7 };
+/// The union of two sets.
 constexpr ArchMask operator|(ArchMask a, ArchMask b) noexcept { return ArchMask(uint8_t(a) | uint8_t(b)); }
+/// Whether set m holds architecture a: bit `uint8_t(a)` of m (cpu 1, cuda 2, emu 4).
 constexpr bool contains(ArchMask m, Arch a) noexcept { return (uint8_t(m) >> uint8_t(a)) & 1u; }
 
 class PerfModel;     // performance models (runtime/perfmodel)
@@ -67,22 +71,28 @@ enum class ParallelKind : uint8_t {
 /// Which one runs is decided per task (can_execute, then the scheduler); the first by default.
 template <class Fn>
 struct Implementations {
-    static constexpr std::size_t max_impls = 4;
-    std::array<Fn*, max_impls> fns{};
-    unsigned count = 0;
+    static constexpr std::size_t max_impls = 4;  ///< the most implementations kept
+    std::array<Fn*, max_impls> fns{};            ///< fns[0 .. count) are set, in order
+    unsigned count = 0;                          ///< number of implementations
 
+    /// No implementation.
     constexpr Implementations() = default;
+    /// One implementation, from anything convertible to `Fn*` (`&kernel`, a captureless
+    /// lambda); none if it is null (`.cuda = nullptr` in a build without CUDA).
     template <class F>
         requires std::convertible_to<F, Fn*>
     constexpr Implementations(F f) : fns{static_cast<Fn*>(f)}, count(fns[0] ? 1u : 0u)
     {
     }
+    /// The non-null pointers of `list`, in order; those beyond max_impls are dropped.
     constexpr Implementations(std::initializer_list<Fn*> list)
     {
         for (Fn* f : list)
             if (f && count < max_impls) fns[count++] = f;
     }
+    /// Implementation i, i < count (not checked).
     constexpr Fn* operator[](unsigned i) const noexcept { return fns[i]; }
+    /// True when there is no implementation.
     constexpr bool empty() const noexcept { return count == 0; }
 };
 

@@ -51,7 +51,7 @@ struct CudaContext {
     /// own until its completion functions have run: the target of a cudaMemcpyAsync of a
     /// small result, e.g. cuSOLVER's info, read in a function given to at_completion.
     void* host_scratch(std::size_t bytes) const;
-    static constexpr std::size_t host_scratch_bytes = 4096;
+    static constexpr std::size_t host_scratch_bytes = 4096;  ///< bytes host_scratch can give
     /// Runs `f` on the worker thread once everything this task queued on `stream` is done,
     /// before the task completes (an exception it throws fails the task).
     void at_completion(std::function<void()> f) const;
@@ -65,11 +65,14 @@ private:
     detail::CudaTaskSlot* slot_ = nullptr;  // the worker's record of this task
 };
 
+/// @name Status checks
+//@{
 /// Each throws tessera::DeviceError naming `what` and the status when it is not a success.
 void cuda_check(cudaError_t status, std::string_view what);
 void cuda_check(cublasStatus_t status, std::string_view what);
 void cuda_check(cusolverStatus_t status, std::string_view what);
 void cuda_check(cufftResult status, std::string_view what);
+//@}
 
 }  // namespace tessera::rt
 

@@ -23,9 +23,10 @@ namespace tessera::rt {
 
 /// How to split a handle.
 struct Filter {
-    enum class Kind : uint8_t { blocks, row_blocks, col_blocks, tiles } kind;
+    /// The split: blocks() of a vector; row_blocks(), col_blocks() or tiles() of a matrix.
+    enum class Kind : uint8_t { blocks, row_blocks, col_blocks, tiles } kind;  ///< the split
     int64_t parts_a = 1;  ///< pieces along the rows (or the vector)
-    int64_t parts_b = 1;  ///< pieces along the columns (tiles only)
+    int64_t parts_b = 1;  ///< pieces along the columns (col_blocks, tiles)
 };
 /// A vector into `parts` consecutive blocks.
 constexpr Filter blocks(int64_t parts) noexcept { return {Filter::Kind::blocks, parts, 1}; }
@@ -59,6 +60,7 @@ public:
         for (auto& c : detail::partition_data(parent_.get(), f))
             children_.push_back(detail::Internals::adopt_state<Handle<I>>(std::move(c)));
     }
+    /// Takes over o's partition; o owns nothing afterwards and its destructor does nothing.
     Partition(Partition&& o) noexcept
         : parent_(std::move(o.parent_)), rows_(o.rows_), cols_(o.cols_),
           children_(std::move(o.children_))
@@ -70,9 +72,11 @@ public:
         if (parent_) release(false);
     }
 
-    /// Number of sub-handles, and their arrangement.
+    /// Number of sub-handles, rows() * cols() (0 once unpartitioned).
     int64_t size() const noexcept { return int64_t(children_.size()); }
+    /// Pieces along the rows (of a vector: its blocks), as the filter asked.
     int64_t rows() const noexcept { return rows_; }
+    /// Pieces along the columns (1 for blocks() and row_blocks()), as the filter asked.
     int64_t cols() const noexcept { return cols_; }
     /// Sub-handle i (column-major order for tiles).
     Handle<I>& operator[](int64_t i)

@@ -1,5 +1,5 @@
 /// @file handle.hpp
-/// Handle<I>: data registered with the runtime. Registration puts user memory under the
+/// `Handle<I>`: data registered with the runtime. Registration puts user memory under the
 /// runtime's control; from then on tasks access it through the handle (read(h), write(h),
 /// readwrite(h)) and the application through an acquire guard. Unregistering (explicitly or
 /// by the destructor) waits for every task that uses the handle and leaves valid data in the
@@ -44,12 +44,14 @@ void set_reduction(DataState* s, void const* init, CodeletOps const* init_ops, v
 template <View V>
 class AcquireGuard {
 public:
+    /// Takes over o's access; o releases nothing.
     AcquireGuard(AcquireGuard&& o) noexcept : view_(o.view_), pseudo_(std::exchange(o.pseudo_, nullptr)) {}
     AcquireGuard& operator=(AcquireGuard&&) = delete;
     ~AcquireGuard() { release(); }
 
     /// The data, valid in host memory while the guard is held.
     V const& view() const noexcept { return view_; }
+    /// Member access to the view: `g->ptr`, `g->n`.
     V const* operator->() const noexcept { return &view_; }
     /// Gives the data back to the runtime (idempotent).
     void release() noexcept
@@ -75,7 +77,10 @@ public:
     /// Registers the memory `view` describes, which must stay alive until unregistration.
     /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
     Handle(Runtime& rt, I view) : state_(detail::register_data(rt, checked(view.ptr), layout_of(view))) {}
+    /// Takes over o's registration; o is left empty (not registered).
     Handle(Handle&&) noexcept = default;
+    /// Unregisters this handle's data (waiting for its tasks), then takes over o's
+    /// registration; o is left empty. Self-assignment does nothing.
     Handle& operator=(Handle&& o) noexcept
     {
         if (this != &o) {
@@ -153,6 +158,8 @@ private:
     std::shared_ptr<detail::DataState> state_;
 };
 
+/// Deduces the interface from the view: `Handle h{rt, Matrix<double>{...}}` is a
+/// `Handle<Matrix<double>>`.
 template <Interface I> Handle(Runtime&, I) -> Handle<I>;
 
 /// Registered data that tasks only read, over memory that may be const (the A of a LAPACK-style
@@ -164,7 +171,9 @@ template <Interface I> Handle(Runtime&, I) -> Handle<I>;
 template <Interface I>
 class ReadOnlyHandle {
 public:
+    /// An empty handle (not registered).
     ReadOnlyHandle() = default;
+    /// Registers the memory `view` describes, which must stay alive until unregistration.
     /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
     ReadOnlyHandle(Runtime& rt, const_view_t<I> view)
         : h_(detail::Internals::adopt_state<Handle<I>>(detail::register_data(
@@ -173,15 +182,21 @@ public:
     }
     /// The handle, to read: a const Handle takes no write access.
     Handle<I> const& handle() const noexcept { return h_; }
+    /// True while the handle is registered (false once moved from or unregistered).
     bool registered() const noexcept { return h_.registered(); }
+    /// Waits for every task using the handle, then ends its registration; nothing is copied
+    /// back, the user's memory was never written. Idempotent.
     void unregister() noexcept { h_.unregister(); }
 
 private:
     Handle<I> h_;
 };
 
+/// Deduces the interface from a read-only view: `ReadOnlyHandle a{rt, Matrix<double const>{...}}`
+/// is a `ReadOnlyHandle<Matrix<double>>`.
 template <View V> ReadOnlyHandle(Runtime&, V) -> ReadOnlyHandle<mutable_view_t<V>>;
 
+/// Reads a read-only handle (Mode::R), as read(h.handle()); binds to `const_view_t<I>`.
 template <Interface I> Access<I, Mode::R> read(ReadOnlyHandle<I> const& h) noexcept { return read(h.handle()); }
 
 }  // namespace tessera::rt

@@ -20,61 +20,87 @@ enum class InterfaceKind : uint8_t { variable, vector, matrix, block };
 /// Type-erased description of a registered buffer's shape: up to 3 dimensions, column-major,
 /// with leading dimensions. Element (i, j, k) sits at ptr + (i + j*ld + k*ldz) * elem_size.
 struct Layout {
-    InterfaceKind kind = InterfaceKind::variable;
-    std::size_t elem_size = 0;
-    int64_t nx = 1, ny = 1, nz = 1;  ///< extents (rows, columns, planes)
-    int64_t ld = 1, ldz = 1;         ///< distance between columns and between planes, in elements
+    InterfaceKind kind = InterfaceKind::variable;  ///< the view type it was taken from
+    std::size_t elem_size = 0;                     ///< bytes per element, sizeof(T)
+    /// @name Extents
+    //@{
+    /// Extents (rows, columns, planes); 1 for the dimensions the interface lacks.
+    int64_t nx = 1, ny = 1, nz = 1;
+    //@}
+    /// @name Leading dimensions
+    //@{
+    /// Distance between columns and between planes, in elements.
+    int64_t ld = 1, ldz = 1;
+    //@}
 
     /// Number of elements described (not counting the gaps of the leading dimensions).
     int64_t elements() const noexcept { return nx * ny * nz; }
     /// Bytes of the described elements.
     std::size_t bytes() const noexcept { return std::size_t(elements()) * elem_size; }
+    /// Field by field: same kind, element size, extents and leading dimensions.
     friend bool operator==(Layout const&, Layout const&) = default;
 };
 
 /// One value of type T (StarPU's variable interface).
 template <class T>
 struct Variable {
-    using value_type = T;
-    static constexpr InterfaceKind kind = InterfaceKind::variable;
-    T* ptr = nullptr;
+    using value_type = T;  ///< the element type, const in a read-only view
+    static constexpr InterfaceKind kind = InterfaceKind::variable;  ///< recorded in Layout::kind
+    T* ptr = nullptr;      ///< the value
 
+    /// The value (ptr must not be null).
     T& operator*() const noexcept { return *ptr; }
+    /// The value's address, for member access when T is a class.
     T* operator->() const noexcept { return ptr; }
 };
 
 /// n contiguous values.
 template <class T>
 struct Vector {
-    using value_type = T;
-    static constexpr InterfaceKind kind = InterfaceKind::vector;
-    T* ptr = nullptr;
-    int64_t n = 0;
+    using value_type = T;  ///< the element type, const in a read-only view
+    static constexpr InterfaceKind kind = InterfaceKind::vector;  ///< recorded in Layout::kind
+    T* ptr = nullptr;      ///< the first element
+    int64_t n = 0;         ///< number of elements
 
+    /// Element i, 0 <= i < n (not checked): ptr[i].
     T& operator[](int64_t i) const noexcept { return ptr[i]; }
+    /// The elements as the range [ptr, ptr + n), for range-for and the standard algorithms.
     T* begin() const noexcept { return ptr; }
+    /// One past the last element, ptr + n.
     T* end() const noexcept { return ptr + n; }
 };
 
 /// An m x n column-major matrix with leading dimension ld >= m.
 template <class T>
 struct Matrix {
-    using value_type = T;
-    static constexpr InterfaceKind kind = InterfaceKind::matrix;
-    T* ptr = nullptr;
+    using value_type = T;  ///< the element type, const in a read-only view
+    static constexpr InterfaceKind kind = InterfaceKind::matrix;  ///< recorded in Layout::kind
+    T* ptr = nullptr;      ///< element (0, 0)
+    /// @name Shape
+    //@{
+    /// m rows, n columns; column j starts ld elements after column j - 1. Registration
+    /// requires ld >= max(1, m).
     int64_t m = 0, n = 0, ld = 0;
+    //@}
 
+    /// Element (i, j), 0-based, not checked: ptr[i + j*ld].
     T& operator()(int64_t i, int64_t j) const noexcept { return ptr[i + j * ld]; }
 };
 
 /// An nx x ny x nz block; element (i, j, k) at ptr[i + j*ldy + k*ldz].
 template <class T>
 struct Block {
-    using value_type = T;
-    static constexpr InterfaceKind kind = InterfaceKind::block;
-    T* ptr = nullptr;
+    using value_type = T;  ///< the element type, const in a read-only view
+    static constexpr InterfaceKind kind = InterfaceKind::block;  ///< recorded in Layout::kind
+    T* ptr = nullptr;      ///< element (0, 0, 0)
+    /// @name Shape
+    //@{
+    /// Extents nx, ny, nz; ldy elements between consecutive j, ldz between consecutive k.
+    /// Registration requires ldy >= max(1, nx) and ldz >= max(1, ldy*ny).
     int64_t nx = 0, ny = 0, nz = 0, ldy = 0, ldz = 0;
+    //@}
 
+    /// Element (i, j, k), 0-based, not checked: ptr[i + j*ldy + k*ldz].
     T& operator()(int64_t i, int64_t j, int64_t k) const noexcept
     {
         return ptr[i + j * ldy + k * ldz];

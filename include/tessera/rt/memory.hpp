@@ -16,16 +16,19 @@
 
 namespace tessera::rt {
 
+/// A memory node's index: 0 is the host, then one per emulated accelerator or GPU.
 using NodeId = unsigned;
 /// The host's RAM.
 inline constexpr NodeId host_node = 0;
 
+/// What memory a node is: `host`, the host's RAM (node 0); `emu`, an emulated accelerator's
+/// memory (separate host RAM behind a modeled link); `cuda`, a CUDA GPU's device memory.
 enum class NodeKind : uint8_t { host, emu, cuda };
 
 /// A memory node as the runtime sees it.
 struct MemoryNodeInfo {
-    NodeId id = 0;
-    NodeKind kind = NodeKind::host;
+    NodeId id = 0;                   ///< its index
+    NodeKind kind = NodeKind::host;  ///< what memory it is
     std::size_t capacity = 0;  ///< bytes the runtime may allocate there (0: no limit)
     std::size_t used = 0;      ///< bytes allocated there now, allocation cache included
     std::size_t cached = 0;    ///< of which: freed buffers kept for reuse
@@ -34,9 +37,13 @@ struct MemoryNodeInfo {
 
 /// Transfers from node `src` to node `dst` since the runtime started (or the last reset).
 struct LinkStats {
+    /// @name Link
+    //@{
+    /// The link's source and destination nodes.
     NodeId src = 0, dst = 0;
-    uint64_t transfers = 0;
-    uint64_t bytes = 0;
+    //@}
+    uint64_t transfers = 0;  ///< copies made from src to dst
+    uint64_t bytes = 0;      ///< bytes those copies moved
 };
 
 /// Host memory suited to device transfers: page-locked through cudaHostAlloc when Tessera
@@ -52,14 +59,19 @@ void free_pinned(void* p) noexcept;
 /// A standard allocator over allocate_pinned, e.g. std::vector<double, PinnedAllocator<double>>.
 template <class T>
 struct PinnedAllocator {
-    using value_type = T;
+    using value_type = T;  ///< the element type
     PinnedAllocator() = default;
+    /// Rebinding copy: the allocator holds no state.
     template <class U>
     PinnedAllocator(PinnedAllocator<U> const&) noexcept
     {
     }
+    /// Memory for n elements: allocate_pinned(n * sizeof(T)), page-aligned; nullptr for n = 0.
+    /// Throws std::bad_alloc when out of memory.
     T* allocate(std::size_t n) { return static_cast<T*>(allocate_pinned(n * sizeof(T))); }
+    /// Frees p with free_pinned (the size is not needed).
     void deallocate(T* p, std::size_t) noexcept { free_pinned(p); }
+    /// Always true: any instance frees what another allocated.
     template <class U>
     friend bool operator==(PinnedAllocator const&, PinnedAllocator<U> const&) noexcept
     {
@@ -75,10 +87,15 @@ struct PinnedAllocator {
 /// it pays.
 class PinnedRegion {
 public:
+    /// Pins nothing.
     PinnedRegion() = default;
+    /// Page-locks [p, p + bytes) if it can (see pinned()); nothing for a null p or 0 bytes.
     PinnedRegion(void const* p, std::size_t bytes) noexcept;
+    /// Unregisters the region if this object registered it.
     ~PinnedRegion();
+    /// Takes over o's region; o no longer unregisters it.
     PinnedRegion(PinnedRegion&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+    /// Unregisters this object's region, if any, then takes over o's.
     PinnedRegion& operator=(PinnedRegion&& o) noexcept;
     PinnedRegion(PinnedRegion const&) = delete;
     PinnedRegion& operator=(PinnedRegion const&) = delete;

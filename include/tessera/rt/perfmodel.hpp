@@ -46,11 +46,15 @@ enum class PerfModelKind : uint8_t {
 /// constant, and point codelets at it.
 class PerfModel {
 public:
+    /// A model named `symbol`, which must outlive it (a string literal); `kind` picks the
+    /// predictor. Two models with one symbol share their measurements and their file.
     constexpr explicit PerfModel(std::string_view symbol, PerfModelKind kind = PerfModelKind::history) noexcept
         : symbol_(symbol), kind_(kind)
     {
     }
+    /// The symbol: the name of the model's file and its key in Runtime::perfmodel_entries.
     constexpr std::string_view symbol() const noexcept { return symbol_; }
+    /// Which predictor the model trusts first.
     constexpr PerfModelKind kind() const noexcept { return kind_; }
 
 private:
@@ -64,12 +68,16 @@ enum class Calibration : uint8_t {
     calibrating,   ///< fewer than calibration_samples measurements: schedulers keep measuring
     calibrated,    ///< predictions are used
 };
+/// Accepted measurements of one (architecture, footprint) from which a history model
+/// predicts with their mean (Calibration::calibrated).
 inline constexpr uint64_t calibration_samples = 10;
 
 /// A prediction of a task's length on some architecture.
 struct Prediction {
     double seconds = 0;  ///< the expected length (0 when nothing at all is known)
-    Calibration state = Calibration::uncalibrated;
+    Calibration state = Calibration::uncalibrated;  ///< how much `seconds` can be trusted
+    /// True when state is calibrated: `seconds` is a calibrated model's mean or regression,
+    /// or the flop-count estimate of a codelet without a model.
     bool known() const noexcept { return state == Calibration::calibrated; }
 };
 
@@ -79,7 +87,12 @@ struct PerfModelEntry {
     uint64_t footprint = 0;  ///< hash of the buffers' shapes
     double size = 0;         ///< bytes of the buffers
     uint64_t count = 0;      ///< accepted measurements
-    double mean = 0, stddev = 0;  ///< seconds
+    /// @name Statistics
+    //@{
+    /// Mean and sample standard deviation of the accepted measurements, in seconds (Welford's
+    /// update): mean = Σ t_i / n, stddev = sqrt(Σ (t_i - mean)² / (n - 1)), 0 for n < 2.
+    double mean = 0, stddev = 0;
+    //@}
     uint64_t rejected = 0;   ///< outliers left out
 };
 

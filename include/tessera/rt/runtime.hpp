@@ -70,7 +70,8 @@ struct RuntimeConfig {
                                                     ///< (TESSERA_CUDA_PIN_THRESHOLD; default 16MB)
     // ---- performance models ----
     std::optional<std::string> perfmodel_dir;  ///< where models persist (TESSERA_PERFMODEL_DIR;
-                                               ///< default ~/.cache/tessera/perfmodels/<host>);
+                                               ///< default $XDG_CACHE_HOME/tessera/perfmodels/
+                                               ///< `<host>`, else ~/.cache/tessera/...);
                                                ///< "none": nowhere
     std::optional<std::string> sched_log;    ///< explain each scheduling decision to this file, or
                                              ///< "stderr" (TESSERA_SCHED_LOG; unset: off)
@@ -87,8 +88,13 @@ enum class DependencyKind : uint8_t {
 };
 /// An edge of the task graph: task `to` waits for task `from` (ids are TaskRef::id()).
 struct DependencyEdge {
+    /// @name Tasks
+    //@{
+    /// The predecessor `from` and the successor `to`, as TaskRef::id() numbers them.
     uint64_t from, to;
-    DependencyKind kind;
+    //@}
+    DependencyKind kind;  ///< why `to` waits for `from`
+    /// Field by field: same tasks, same kind.
     friend bool operator==(DependencyEdge const&, DependencyEdge const&) = default;
 };
 
@@ -151,10 +157,14 @@ void apply_option(Task* t, AfterN<N> a, std::size_t k)
 }
 }  // namespace detail
 
+/// @name Parallel tasks
+//@{
 /// Inside a parallel (SPMD) task: this call's rank in its group, and the group's size (0 and 1
-/// in a sequential task or outside tasks).
+/// in a sequential task or outside tasks). In a fork-join task, rank 0 and the group's size:
+/// the number of cores the implementation may use.
 unsigned parallel_rank() noexcept;
 unsigned parallel_size() noexcept;
+//@}
 /// Inside a parallel (SPMD) task: returns once every member of the group has called it as
 /// many times as this one (OpenMP's barrier; memory written before it is visible to all
 /// after it), and returns true. Every rank must call it the same number of times. Returns
@@ -195,9 +205,12 @@ public:
     void wait_all();
 
     // ---- tags (StarPU's tag API) ----
-    /// Tag `id` becomes ready when every tag in `deps` is done; its task (submitted before or
-    /// after this call) does not start until then. Throws if `id`'s task was already submitted.
+    /// Tag `id` becomes ready when every tag in `deps` is done: its task, submitted after this
+    /// call, does not start until then, and is cancelled if one of them failed (the tags of
+    /// `deps` may get their tasks before or after this call). Throws InvalidArgument if `id`
+    /// already has a task or is done, or if `deps` contains `id`.
     void declare_tag_deps(TagId id, std::span<TagId const> deps);
+    /// The same, for a braced list: `rt.declare_tag_deps(3, {1, 2})`.
     void declare_tag_deps(TagId id, std::initializer_list<TagId> deps)
     {
         declare_tag_deps(id, std::span<TagId const>(deps.begin(), deps.size()));
@@ -236,6 +249,7 @@ public:
     void* allocate_for_transfers(std::size_t bytes) const;
     /// Transfers and bytes per link used since the start or the last reset_link_stats().
     std::vector<LinkStats> link_stats() const;
+    /// Sets every link's transfer and byte counts back to 0.
     void reset_link_stats();
     /// Starts bringing a valid copy of h to memory node `node`, without waiting; best effort
     /// (it gives up when the node is full). A task later reading h there finds it in place.
@@ -246,7 +260,9 @@ public:
     }
 
     // ---- introspection ----
+    /// Number of workers: CPU, emulated-accelerator and GPU ones together.
     unsigned worker_count() const noexcept;
+    /// Worker w's description. Throws InvalidArgument when w >= worker_count().
     WorkerInfo const& worker(WorkerId w) const;
     /// The policy in use.
     std::string_view scheduler() const noexcept;

@@ -29,14 +29,15 @@
 
 namespace tessera::rt {
 
+/// A worker's index, 0 to Runtime::worker_count() - 1.
 using WorkerId = unsigned;
 /// "Not released by a worker": the application thread made the task ready.
 inline constexpr WorkerId no_worker = ~0u;
 
 /// A processing unit of the runtime.
 struct WorkerInfo {
-    WorkerId id = 0;
-    Arch arch = Arch::cpu;
+    WorkerId id = 0;        ///< its index
+    Arch arch = Arch::cpu;  ///< its kind of unit: which implementations it runs
     int core = -1;          ///< the logical core (hwloc PU index) it is pinned to, -1 if unpinned
     int memory_node = 0;    ///< the memory node whose replicas its tasks use
     double speed = 1.0;     ///< relative speed (1 = one CPU core), for speed-weighted policies
@@ -45,10 +46,14 @@ struct WorkerInfo {
 /// A task whose dependencies are all satisfied, as a policy sees it.
 class ReadyTask {
 public:
+    /// An empty ReadyTask: what pop returns when it has nothing for the worker.
     ReadyTask() = default;
+    /// False for an empty ReadyTask. The queries below need a non-empty one.
     explicit operator bool() const noexcept { return t_ != nullptr; }
+    /// Whether both refer to the same task (or are both empty).
     friend bool operator==(ReadyTask, ReadyTask) = default;
 
+    /// The priority given at submission (rt::priority; 0 without it), unclamped.
     int priority() const noexcept;
     /// Monotonic submission number (ties between equal priorities go to the older task).
     uint64_t sequence() const noexcept;
@@ -60,6 +65,7 @@ public:
     /// Whether worker w has an implementation that may run this task. The answer changes when
     /// a worker is retired after a fault (Policy::withdraw): ask it when placing and popping.
     bool can_run_on(WorkerId w) const;
+    /// The name of the task's codelet (Codelet::name).
     std::string_view codelet_name() const noexcept;
     /// The predicted length on worker w's architecture (perfmodel.hpp): a calibrated model's
     /// mean or regression, else the flop count over the unit's measured speed; with the state
@@ -75,6 +81,7 @@ public:
     unsigned max_parallelism() const noexcept;
     /// The length a policy expects, kept with the task (e.g. to correct expected ends).
     void set_predicted(double seconds) noexcept;
+    /// What set_predicted last stored, in seconds (0 if it was never called).
     double predicted() const noexcept;
 
 private:
@@ -87,7 +94,9 @@ private:
 class PolicyHost {
 public:
     virtual ~PolicyHost() = default;
+    /// Number of workers; their ids are 0 to worker_count() - 1.
     virtual unsigned worker_count() const noexcept = 0;
+    /// Worker w's description. Throws InvalidArgument when w >= worker_count().
     virtual WorkerInfo const& worker(WorkerId w) const = 0;
     /// Workers sorted from the closest to the farthest from w in the machine's topology
     /// (shared caches, then NUMA node), w excluded.
@@ -120,13 +129,19 @@ public:
 
 /// The range of priorities a policy distinguishes (StarPU's min/max priority).
 struct PriorityRange {
+    /// @name Bounds
+    //@{
+    /// The lowest and the highest priority the policy tells apart, both included.
     int min = 0, max = 0;
+    //@}
 };
 
 /// A scheduling policy.
 class Policy {
 public:
     virtual ~Policy() = default;
+    /// The name Runtime::scheduler() reports. The built-in policies return their registered
+    /// name ("dmdas"), also when created through an alias ("heft-tmdp-pr").
     virtual std::string_view name() const noexcept = 0;
     /// Called once, before any push, with the runtime's workers.
     virtual void init(PolicyHost& host) { host_ = &host; }
@@ -134,8 +149,12 @@ public:
     virtual void push(ReadyTask t) = 0;
     /// The next task for worker w, or an empty ReadyTask.
     virtual ReadyTask pop(WorkerId w) = 0;
-    /// Hooks: a worker starts and finishes a task. Both run on worker w's own thread.
+    /// Hook: worker w starts a task it popped or was bound to, also one that it completes
+    /// without running because it was cancelled (a parallel task: once, on the worker of rank
+    /// 0). Runs on w's own thread.
     virtual void on_start(ReadyTask, WorkerId) {}
+    /// Hook: worker w is done with the task (it ran, failed, or was skipped as cancelled),
+    /// before the task's successors are released. Runs on w's own thread.
     virtual void on_complete(ReadyTask, WorkerId) {}
     /// The priorities this policy orders by; tasks outside are clamped by the policy.
     virtual PriorityRange priorities() const noexcept { return {0, 0}; }
@@ -146,6 +165,8 @@ public:
     virtual std::vector<ReadyTask> withdraw(WorkerId) { return {}; }
 
 protected:
+    /// The host given to init. An override of init must call Policy::init(host) first;
+    /// before it, host() must not be called.
     PolicyHost& host() const noexcept { return *host_; }
 
 private:
@@ -155,11 +176,13 @@ private:
 /// The named registry of policies.
 class PolicyRegistry {
 public:
+    /// Makes a new policy object; create() calls it each time, so each Runtime has its own.
     using Factory = std::function<std::unique_ptr<Policy>()>;
     /// Adds (or replaces) a policy under `name`, with a one-line description.
     void add(std::string name, std::string description, Factory make);
     /// Creates the policy called `name`; throws InvalidArgument listing the known names if unknown.
     std::unique_ptr<Policy> create(std::string_view name) const;
+    /// Whether create() accepts `name`: a registered name or an alias.
     bool contains(std::string_view name) const;
     /// Another name for a registered policy (e.g. heft-tmdp-pr for dmdas).
     void alias(std::string name, std::string target);
@@ -167,6 +190,7 @@ public:
     std::vector<std::string> names() const;
     /// Every name create() accepts: the names, then the aliases.
     std::vector<std::string> all_names() const;
+    /// The description given to add() for `name`; empty for an alias or an unknown name.
     std::string description(std::string_view name) const;
 
 private:

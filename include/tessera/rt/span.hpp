@@ -61,21 +61,32 @@ template <class... Params> struct Signature;
 template <View V>
 class Span {
 public:
-    using value_type = V;
-    using size_type = std::size_t;
+    using value_type = V;          ///< the view type of each buffer
+    using size_type = std::size_t;  ///< the type of size() and of indices
 
     /// A random-access iterator yielding the views by value.
     class iterator {
     public:
+        /// @name Iterator traits
+        //@{
+        /// Random access; dereferencing yields a view by value (reference is V, not V&).
         using iterator_category = std::random_access_iterator_tag;
         using iterator_concept = std::random_access_iterator_tag;
         using value_type = V;
         using difference_type = std::ptrdiff_t;
         using reference = V;
+        //@}
 
+        /// A singular iterator (compare and assign it only).
         iterator() = default;
+        /// The view of the buffer it points to.
         V operator*() const noexcept { return view_of<V>(p_->ptr, *p_->layout); }
+        /// The view i buffers further: *(*this + i).
         V operator[](difference_type i) const noexcept { return *(*this + i); }
+        /// @name Random-access iterator arithmetic
+        //@{
+        /// Moves by one buffer (++, --) or by d buffers, and compares positions, as a pointer
+        /// into the span's buffers does. Iterators compare only within one span.
         iterator& operator++() noexcept { ++p_; return *this; }
         iterator operator++(int) noexcept { return iterator(p_++); }
         iterator& operator--() noexcept { --p_; return *this; }
@@ -88,6 +99,7 @@ public:
         friend difference_type operator-(iterator a, iterator b) noexcept { return a.p_ - b.p_; }
         friend bool operator==(iterator, iterator) = default;
         friend auto operator<=>(iterator, iterator) = default;
+        //@}
 
     private:
         friend class Span;
@@ -97,11 +109,15 @@ public:
 
     /// An empty span.
     Span() = default;
+    /// Number of buffers: the size of the range given at submission.
     size_type size() const noexcept { return n_; }
+    /// True when the range given at submission was empty.
     bool empty() const noexcept { return n_ == 0; }
     /// Element i (i < size()) as a view.
     V operator[](size_type i) const noexcept { return view_of<V>(slots_[i].ptr, *slots_[i].layout); }
+    /// The first buffer, for range-for: `for (Matrix<double> t : tiles)`.
     iterator begin() const noexcept { return iterator(slots_); }
+    /// One past the last buffer.
     iterator end() const noexcept { return iterator(slots_ + n_); }
 
 private:
@@ -111,7 +127,9 @@ private:
     size_type n_ = 0;
 };
 
+/// Whether T is a Span (a kernel parameter that takes any number of buffers).
 template <class T> inline constexpr bool is_span_v = false;
+/// True: `Span<V>` is a span.
 template <View V> inline constexpr bool is_span_v<Span<V>> = true;
 
 namespace detail {
@@ -155,12 +173,15 @@ using range_interface_t = typename detail::handle_interface<std::remove_const_t<
 /// A span argument: every handle of `range` accessed with mode M through interface I.
 template <Interface I, Mode M, class R>
 struct AccessAll {
-    R* range;
+    R* range;  ///< the range given to read_all, write_all or readwrite_all; read at submission
 };
 
-/// The span arguments: every handle of range `r`, read (binds to Span<const_view_t<I>>), written
-/// without being read first, or read and written (both bind to Span<I>). A range of handles
-/// that is const can only be read.
+/// @name Span arguments
+//@{
+/// The span arguments: every handle of range `r`, read (binds to `Span<const_view_t<I>>`),
+/// written without being read first, or read and written (both bind to `Span<I>`). A range of
+/// handles that is const can only be read. Each handle must be registered and not
+/// partitioned, else the submit throws InvalidArgument naming the argument and the element.
 template <class R>
     requires HandleRange<R>
 AccessAll<range_interface_t<R>, Mode::R, std::remove_reference_t<R>> read_all(R&& r) noexcept
@@ -179,9 +200,15 @@ AccessAll<range_interface_t<R>, Mode::RW, std::remove_reference_t<R>> readwrite_
 {
     return {&r};
 }
+//@}
 
+/// @name Span binding rules
+//@{
+/// read_all(r) binds to `Span<const_view_t<I>>`, write_all(r) and readwrite_all(r) to
+/// `Span<I>` (see binds_v).
 template <Interface I, class R> inline constexpr bool binds_v<AccessAll<I, Mode::R, R>, Span<const_view_t<I>>> = true;
 template <Interface I, class R> inline constexpr bool binds_v<AccessAll<I, Mode::W, R>, Span<I>> = true;
 template <Interface I, class R> inline constexpr bool binds_v<AccessAll<I, Mode::RW, R>, Span<I>> = true;
+//@}
 
 }  // namespace tessera::rt

@@ -19,12 +19,17 @@ void task_release(Task* t) noexcept;
 /// A reference to a submitted task.
 class TaskRef {
 public:
+    /// An empty reference, to no task.
     TaskRef() = default;
+    /// Another reference to o's task (the count goes up).
     TaskRef(TaskRef const& o) noexcept : t_(o.t_)
     {
         if (t_) detail::task_retain(t_);
     }
+    /// Takes over o's reference; o is left empty.
     TaskRef(TaskRef&& o) noexcept : t_(o.t_) { o.t_ = nullptr; }
+    /// Refers to o's task instead, dropping the reference held before (copy or move: o is
+    /// taken by value).
     TaskRef& operator=(TaskRef o) noexcept
     {
         std::swap(t_, o.t_);
@@ -49,6 +54,7 @@ public:
     bool cancelled() const noexcept;
     /// The task's submission number, unique within its runtime (0 for an empty reference).
     uint64_t id() const noexcept;
+    /// False for an empty reference (default-constructed or moved from).
     explicit operator bool() const noexcept { return t_ != nullptr; }
 
 private:
