@@ -19,6 +19,7 @@ namespace tessera {
 /// Base of every exception Tessera throws; remembers where it was raised.
 class Error : public std::runtime_error {
 public:
+    /// An error with message `msg`, raised at `at` (by default, where it is constructed).
     explicit Error(std::string const& msg,
                    std::source_location at = std::source_location::current())
         : std::runtime_error(msg), at_(at)
@@ -34,18 +35,20 @@ private:
 /// A bad argument or a misuse of the API (unregistered or partitioned handle, wrong
 /// argument list, unknown scheduler name...). The message names the argument.
 struct InvalidArgument : Error {
-    using Error::Error;
+    using Error::Error;  ///< Error's constructor
 };
 
 /// A bad argument of a LAPACK-style routine: position() is its 1-based place in the routine's
 /// argument list, so that the C API returns LAPACK's info = -position.
 class InvalidLapackArgument : public InvalidArgument {
 public:
+    /// A bad argument at `position` (from 1) described by `msg`, raised at `at`.
     InvalidLapackArgument(std::string const& msg, int position,
                           std::source_location at = std::source_location::current())
         : InvalidArgument(msg, at), position_(position)
     {
     }
+    /// The argument's place in the routine's argument list, from 1.
     int position() const noexcept { return position_; }
 
 private:
@@ -54,7 +57,7 @@ private:
 
 /// A CUDA, cuBLAS, cuSOLVER or cuFFT failure.
 struct DeviceError : Error {
-    using Error::Error;
+    using Error::Error;  ///< Error's constructor
 };
 
 /// Always-on user-facing check: throws InvalidArgument(what) when `ok` is false.

@@ -1,6 +1,8 @@
 /// @file la.hpp
-/// The dense linear algebra: TileMatrix, sequences, the level-3 BLAS and the Cholesky family
-/// in tile, asynchronous and LAPACK-style forms (the C API is tessera.h).
+/// The dense linear algebra: TileMatrix, Pivots, QrFactors and sequences; the level-3 BLAS
+/// and the Cholesky, LU and QR families in tile, asynchronous and LAPACK-style forms; layout
+/// conversion, norms, test matrix generators, and the library's runtime behind the
+/// LAPACK-style forms (context.hpp). The C API is tessera.h.
 #pragma once
 
 #include <tessera/la/blas.hpp>

@@ -2,7 +2,8 @@
 /// Two-dimensional (and large one-dimensional) discrete Fourier transforms, computed as tasks
 /// on every core and GPU:
 /// plans like FFTW's over arrays, and tile forms over TileMatrix that chain with the linear
-/// algebra in a Sequence.
+/// algebra in a Sequence. A bad argument (a bad sign, sizes or tile sizes that do not match,
+/// a null array) throws InvalidArgument before anything is computed.
 ///
 ///     std::vector<std::complex<double>> a(n0 * n1);               // row-major, as in FFTW
 ///     auto plan = tessera::fft::Plan<double>::dft_2d(n0, n1, a.data(), a.data(), Sign::forward);
@@ -82,13 +83,18 @@ void dft_r2c_2d_async(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out,
 template <Real R>
 void dft_c2r_2d_async(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out, Sequence& s);
 
-/// The blocking forms: submit, wait, rethrow a task's failure.
+// The blocking forms: each submits into a sequence of its own, waits, and rethrows a task's
+// failure.
+/// A = DFT2(A) in place, as dft_2d_async; waits.
 template <Real R>
 void dft_2d(Sign sign, TileMatrix<std::complex<R>>& A);
+/// out = DFT2(in), as dft_2d_async; waits.
 template <Real R>
 void dft_2d(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out);
+/// out = the half-spectrum of the real in, as dft_r2c_2d_async; waits.
 template <Real R>
 void dft_r2c_2d(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out);
+/// out = the real matrix of half-spectrum in, as dft_c2r_2d_async (in is overwritten); waits.
 template <Real R>
 void dft_c2r_2d(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out);
 
@@ -104,11 +110,12 @@ int64_t tile_size(rt::Runtime const& rt, int64_t n0, int64_t n1);
 template <Real R>
 class Plan {
 public:
-    using Complex = std::complex<R>;
+    using Complex = std::complex<R>;  ///< the complex type of the plan's precision
 
     /// The n0 x n1 complex transform from `in` to `out` (in == out: in place). Throws
-    /// InvalidArgument naming the argument when n0 or n1 < 1, an array is null, or `flags`
-    /// holds anything but estimate or measure.
+    /// InvalidArgument naming the argument when n0 or n1 < 1, an array is null, `sign` is
+    /// neither forward nor backward, `flags` holds anything but estimate or measure, or the
+    /// arrays overlap without being the same (the other plans check their arguments alike).
     static Plan dft_2d(int64_t n0, int64_t n1, Complex* in, Complex* out, Sign sign, unsigned flags = estimate);
     /// The n-point 1D complex transform from `in` to `out` (in == out: in place). A large n
     /// runs as tasks, by Bailey's four-step algorithm: with n = n1 n2 (n1 near sqrt(n)), n1
@@ -131,21 +138,33 @@ public:
     /// overwritten. In place when `out` is `in`'s memory (padded rows, as above).
     static Plan dft_c2r_2d(int64_t n0, int64_t n1, Complex* in, R* out, unsigned flags = estimate);
 
+    /// Takes over the other plan; a moved-from plan throws InvalidArgument if executed.
+    ///@{
     Plan(Plan&&) noexcept;
     Plan& operator=(Plan&&) noexcept;
+    ///@}
     ~Plan();
 
     /// Computes the transform on the plan's arrays (waits for it; rethrows a task's failure).
     void execute() const;
-    /// The same on other arrays, in place exactly when the plan is (FFTW's new-array execute).
-    /// Throws InvalidArgument for a null array, a plan of another kind, or in-placeness that
-    /// differs from the plan's.
+    /// The same on other arrays, in place exactly when the plan is (FFTW's new-array execute):
+    /// execute_dft for the complex plans, execute_dft_r2c and execute_dft_c2r for the real ones
+    /// (c2r overwrites `in`). Waits. Throws InvalidArgument for a null array, a plan of
+    /// another kind, in-placeness that differs from the plan's, or arrays that overlap without
+    /// being the same.
+    ///@{
     void execute_dft(Complex* in, Complex* out) const;
     void execute_dft_r2c(R* in, Complex* out) const;
     void execute_dft_c2r(Complex* in, R* out) const;
+    ///@}
 
+    /// The sizes: n0 x n1 for the 2D plans (n1 the contiguous dimension, the real one for r2c
+    /// and c2r), n0 = n and n1 = 1 for the 1D ones, one transform's for dft_many; 0 when moved
+    /// from.
+    ///@{
     int64_t n0() const noexcept;
     int64_t n1() const noexcept;
+    ///@}
 
 private:
     struct State;  // fft/algorithms/plan.cpp
@@ -156,8 +175,10 @@ private:
 /// FFTW's wisdom (the measurements of the plans made so far, both precisions) as text, and
 /// its import (false when FFTW refuses the text): `measure` plans made after an import of the
 /// same machine's wisdom cost nothing.
+///@{
 std::string export_wisdom();
 bool import_wisdom(std::string const& wisdom);
+///@}
 
 extern template class Plan<float>;
 extern template class Plan<double>;

@@ -88,10 +88,12 @@ inline Norm norm_from_char(char c, char const* arg = "norm")
 }
 
 /// The letter LAPACK uses for the value.
+///@{
 constexpr char to_char(Uplo u) noexcept { return char(u); }
 constexpr char to_char(Op o) noexcept { return char(o); }
 constexpr char to_char(Side s) noexcept { return char(s); }
 constexpr char to_char(Diag d) noexcept { return char(d); }
 constexpr char to_char(Norm n) noexcept { return char(n); }
+///@}
 
 }  // namespace tessera::la

@@ -26,8 +26,11 @@
 
 namespace tessera::inline la {
 
+/// The row interchanges of an LU with partial pivoting, LAPACK's ipiv in registered pieces of
+/// nb entries (see the file's comment). Copies are views sharing the pieces.
 class Pivots {
 public:
+    /// A piece: a registered handle of nb entries (fewer for the last piece).
     using Piece = rt::Handle<rt::Vector<int64_t>>;
 
     /// No pivots, on no runtime.
@@ -47,19 +50,23 @@ public:
     /// Owned pivots holding a copy of the caller's `ipiv` (count entries), which is only read.
     static Pivots copy_of(rt::Runtime& rt, int64_t const* ipiv, int64_t count, int64_t nb);
 
-    int64_t size() const noexcept { return s_ ? s_->count : 0; }
-    int64_t nb() const noexcept { return s_ ? s_->nb : 1; }
+    int64_t size() const noexcept { return s_ ? s_->count : 0; }  ///< entries
+    int64_t nb() const noexcept { return s_ ? s_->nb : 1; }        ///< entries per piece
     /// Pieces: entries [k nb, min((k + 1) nb, size())) are piece k.
     int64_t pieces() const noexcept { return int64_t(s_ ? s_->pieces.size() : 0); }
     /// Piece k, 0 <= k < pieces() (checked: throws InvalidArgument).
+    ///@{
     Piece& piece(int64_t k);
     Piece const& piece(int64_t k) const;
+    ///@}
     /// Entry i (0 <= i < size(), unchecked), in host memory: its piece is brought there first
     /// (the panel that wrote it may have run on a GPU), after the tasks that write it.
     int64_t operator[](int64_t i) const;
     /// The entries in host memory, every piece brought there first, as above.
     int64_t const* data() const;
+    /// The runtime the pieces are registered with; InvalidArgument when there is none.
     rt::Runtime& runtime() const;
+    /// False for default-constructed (or moved-from) pivots, which have no runtime.
     explicit operator bool() const noexcept { return s_ != nullptr; }
 
 private:

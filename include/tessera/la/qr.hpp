@@ -21,6 +21,10 @@
 ///
 /// The LQ (A = L Q: gelqf, unmlq, unglq) is the QR of A^H in both forms, and gels solves
 /// least-squares and minimum-norm problems through the QR (m >= n) or the LQ (m < n).
+///
+/// As in blas.hpp, the `_async` forms submit into a sequence and return at once, the other
+/// forms wait; a bad argument throws InvalidArgument (tile forms: F made for another shape or
+/// tile size included) or, in the LAPACK-style forms, InvalidLapackArgument naming it.
 #pragma once
 
 #include <tessera/la/enums.hpp>
@@ -48,6 +52,7 @@ enum class QrTree : uint8_t {
 template <Scalar T>
 class QrFactors {
 public:
+    /// A factor: a registered ib x kb matrix handle, kb the width of its tile column.
     using Tile = rt::Handle<rt::Matrix<T>>;
 
     /// No factors, on no runtime.
@@ -66,7 +71,9 @@ public:
     Tile& square(int64_t i, int64_t k) const noexcept { return s_->square[s_->index(i, k)]; }
     /// The factor of the ttqrt that merged tile (i, k)'s triangle (unchecked).
     Tile& triangle(int64_t i, int64_t k) const noexcept { return s_->triangle[s_->index(i, k)]; }
+    /// The runtime the factors are registered with; InvalidArgument when there is none.
     rt::Runtime& runtime() const;
+    /// False for default-constructed (or moved-from) factors, which have no runtime.
     explicit operator bool() const noexcept { return s_ != nullptr; }
 
 private:
@@ -85,24 +92,29 @@ private:
     std::shared_ptr<Storage> s_;
 };
 
-/// Factors A = Q R in place (R on and above the diagonal, the reflectors below it and in F).
-/// F must be QrFactors{A} (or made for A's shape and tile size).
+/// Factors the m x n A = Q R in place by the tile QR (R on and above the diagonal, the
+/// reflectors below it and in F). F must be QrFactors{A} (or made for A's shape and tile
+/// size), else InvalidArgument. geqrf_async returns at once; geqrf waits.
+///@{
 template <Scalar T>
 void geqrf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
 template <Scalar T>
 void geqrf(TileMatrix<T>& A, QrFactors<T>& F);
+///@}
 /// LAPACK's geqrf on the column-major m x n array a: R and the reflectors in LAPACK's compact
-/// form, tau with min(m, n) entries. Returns 0 (LAPACK's info).
+/// form, tau with min(m, n) entries. Waits; returns 0 (LAPACK's info).
 template <Scalar T>
 [[nodiscard]] int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
 
 /// C = op(Q) C (Side::left, C with A's rows) or C op(Q) (Side::right, C's columns A's rows),
 /// Q from the tile QR of A and F; op is Op::notrans or Q^H (Op::conjtrans; Op::trans too for
-/// the real types). C must have A's tile size.
+/// the real types). C must have A's tile size. unmqr_async returns at once; unmqr waits.
+///@{
 template <Scalar T>
 void unmqr_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, Sequence& s);
 template <Scalar T>
 void unmqr(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C);
+///@}
 /// LAPACK's ormqr/unmqr: C (m x n) = op(Q) C or C op(Q), Q = H_1 ... H_k from the compact form
 /// in a (m x k for the left side, n x k for the right) and tau. Returns 0.
 template <Scalar T>
@@ -110,36 +122,45 @@ template <Scalar T>
                             T* c, int64_t ldc);
 
 /// The first Q.n() columns of the factorization's Q (Q.n() <= A.m(), Q with A's rows and tile
-/// size), from the tile QR of A and F: Q [I; 0].
+/// size), from the tile QR of A and F: Q [I; 0]. ungqr_async returns at once; ungqr waits.
+///@{
 template <Scalar T>
 void ungqr_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q, Sequence& s);
 template <Scalar T>
 void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
+///@}
 /// LAPACK's orgqr/ungqr: the m x n a (n <= m) becomes the first n columns of Q = H_1 ... H_k
 /// from the compact form of k <= n reflectors in its first k columns and tau. Returns 0.
 template <Scalar T>
 [[nodiscard]] int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau);
 
 /// The tile LQ: A = L Q with L lower trapezoidal (on and below the diagonal of A) and Q's
-/// reflectors right of it and in F (QrFactors<T>::for_lq(A)), computed as the tile QR of A^H
-/// (A^H = Q' R, L = R^H, Q = Q'^H): A's tiles are conjugate-transposed into a matrix of their
-/// own, factored, and transposed back (O(m n) copies against O(m n min(m, n)) flops).
+/// reflectors right of it and in F (`QrFactors<T>::for_lq(A)`), computed as the tile QR of
+/// A^H (A^H = Q' R, L = R^H, Q = Q'^H): A's tiles are conjugate-transposed into a matrix of
+/// their own, factored, and transposed back (O(m n) copies against O(m n min(m, n)) flops).
+/// gelqf_async returns at once; gelqf waits.
+///@{
 template <Scalar T>
 void gelqf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
 template <Scalar T>
 void gelqf(TileMatrix<T>& A, QrFactors<T>& F);
+///@}
 /// C = op(Q) C (left, C with A's columns as rows) or C op(Q) (right, C's columns A's), Q from
-/// the tile LQ of A and F; op as in unmqr.
+/// the tile LQ of A and F; op as in unmqr. unmlq_async returns at once; unmlq waits.
+///@{
 template <Scalar T>
 void unmlq_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, Sequence& s);
 template <Scalar T>
 void unmlq(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C);
+///@}
 /// Q's first Q.m() rows (Q.m() <= A.n(), Q with A's columns and tile size), from the tile LQ
-/// of A and F.
+/// of A and F. unglq_async returns at once; unglq waits.
+///@{
 template <Scalar T>
 void unglq_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q, Sequence& s);
 template <Scalar T>
 void unglq(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
+///@}
 
 /// LAPACK's gelqf: A = L Q, L lower trapezoidal on and below the diagonal of the m x n a and
 /// Q = H_k^H ... H_1^H (k = min(m, n); H_k ... H_1 for the real types) in LAPACK's compact
@@ -159,14 +180,16 @@ template <Scalar T>
 
 /// gels on tile matrices: op(A) X = B solved in least squares or with the minimum norm as the
 /// LAPACK-style gels below, through the tile QR (m >= n; F = QrFactors{A}) or the tile LQ
-/// (m < n; F = QrFactors<T>::for_lq(A)); B is max(m, n) x nrhs with A's tile size, and A and F
+/// (m < n; F = `QrFactors<T>::for_lq(A)`); B is max(m, n) x nrhs with A's tile size, and A and F
 /// end as geqrf or gelqf leave them. Returns LAPACK's info (i > 0: the i-th diagonal entry of
 /// R or L is exactly zero; no solution is computed, and B holds what the steps before the
-/// solve made of it).
+/// solve made of it). gels_async returns at once (s.wait() gives info); gels waits.
+///@{
 template <Scalar T>
 void gels_async(Op op, TileMatrix<T>& A, QrFactors<T>& F, TileMatrix<T>& B, Sequence& s);
 template <Scalar T>
 [[nodiscard]] int64_t gels(Op op, TileMatrix<T>& A, QrFactors<T>& F, TileMatrix<T>& B);
+///@}
 /// LAPACK's gels: for the m x n A of full rank, the least-squares solution of an
 /// overdetermined op(A) X = B (min ||B - op(A) X||_2) or the minimum-norm solution of an
 /// underdetermined one, through the QR (m >= n) or LQ (m < n) of A. B is max(m, n) x nrhs:

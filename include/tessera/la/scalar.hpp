@@ -13,16 +13,17 @@ namespace tessera::inline la {
 
 /// float or double.
 template <class T> concept Real = std::same_as<T, float> || std::same_as<T, double>;
+/// True for `std::complex<float>` and `std::complex<double>`, false for any other type.
 template <class T> inline constexpr bool is_complex_v = false;
 template <class R> inline constexpr bool is_complex_v<std::complex<R>> = Real<R>;
-/// float, double, std::complex<float> or std::complex<double> (LAPACK's s, d, c, z).
+/// float, double, `std::complex<float>` or `std::complex<double>` (LAPACK's s, d, c, z).
 template <class T> concept Scalar = Real<T> || is_complex_v<T>;
 
 namespace detail {
 template <class T> struct real_of { using type = T; };
 template <class R> struct real_of<std::complex<R>> { using type = R; };
 }  // namespace detail
-/// The real type underneath T: real_t<std::complex<double>> is double.
+/// The real type underneath T: `real_t<std::complex<double>>` is double.
 template <Scalar T> using real_t = typename detail::real_of<T>::type;
 
 /// Machine epsilon of T's real type (LAPACK's lamch('E') times 2: the spacing at 1).
@@ -38,7 +39,8 @@ constexpr char precision_letter() noexcept
     else return 'z';
 }
 
-/// Picks the string of T's precision, e.g. by_precision<T>("sgemm", "dgemm", "cgemm", "zgemm").
+/// Picks the string of T's precision, as in
+/// `by_precision<T>("sgemm", "dgemm", "cgemm", "zgemm")`.
 template <Scalar T>
 constexpr char const* by_precision(char const* s, char const* d, char const* c, char const* z) noexcept
 {

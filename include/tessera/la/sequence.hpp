@@ -164,6 +164,7 @@ public:
     /// True once a numerical failure or a task's exception is known.
     bool failed() const noexcept;
 
+    /// The runtime the sequence's tasks run on.
     rt::Runtime& runtime() const noexcept { return *rt_; }
     /// Where the open call's factorization tasks record their info (internal: passed to tasks);
     /// `finding` is their finding_call(), if they look for the smallest info. With no call

@@ -1,5 +1,5 @@
 /// @file tile_matrix.hpp
-/// TileMatrix<T>: an m x n matrix cut into nb x nb tiles (the last tile row and column
+/// `TileMatrix<T>`: an m x n matrix cut into nb x nb tiles (the last tile row and column
 /// smaller when nb does not divide m or n), each tile a registered handle, so that tile
 /// algorithms are loops of tasks on tiles (PLASMA's descriptor, StarPU's filtered matrix).
 ///
@@ -35,16 +35,19 @@ namespace tessera::inline la {
 
 template <Scalar T> class ReadOnlyTileMatrix;
 
+/// An m x n matrix of nb x nb tiles, each a registered handle (see the file's comment).
+/// Copies are views sharing the tiles.
 template <Scalar T>
 class TileMatrix {
 public:
+    /// A tile: a registered handle of a column-major matrix.
     using Tile = rt::Handle<rt::Matrix<T>>;
 
     /// An empty 0 x 0 matrix with no runtime.
     TileMatrix() = default;
     /// Allocates an m x n matrix of nb x nb tiles in contiguous tile storage, pinned when `rt`
-    /// has GPUs (Runtime::allocate_for_transfers), and registers every tile with `rt`. The content is undefined until written.
-    /// Throws InvalidArgument when m < 0, n < 0 or nb < 1.
+    /// has GPUs (Runtime::allocate_for_transfers), and registers every tile with `rt`. The
+    /// content is undefined until written. Throws InvalidArgument when m < 0, n < 0 or nb < 1.
     TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb);
     /// Registers the tiles of column-major memory `a` (m x n, leading dimension lda) in place,
     /// without copying: tasks then read and write `a` itself. `a` must outlive the matrix; it
@@ -67,13 +70,15 @@ public:
     int64_t tile_n(int64_t j) const noexcept { return std::min(nb(), s_->n - (j0_ + j) * nb()); }
 
     /// Tile (i, j), 0 <= i < mt(), 0 <= j < nt() (checked: throws InvalidArgument).
+    ///@{
     Tile& operator()(int64_t i, int64_t j) { return s_->tiles[index(i, j)]; }
     Tile const& operator()(int64_t i, int64_t j) const { return s_->tiles[index(i, j)]; }
+    ///@}
 
     /// A view of the tiles [i, i + mt) x [j, j + nt) (m and n follow from their sizes).
     TileMatrix sub(int64_t i, int64_t j, int64_t mt, int64_t nt) const;
 
-    /// The runtime the tiles are registered with.
+    /// The runtime the tiles are registered with; InvalidArgument when there is none.
     rt::Runtime& runtime() const;
     /// True when the tiles live in the matrix's own contiguous tile storage (not wrapped).
     bool owns_storage() const noexcept { return s_ && s_->buffer != nullptr; }
@@ -81,6 +86,7 @@ public:
     /// ranges meet, or wrapped arrays whose elements meet in memory (with different leading
     /// dimensions, whose address ranges meet).
     bool overlaps(TileMatrix const& other) const noexcept;
+    /// False for a default-constructed (or moved-from) matrix, which has no runtime.
     explicit operator bool() const noexcept { return s_ != nullptr; }
 
 private:
@@ -110,7 +116,9 @@ private:
 template <Scalar T>
 class ReadOnlyTileMatrix {
 public:
+    /// The matrix, for the tile calls that read it.
     TileMatrix<T> const& matrix() const noexcept { return m_; }
+    /// The same, by implicit conversion.
     operator TileMatrix<T> const&() const noexcept { return m_; }
 
 private:
