@@ -16,6 +16,29 @@ namespace tessera::rt::detail {
 
 // ---- finding the GPUs ------------------------------------------------------------------------
 
+// What a newcomer on a machine without a (usable) GPU reads once: what Tessera uses instead,
+// why, and how to silence it. A missing GPU or driver is the common case and no fault.
+static std::string no_gpu_notice(cudaError_t status)
+{
+    std::string why;
+    switch (status) {
+    case cudaSuccess:
+    case cudaErrorNoDevice:
+        why = "no GPU found";
+        break;
+    case cudaErrorInsufficientDriver:
+        why = "no GPU usable: the NVIDIA driver is missing or older than the CUDA runtime this "
+              "build uses";
+        break;
+    default:
+        why = std::string("no GPU usable (") + cudaGetErrorString(status) + ")";
+        break;
+    }
+    return "tessera: " + why +
+           "; computing on the CPU cores. Set TESSERA_NCUDA=0 to skip looking for GPUs and this "
+           "notice.";
+}
+
 std::vector<CudaDeviceInfo> find_cuda_devices(int limit)
 {
     std::vector<CudaDeviceInfo> found;
@@ -25,10 +48,8 @@ std::vector<CudaDeviceInfo> find_cuda_devices(int limit)
     if (status != cudaSuccess || count == 0) {
         (void)cudaGetLastError();
         static std::once_flag noticed;  // one line per process, however many runtimes start
-        std::call_once(noticed, [&] {
-            std::string why = status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device";
-            std::fprintf(stderr, "tessera: no GPU usable (%s): running without CUDA workers\n", why.c_str());
-        });
+        std::call_once(noticed,
+                       [&] { std::fprintf(stderr, "%s\n", no_gpu_notice(status).c_str()); });
         return found;
     }
     for (int d = 0; d < count && (limit < 0 || int(found.size()) < limit); ++d) {
