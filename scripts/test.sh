@@ -46,7 +46,7 @@ sanitizer_tree()
         if [[ -n $root && -f $root/include/cuda_runtime_api.h ]]; then cuda=SIM; break; fi
     done
     cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=ON -DTESSERA_SANITIZE="$1" \
-        -DTESSERA_ENABLE_CUDA=$cuda -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF \
+        -DTESSERA_ENABLE_CUDA=$cuda -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_EXAMPLES=OFF \
         -DTESSERA_ACCURACY_TESTS="test_potrf;test_getrf;test_lu_panel;test_qr_panel;test_geqrf;test_fft2d;test_tile_matrix;test_tile_size;test_c_api;test_nested_calls"
     # setarch -R (no address-space randomisation): TSan's fixed memory layout breaks on
     # kernels with high mmap randomisation (vm.mmap_rnd_bits > 28); harmless elsewhere. The
