@@ -9,10 +9,10 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
-#include <optional>
 #include <vector>
 
 namespace tessera::bench {
@@ -36,6 +36,7 @@ public:
     std::vector<std::string> policies(std::vector<std::string> fallback) const;
     /// The option names given.
     std::vector<std::string> names() const;
+
 private:
     // The value of option `name`, which must have one (a flag has none: "--n --reps 3" is an
     // error, not n = 1).
@@ -57,13 +58,13 @@ inline std::optional<std::string> scheduler_of(std::string const& policy)
 struct Result {
     std::string bench, variant;
     std::vector<std::pair<std::string, double>> sizes;  // e.g. {"n", 100000}
-    double seconds = nan;                                // median of the repetitions
+    double seconds = nan;                               // median of the repetitions
     double gflops = nan;
     std::string peer = "none";
     double peer_seconds = nan, peer_gflops = nan;
-    double ratio = nan;     // our speed over the peer's (peer_seconds / seconds)
+    double ratio = nan;  // our speed over the peer's (peer_seconds / seconds)
     double residual = nan;
-    std::vector<std::pair<std::string, double>> extra;  // bench-specific fields
+    std::vector<std::pair<std::string, double>> extra;        // bench-specific fields
     std::vector<std::pair<std::string, std::string>> labels;  // e.g. {"sched", "ws"}
 };
 
@@ -72,10 +73,14 @@ struct Result {
 /// so that a script or a test learns of a wrong result, or of none, from the exit status.
 class Report {
 public:
-    explicit Report(bool json, double max_residual = nan) : json_(json), max_residual_(max_residual) {}
+    explicit Report(bool json, double max_residual = nan) : json_(json), max_residual_(max_residual)
+    {}
     void add(Result const& r);
     /// Whether a residual bound was given and a result broke it, or no result came to check.
-    bool residual_bound_broken() const { return !std::isnan(max_residual_) && (results_ == 0 || residuals_above_bound_ > 0); }
+    bool residual_bound_broken() const
+    {
+        return !std::isnan(max_residual_) && (results_ == 0 || residuals_above_bound_ > 0);
+    }
 
 private:
     bool json_;
@@ -85,8 +90,7 @@ private:
 };
 
 /// Wall-clock seconds of f().
-template <class F>
-double seconds_of(F&& f)
+template <class F> double seconds_of(F&& f)
 {
     auto t0 = std::chrono::steady_clock::now();
     f();

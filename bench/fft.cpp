@@ -34,8 +34,7 @@ namespace {
 template <class R> using Cx = std::complex<R>;
 
 /// FFTW's threaded 2D plan of precision R: planned once, executed with run().
-template <class R>
-class FftwPeer {
+template <class R> class FftwPeer {
 public:
     using Plan = std::conditional_t<std::is_same_v<R, float>, fftwf_plan, fftw_plan>;
     /// n0 = 0: the 1D transform of n1 points.
@@ -44,19 +43,22 @@ public:
         if constexpr (std::is_same_v<R, float>) {
             fftwf_init_threads();
             fftwf_plan_with_nthreads(threads);
-            plan_ = n0 == 0 ? fftwf_plan_dft_1d(n1, static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
-                                                FFTW_FORWARD, flags)
-                  : real ? fftwf_plan_dft_r2c_2d(n0, n1, static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags)
-                         : fftwf_plan_dft_2d(n0, n1, static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
-                                             FFTW_FORWARD, flags);
+            plan_ =
+                n0 == 0 ? fftwf_plan_dft_1d(n1, static_cast<fftwf_complex*>(in),
+                                            static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags)
+                : real  ? fftwf_plan_dft_r2c_2d(n0, n1, static_cast<float*>(in),
+                                                static_cast<fftwf_complex*>(out), flags)
+                        : fftwf_plan_dft_2d(n0, n1, static_cast<fftwf_complex*>(in),
+                                            static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags);
         } else {
             fftw_init_threads();
             fftw_plan_with_nthreads(threads);
-            plan_ = n0 == 0 ? fftw_plan_dft_1d(n1, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out),
-                                               FFTW_FORWARD, flags)
-                  : real ? fftw_plan_dft_r2c_2d(n0, n1, static_cast<double*>(in), static_cast<fftw_complex*>(out), flags)
-                         : fftw_plan_dft_2d(n0, n1, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out),
-                                            FFTW_FORWARD, flags);
+            plan_ = n0 == 0 ? fftw_plan_dft_1d(n1, static_cast<fftw_complex*>(in),
+                                               static_cast<fftw_complex*>(out), FFTW_FORWARD, flags)
+                    : real  ? fftw_plan_dft_r2c_2d(n0, n1, static_cast<double*>(in),
+                                                   static_cast<fftw_complex*>(out), flags)
+                            : fftw_plan_dft_2d(n0, n1, static_cast<fftw_complex*>(in),
+                                               static_cast<fftw_complex*>(out), FFTW_FORWARD, flags);
         }
         require(plan_ != nullptr, "fft2d: FFTW could not plan the peer's transform");
     }
@@ -82,8 +84,7 @@ private:
 };
 
 /// ||y - ref||_2 / ||ref||_2.
-template <class R>
-double relative_error(std::vector<Cx<R>> const& y, std::vector<Cx<R>> const& ref)
+template <class R> double relative_error(std::vector<Cx<R>> const& y, std::vector<Cx<R>> const& ref)
 {
     long double num = 0, den = 0;
     for (std::size_t i = 0; i < y.size(); ++i) {
@@ -94,15 +95,15 @@ double relative_error(std::vector<Cx<R>> const& y, std::vector<Cx<R>> const& ref
 }
 
 /// fft2d (one_d false): n x n arrays; fft1d: n points.
-template <class R>
-int run_fft(Options const& o, Report& report, bool one_d)
+template <class R> int run_fft(Options const& o, Report& report, bool one_d)
 {
     const auto ns = o.integers("n", one_d ? std::vector<int64_t>{1 << 20, 1 << 22, 1 << 24}
                                           : std::vector<int64_t>{1024, 2048, 4096, 8192});
     const auto kinds = one_d ? std::vector<std::string>{"c2c"} : o.list("kind", {"c2c", "r2c"});
     const int64_t reps = o.integer("reps", 3), peer_reps = o.integer("peer-reps", reps);
     const std::string flags_text = o.text("flags", "measure");
-    require(flags_text == "measure" || flags_text == "estimate", "--flags must be measure or estimate, not '" + flags_text + "'");
+    require(flags_text == "measure" || flags_text == "estimate",
+            "--flags must be measure or estimate, not '" + flags_text + "'");
     const unsigned flags = flags_text == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
     const std::optional<int> ncpus = o.given_integer("ncpus"), ncuda = o.given_integer("ncuda");
     const int nemu = int(o.integer("nemu", 0));
@@ -111,7 +112,8 @@ int run_fft(Options const& o, Report& report, bool one_d)
     for (int64_t n : ns)
         require(n >= 1 && n <= (one_d ? int64_t(1) << 30 : 65536),
                 one_d ? "--n must be between 1 and 2^30" : "--n must be between 1 and 65536");
-    for (auto const& k : kinds) require(k == "c2c" || k == "r2c", "--kind must be c2c or r2c, not '" + k + "'");
+    for (auto const& k : kinds)
+        require(k == "c2c" || k == "r2c", "--kind must be c2c or r2c, not '" + k + "'");
     const std::string letter = std::is_same_v<R, float> ? "s" : "d";
 
     for (std::string const& kind : kinds)
@@ -121,7 +123,8 @@ int run_fft(Options const& o, Report& report, bool one_d)
                 const int N = int(n);
                 const std::size_t points = one_d ? std::size_t(n) : std::size_t(n) * std::size_t(n);
                 const std::size_t half = std::size_t(n) * std::size_t(n / 2 + 1);
-                std::vector<Cx<R>> in_c(real ? 0 : points), out(real ? half : points), peer_out(out.size());
+                std::vector<Cx<R>> in_c(real ? 0 : points), out(real ? half : points),
+                    peer_out(out.size());
                 std::vector<R> in_r(real ? points : 0);
                 std::mt19937_64 g(42);
                 std::uniform_real_distribution<R> u(-1, 1);
@@ -130,15 +133,21 @@ int run_fft(Options const& o, Report& report, bool one_d)
                 void* in = real ? static_cast<void*>(in_r.data()) : static_cast<void*>(in_c.data());
 
                 la::finalize();
-                la::init({.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .ncuda = ncuda});
+                la::init({.ncpus = ncpus,
+                          .scheduler = scheduler_of(sched),
+                          .nemu = nemu,
+                          .ncuda = ncuda});
                 const int workers = int(la::runtime().worker_count());
                 [[maybe_unused]] unsigned gpus = 0;
                 for (unsigned w = 0; w < la::runtime().worker_count(); ++w)
                     gpus += la::runtime().worker(rt::WorkerId(w)).arch == rt::Arch::cuda;
                 const unsigned plan_flags = flags_text == "measure" ? fft::measure : fft::estimate;
-                auto plan = one_d ? fft::Plan<R>::dft_1d(n, in_c.data(), out.data(), fft::Sign::forward, plan_flags)
-                            : real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
-                                   : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward, plan_flags);
+                auto plan =
+                    one_d  ? fft::Plan<R>::dft_1d(n, in_c.data(), out.data(), fft::Sign::forward,
+                                                  plan_flags)
+                    : real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
+                           : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward,
+                                                  plan_flags);
                 std::vector<double> times;
                 for (int64_t r = 0; r <= reps; ++r) {
                     const double t = seconds_of([&] { plan.execute(); });
@@ -159,27 +168,32 @@ int run_fft(Options const& o, Report& report, bool one_d)
                         if (r > 0) peer.push_back(t);
                     }
                 }
-                const double flops = (real ? 2.5 : 5.0) * double(points) * std::log2(double(points));
+                const double flops =
+                    (real ? 2.5 : 5.0) * double(points) * std::log2(double(points));
                 Result res;
                 res.bench = one_d ? "fft1d" : "fft2d";
                 res.variant = letter + "fft_" + (one_d ? "1d" : kind);
-                res.labels = {{"sched", sched.empty() ? "default" : sched}, {"workers", std::to_string(workers)},
+                res.labels = {{"sched", sched.empty() ? "default" : sched},
+                              {"workers", std::to_string(workers)},
                               {"flags", flags_text}};
                 res.sizes = {{"n", double(n)}};
                 res.seconds = median(times);
                 res.gflops = flops / res.seconds * 1e-9;
-                res.peer = std::string("fftw") + (std::is_same_v<R, float> ? "f" : "") + "_" + kind +
-                           (one_d ? "_1d_threads" : "_2d_threads");
+                res.peer = std::string("fftw") + (std::is_same_v<R, float> ? "f" : "") + "_" +
+                           kind + (one_d ? "_1d_threads" : "_2d_threads");
                 res.peer_seconds = median(peer);
                 res.peer_gflops = flops / res.peer_seconds * 1e-9;
                 res.ratio = res.peer_seconds / res.seconds;
-                res.residual = relative_error(out, peer_out) /
-                               (std::log2(double(points)) * double(std::numeric_limits<R>::epsilon()));
+                res.residual =
+                    relative_error(out, peer_out) /
+                    (std::log2(double(points)) * double(std::numeric_limits<R>::epsilon()));
 #if TESSERA_HAVE_CUDA
-                if (gpus > 0 && !real && !one_d) {  // cuFFT on data already on the GPU, copies not timed
+                if (gpus > 0 && !real &&
+                    !one_d) {  // cuFFT on data already on the GPU, copies not timed
                     const double gpu = bench::gpu::fft2d_seconds<R>(n, n, in_c.data(), reps);
                     res.labels.push_back({"gpus", std::to_string(gpus)});
-                    res.labels.push_back({"gpu_peer", std::is_same_v<R, float> ? "cufftExecC2C" : "cufftExecZ2Z"});
+                    res.labels.push_back(
+                        {"gpu_peer", std::is_same_v<R, float> ? "cufftExecC2C" : "cufftExecZ2Z"});
                     res.extra.push_back({"gpu_peer_seconds", gpu});
                     res.extra.push_back({"gpu_peer_gflops", flops / gpu * 1e-9});
                     res.extra.push_back({"gpu_ratio", gpu / res.seconds});
@@ -199,19 +213,23 @@ int run_precision(Options const& o, Report& r, bool one_d)
     return run_fft<double>(o, r, one_d);
 }
 
-Register fft2d_reg{{"fft2d",
-                    "2D FFT of an n x n array (a plan's execute) against FFTW's threaded 2D plan: GFlop/s, ratio",
-                    "tessera-bench fft2d [--n 1024,2048,4096,8192] [--precision s|d] [--kind c2c,r2c] "
-                    "[--flags measure|estimate] [--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k] "
-                    "[--reps 3] [--peer-reps reps] [--json]",
-                    {"n", "precision", "kind", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
-                    [](Options const& o, Report& r) { return run_precision(o, r, false); }}};
-Register fft1d_reg{{"fft1d",
-                    "1D FFT of n points (a plan's execute: the four-step's tasks) against FFTW's threaded 1D plan",
-                    "tessera-bench fft1d [--n 1048576,4194304,16777216] [--precision s|d] [--flags measure|estimate] "
-                    "[--sched dmdas,...] [--ncpus k] [--nemu k] [--ncuda k] [--reps 3] [--peer-reps reps] [--json]",
-                    {"n", "precision", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
-                    [](Options const& o, Report& r) { return run_precision(o, r, true); }}};
+Register fft2d_reg{
+    {"fft2d",
+     "2D FFT of an n x n array (a plan's execute) against FFTW's threaded 2D plan: GFlop/s, ratio",
+     "tessera-bench fft2d [--n 1024,2048,4096,8192] [--precision s|d] [--kind c2c,r2c] "
+     "[--flags measure|estimate] [--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k] "
+     "[--reps 3] [--peer-reps reps] [--json]",
+     {"n", "precision", "kind", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
+     [](Options const& o, Report& r) { return run_precision(o, r, false); }}};
+Register fft1d_reg{
+    {"fft1d",
+     "1D FFT of n points (a plan's execute: the four-step's tasks) against FFTW's threaded 1D plan",
+     "tessera-bench fft1d [--n 1048576,4194304,16777216] [--precision s|d] [--flags "
+     "measure|estimate] "
+     "[--sched dmdas,...] [--ncpus k] [--nemu k] [--ncuda k] [--reps 3] [--peer-reps reps] "
+     "[--json]",
+     {"n", "precision", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
+     [](Options const& o, Report& r) { return run_precision(o, r, true); }}};
 
 }  // namespace
 }  // namespace tessera::bench

@@ -50,144 +50,174 @@ using la::Uplo;
 namespace blas = la::kernels::cpu;
 
 // ---- the peers: LAPACKE's own calls (multithreaded OpenBLAS underneath) ------------------------
-template <Scalar T>
-int lapacke_potrf(char uplo, int n, T* a, int lda)
+template <Scalar T> int lapacke_potrf(char uplo, int n, T* a, int lda)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
-    else return LAPACKE_zpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else
+        return LAPACKE_zpotrf(LAPACK_COL_MAJOR, uplo, n, a, lda);
 }
 template <Scalar T>
 int lapacke_potrs(char uplo, int n, int nrhs, T const* a, int lda, T* b, int ldb)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_spotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
     else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
-    else return LAPACKE_zpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else
+        return LAPACKE_zpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
 }
-template <Scalar T>
-int lapacke_posv(char uplo, int n, int nrhs, T* a, int lda, T* b, int ldb)
+template <Scalar T> int lapacke_posv(char uplo, int n, int nrhs, T* a, int lda, T* b, int ldb)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
-    else return LAPACKE_zposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
+    else
+        return LAPACKE_zposv(LAPACK_COL_MAJOR, uplo, n, nrhs, a, lda, b, ldb);
 }
-template <Scalar T>
-int lapacke_potri(char uplo, int n, T* a, int lda)
+template <Scalar T> int lapacke_potri(char uplo, int n, T* a, int lda)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
-    else return LAPACKE_zpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_spotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
+    else
+        return LAPACKE_zpotri(LAPACK_COL_MAJOR, uplo, n, a, lda);
 }
 
-template <Scalar T>
-int lapacke_getrf(int m, int n, T* a, int lda, lapack_int* ipiv)
+template <Scalar T> int lapacke_getrf(int m, int n, T* a, int lda, lapack_int* ipiv)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-    else return LAPACKE_zgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    else
+        return LAPACKE_zgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
 }
 template <Scalar T>
 int lapacke_getrs(int n, int nrhs, T const* a, int lda, lapack_int const* ipiv, T* b, int ldb)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
     else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
-    else return LAPACKE_zgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
+    else
+        return LAPACKE_zgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);
 }
 template <Scalar T>
 int lapacke_gesv(int n, int nrhs, T* a, int lda, lapack_int* ipiv, T* b, int ldb)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
-    else return LAPACKE_zgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
+    else
+        return LAPACKE_zgesv(LAPACK_COL_MAJOR, n, nrhs, a, lda, ipiv, b, ldb);
 }
 
-template <Scalar T>
-int lapacke_getri(int n, T* a, int lda, lapack_int const* ipiv)
+template <Scalar T> int lapacke_getri(int n, T* a, int lda, lapack_int const* ipiv)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
-    else return LAPACKE_zgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
+    else
+        return LAPACKE_zgetri(LAPACK_COL_MAJOR, n, a, lda, ipiv);
 }
-template <Scalar T>
-int lapacke_geqrf(int m, int n, T* a, int lda, T* tau)
+template <Scalar T> int lapacke_geqrf(int m, int n, T* a, int lda, T* tau)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
-    else return LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
+    else
+        return LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);
 }
-template <Scalar T>
-int lapacke_gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb)
+template <Scalar T> int lapacke_gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
-    else return LAPACKE_zgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
+    else
+        return LAPACKE_zgels(LAPACK_COL_MAJOR, 'N', m, n, nrhs, a, lda, b, ldb);
 }
 /// C = Q^H C (C m x n), Q from geqrf's compact form of k reflectors in the m-row a.
 template <Scalar T>
 int lapacke_apply_qh(int m, int n, int k, T const* a, int lda, T const* tau, T* c, int ldc)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sormqr(LAPACK_COL_MAJOR, 'L', 'T', m, n, k, a, lda, tau, c, ldc);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sormqr(LAPACK_COL_MAJOR, 'L', 'T', m, n, k, a, lda, tau, c, ldc);
     else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'T', m, n, k, a, lda, tau, c, ldc);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cunmqr(LAPACK_COL_MAJOR, 'L', 'C', m, n, k, a, lda, tau, c, ldc);
-    else return LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', 'C', m, n, k, a, lda, tau, c, ldc);
+    else
+        return LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', 'C', m, n, k, a, lda, tau, c, ldc);
 }
 /// y = Q y (y of m entries), Q from geqrf's compact form of k reflectors in the m-row a.
-template <Scalar T>
-int lapacke_apply_q(int m, int k, T const* a, int lda, T const* tau, T* y)
+template <Scalar T> int lapacke_apply_q(int m, int k, T const* a, int lda, T const* tau, T* y)
 {
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_sormqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_sormqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
     else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return LAPACKE_cunmqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
-    else return LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
+    else
+        return LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', 'N', m, 1, k, a, lda, tau, y, m);
 }
 
 // ---- inputs and checks ---------------------------------------------------------------------------
-template <Scalar T>
-std::vector<T> random_matrix(int64_t m, int64_t n, uint64_t seed)
+template <Scalar T> std::vector<T> random_matrix(int64_t m, int64_t n, uint64_t seed)
 {
     std::mt19937_64 g(seed);
     std::uniform_real_distribution<double> u(-0.5, 0.5);
     std::vector<T> a(std::size_t(m * n));
     for (T& x : a) {
-        if constexpr (la::is_complex_v<T>) x = T(la::real_t<T>(u(g)), la::real_t<T>(u(g)));
-        else x = T(u(g));
+        if constexpr (la::is_complex_v<T>)
+            x = T(la::real_t<T>(u(g)), la::real_t<T>(u(g)));
+        else
+            x = T(u(g));
     }
     return a;
 }
 /// Hermitian positive definite in O(n^2): random Hermitian plus n I (diagonally dominant).
-template <Scalar T>
-std::vector<T> hpd_matrix(int64_t n, uint64_t seed)
+template <Scalar T> std::vector<T> hpd_matrix(int64_t n, uint64_t seed)
 {
     std::vector<T> a = random_matrix<T>(n, n, seed);
     for (int64_t j = 0; j < n; ++j) {
-        for (int64_t i = 0; i < j; ++i) a[std::size_t(i + j * n)] = la::conj(a[std::size_t(j + i * n)]);
-        a[std::size_t(j + j * n)] = T(la::real_t<T>(std::real(a[std::size_t(j + j * n)]) + double(n)));
+        for (int64_t i = 0; i < j; ++i)
+            a[std::size_t(i + j * n)] = la::conj(a[std::size_t(j + i * n)]);
+        a[std::size_t(j + j * n)] =
+            T(la::real_t<T>(std::real(a[std::size_t(j + j * n)]) + double(n)));
     }
     return a;
 }
-template <Scalar T>
-double norm1(int64_t m, int64_t n, T const* a, int64_t lda)
+template <Scalar T> double norm1(int64_t m, int64_t n, T const* a, int64_t lda)
 {
     double best = 0;
     for (int64_t j = 0; j < n; ++j) {
@@ -198,22 +228,26 @@ double norm1(int64_t m, int64_t n, T const* a, int64_t lda)
     return best;
 }
 /// The full Hermitian matrix whose `uplo` triangle `a` holds.
-template <Scalar T>
-void hermitian_from(Uplo uplo, int64_t n, T* a)
+template <Scalar T> void hermitian_from(Uplo uplo, int64_t n, T* a)
 {
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < j; ++i) {
-            if (uplo == Uplo::lower) a[i + j * n] = la::conj(a[j + i * n]);
-            else a[j + i * n] = la::conj(a[i + j * n]);
+            if (uplo == Uplo::lower)
+                a[i + j * n] = la::conj(a[j + i * n]);
+            else
+                a[j + i * n] = la::conj(a[i + j * n]);
         }
 }
 /// ||A x - y||_1 / (||A||_1 ||x||_1 n eps) for y computed from x by the routine under test.
 template <Scalar T>
-double scaled_residual(std::vector<T> const& A, int64_t n, std::vector<T> const& x, std::vector<T> y, double xnorm)
+double scaled_residual(std::vector<T> const& A, int64_t n, std::vector<T> const& x,
+                       std::vector<T> y, double xnorm)
 {
     const int64_t k = int64_t(x.size()) / std::max<int64_t>(n, 1);
-    blas::gemm<T>(Op::notrans, Op::notrans, n, k, n, T(1), A.data(), n, x.data(), n, T(-1), y.data(), n);
-    return norm1(n, k, y.data(), n) / (norm1(n, n, A.data(), n) * xnorm * double(n) * double(la::eps<T>));
+    blas::gemm<T>(Op::notrans, Op::notrans, n, k, n, T(1), A.data(), n, x.data(), n, T(-1),
+                  y.data(), n);
+    return norm1(n, k, y.data(), n) /
+           (norm1(n, n, A.data(), n) * xnorm * double(n) * double(la::eps<T>));
 }
 
 /// ||A0 x - P L U x||_1 / (||A0||_1 ||x||_1 n eps) for getrf's factors F of the m x n A0 (L
@@ -226,15 +260,20 @@ double lu_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T
     const int64_t k = std::min(m, n);
     std::vector<T> xs = random_matrix<T>(n, 1, 5);
     const std::vector<C> x(xs.begin(), xs.end());
-    std::vector<C> z(static_cast<std::size_t>(k)), y(static_cast<std::size_t>(m)), ax(static_cast<std::size_t>(m));
-    auto at = [](std::vector<T> const& a, int64_t ld, int64_t i, int64_t j) { return C(a[std::size_t(i + j * ld)]); };
+    std::vector<C> z(static_cast<std::size_t>(k)), y(static_cast<std::size_t>(m)),
+        ax(static_cast<std::size_t>(m));
+    auto at = [](std::vector<T> const& a, int64_t ld, int64_t i, int64_t j) {
+        return C(a[std::size_t(i + j * ld)]);
+    };
     for (int64_t j = 0; j < n; ++j)  // z = U x
-        for (int64_t i = 0; i <= std::min(j, k - 1); ++i) z[std::size_t(i)] += at(F, m, i, j) * x[std::size_t(j)];
+        for (int64_t i = 0; i <= std::min(j, k - 1); ++i)
+            z[std::size_t(i)] += at(F, m, i, j) * x[std::size_t(j)];
     for (int64_t j = 0; j < k; ++j) {  // y = L z
         y[std::size_t(j)] += z[std::size_t(j)];
         for (int64_t i = j + 1; i < m; ++i) y[std::size_t(i)] += at(F, m, i, j) * z[std::size_t(j)];
     }
-    for (int64_t i = k - 1; i >= 0; --i) std::swap(y[std::size_t(i)], y[std::size_t(ipiv[std::size_t(i)] - 1)]);
+    for (int64_t i = k - 1; i >= 0; --i)
+        std::swap(y[std::size_t(i)], y[std::size_t(ipiv[std::size_t(i)] - 1)]);
     for (int64_t j = 0; j < n; ++j)  // A0 x
         for (int64_t i = 0; i < m; ++i) ax[std::size_t(i)] += at(A0, m, i, j) * x[std::size_t(j)];
     double r = 0, xn = 0;
@@ -246,31 +285,36 @@ double lu_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T
 /// ||A0 x - Q (R x)||_1 / (||A0||_1 ||x||_1 m eps) for geqrf's compact form F and tau of the
 /// m x n A0, Q applied by LAPACKE's ormqr (so that the check also proves the form LAPACK's).
 template <Scalar T>
-double qr_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T> const& F, std::vector<T> const& tau)
+double qr_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T> const& F,
+                   std::vector<T> const& tau)
 {
     const int64_t k = std::min(m, n);
     const std::vector<T> x = random_matrix<T>(n, 1, 5);
     std::vector<T> y(static_cast<std::size_t>(m)), ax(static_cast<std::size_t>(m));
     for (int64_t j = 0; j < n; ++j)  // y = R x
-        for (int64_t i = 0; i <= std::min(j, k - 1); ++i) y[std::size_t(i)] += F[std::size_t(i + j * m)] * x[std::size_t(j)];
+        for (int64_t i = 0; i <= std::min(j, k - 1); ++i)
+            y[std::size_t(i)] += F[std::size_t(i + j * m)] * x[std::size_t(j)];
     lapacke_apply_q<T>(int(m), int(k), F.data(), int(m), tau.data(), y.data());
-    blas::gemm<T>(Op::notrans, Op::notrans, m, 1, n, T(1), A0.data(), m, x.data(), n, T(0), ax.data(), m);
+    blas::gemm<T>(Op::notrans, Op::notrans, m, 1, n, T(1), A0.data(), m, x.data(), n, T(0),
+                  ax.data(), m);
     double r = 0;
-    for (int64_t i = 0; i < m; ++i) r += std::abs(std::complex<double>(ax[std::size_t(i)] - y[std::size_t(i)]));
-    return r / (norm1(m, n, A0.data(), m) * norm1(n, 1, x.data(), n) * double(m) * double(la::eps<T>));
+    for (int64_t i = 0; i < m; ++i)
+        r += std::abs(std::complex<double>(ax[std::size_t(i)] - y[std::size_t(i)]));
+    return r /
+           (norm1(m, n, A0.data(), m) * norm1(n, 1, x.data(), n) * double(m) * double(la::eps<T>));
 }
 
 // ---- the GPU peer (CUDA builds): one library call on device-resident data ----------------------
 /// Its name, or "" without CUDA.
-template <Scalar T>
-std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
+template <Scalar T> std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
 {
 #if TESSERA_HAVE_CUDA
     const std::string letter(1, la::precision_letter<T>());
     if (routine == "gemm") return "cublas_" + letter + "gemm";
-    if (routine == "getri") return "";  // cuSOLVER has no getri
+    if (routine == "getri") return "";                       // cuSOLVER has no getri
     if (routine == "gels" || routine == "ormqr") return "";  // not yet measured on a GPU (issue 27)
-    if (routine == "posv") return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
+    if (routine == "posv")
+        return "cusolver_" + letter + "potrf+" + letter + "potrs";  // no cuSOLVER posv
     if (routine == "gesv") return "cusolver_" + letter + "getrf+" + letter + "getrs";  // nor gesv
     if (routine == "dsgesv") return la::is_complex_v<T> ? "cusolver_zcgesv" : "cusolver_dsgesv";
     return "cusolver_" + letter + routine;
@@ -281,21 +325,25 @@ std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
 /// getrs: the factors in A0 and their pivots piv0; getrf: A0 is m x n).
 template <Scalar T>
 double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unused]] Uplo uplo,
-                        [[maybe_unused]] int64_t m, [[maybe_unused]] int64_t n, [[maybe_unused]] int64_t nrhs,
-                        [[maybe_unused]] std::vector<T> const& A0, [[maybe_unused]] std::vector<T> const& B0,
-                        [[maybe_unused]] std::vector<lapack_int> const& piv0, [[maybe_unused]] int64_t reps)
+                        [[maybe_unused]] int64_t m, [[maybe_unused]] int64_t n,
+                        [[maybe_unused]] int64_t nrhs, [[maybe_unused]] std::vector<T> const& A0,
+                        [[maybe_unused]] std::vector<T> const& B0,
+                        [[maybe_unused]] std::vector<lapack_int> const& piv0,
+                        [[maybe_unused]] int64_t reps)
 {
 #if TESSERA_HAVE_CUDA
     static_assert(sizeof(lapack_int) == sizeof(int));
     if (routine == "getrf") return gpu::getrf_seconds<T>(m, n, A0.data(), reps);
     if (routine == "geqrf") return gpu::geqrf_seconds<T>(m, n, A0.data(), reps);
-    if (routine == "getrs") return gpu::getrs_seconds<T>(n, nrhs, A0.data(), piv0.data(), B0.data(), reps);
+    if (routine == "getrs")
+        return gpu::getrs_seconds<T>(n, nrhs, A0.data(), piv0.data(), B0.data(), reps);
     if (routine == "gesv") return gpu::gesv_seconds<T>(n, nrhs, A0.data(), B0.data(), reps);
     if (routine == "dsgesv") {
         int iter = 0;
         return gpu::mixed_gesv_seconds<T>(n, nrhs, A0.data(), B0.data(), reps, &iter);
     }
-    if (routine == "gemm") return gpu::gemm_seconds<T>(n, A0.data(), B0.data(), B0.data() + n * n, reps);
+    if (routine == "gemm")
+        return gpu::gemm_seconds<T>(n, A0.data(), B0.data(), B0.data() + n * n, reps);
     if (routine == "potrf") return gpu::potrf_seconds<T>(uplo, n, A0.data(), reps);
     if (routine == "potrs") return gpu::potrs_seconds<T>(uplo, n, nrhs, A0.data(), B0.data(), reps);
     if (routine == "posv") return gpu::posv_seconds<T>(uplo, n, nrhs, A0.data(), B0.data(), reps);
@@ -307,24 +355,24 @@ double gpu_peer_seconds([[maybe_unused]] std::string const& routine, [[maybe_unu
 unsigned cuda_workers(rt::Runtime const& rt)
 {
     unsigned count = 0;
-    for (rt::WorkerId w = 0; w < rt.worker_count(); ++w) count += rt.worker(w).arch == rt::Arch::cuda;
+    for (rt::WorkerId w = 0; w < rt.worker_count(); ++w)
+        count += rt.worker(w).arch == rt::Arch::cuda;
     return count;
 }
 
 // ---- one routine: inputs, the two calls, the flop count and the check --------------------------
-template <Scalar T>
-struct Problem {
+template <Scalar T> struct Problem {
     std::string routine;
     la::Routine kind;
-    Uplo uplo = Uplo::lower;  ///< the triangle of A the Cholesky routines use
+    Uplo uplo = Uplo::lower;         ///< the triangle of A the Cholesky routines use
     int64_t m = 0, n = 0, nrhs = 0;  ///< A is m x n (m = n but for getrf --m)
     double flops = 0;
     std::vector<T> A0, B0, A, B, Cpeer;  ///< inputs, the working copies, the peer's gemm result
-    std::vector<T> H;                    ///< the positive definite matrix (potrs, potri: A0 is its factor)
-    std::vector<lapack_int> piv0, piv;   ///< getrs's pivots (from A0's factorization), the peer's
-    std::vector<int64_t> ipiv;           ///< Tessera's pivots
-    std::vector<T> tau;                  ///< geqrf's scalars of the reflectors
-    std::vector<T> X;                    ///< dsgesv's solution (B is only read)
+    std::vector<T> H;  ///< the positive definite matrix (potrs, potri: A0 is its factor)
+    std::vector<lapack_int> piv0, piv;  ///< getrs's pivots (from A0's factorization), the peer's
+    std::vector<int64_t> ipiv;          ///< Tessera's pivots
+    std::vector<T> tau;                 ///< geqrf's scalars of the reflectors
+    std::vector<T> X;                   ///< dsgesv's solution (B is only read)
     void fresh() { A = A0, B = B0; }
     void peer();
     void tessera();
@@ -337,16 +385,19 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
     Problem<T> p;
     p.routine = routine;
     p.uplo = uplo;
-    p.m = routine == "getrf" || routine == "geqrf" || routine == "gels" || routine == "ormqr" ? m : n;
+    p.m =
+        routine == "getrf" || routine == "geqrf" || routine == "gels" || routine == "ormqr" ? m : n;
     p.n = n;
     const bool mixed = routine == "dsgesv";
-    p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" || mixed ||
-                     routine == "gels" || routine == "ormqr"
+    p.nrhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ||
+                     mixed || routine == "gels" || routine == "ormqr"
                  ? nrhs
                  : 0;
     const double fma = la::fma_flops<T>, N = double(n), M = double(p.m), K = std::min(M, N);
-    const double lu = M * N * K - (M + N) * K * K / 2 + K * K * K / 3;  // LAPACK's multiply-adds of getrf
-    const double qr = 2 * M * N * K - (M + N) * K * K + 2 * K * K * K / 3;  // LAPACK's multiply-adds of geqrf
+    const double lu =
+        M * N * K - (M + N) * K * K / 2 + K * K * K / 3;  // LAPACK's multiply-adds of getrf
+    const double qr =
+        2 * M * N * K - (M + N) * K * K + 2 * K * K * K / 3;  // LAPACK's multiply-adds of geqrf
     const double R = double(p.nrhs);
     if (routine == "geqrf") {
         p.kind = la::Routine::geqrf;
@@ -355,7 +406,8 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
         p.flops = fma * qr;
         return p;
     }
-    if (routine == "gels" || routine == "ormqr") {  // m >= n: least squares; ormqr: Q^H C, Q of geqrf(A)
+    if (routine == "gels" ||
+        routine == "ormqr") {  // m >= n: least squares; ormqr: Q^H C, Q of geqrf(A)
         require(p.m >= n, "--m must be >= --n (an overdetermined system; Q of a tall A)");
         p.kind = la::Routine::geqrf;
         p.A0 = random_matrix<T>(p.m, n, 6);
@@ -367,12 +419,14 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
             p.flops = fma * (qr + apply_qh + N * N * R / 2);  // geqrf, ormqr, trsm
         } else {
             openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
-            lapacke_geqrf<T>(int(p.m), int(n), p.A0.data(), int(p.m), p.tau.data());  // ormqr starts from the factors
+            lapacke_geqrf<T>(int(p.m), int(n), p.A0.data(), int(p.m),
+                             p.tau.data());  // ormqr starts from the factors
             p.flops = fma * apply_qh;
         }
         return p;
     }
-    if (routine == "getrf" || routine == "getrs" || routine == "gesv" || routine == "getri" || mixed) {
+    if (routine == "getrf" || routine == "getrs" || routine == "gesv" || routine == "getri" ||
+        mixed) {
         p.A0 = random_matrix<T>(p.m, n, 6);
         p.piv.resize(std::size_t(std::min(p.m, n)));
         p.ipiv.resize(p.piv.size());
@@ -384,7 +438,8 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
             p.H = p.A0;
             openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
             p.piv0.resize(p.piv.size());
-            lapacke_getrf<T>(int(n), int(n), p.A0.data(), int(n), p.piv0.data());  // getri starts from the factors
+            lapacke_getrf<T>(int(n), int(n), p.A0.data(), int(n),
+                             p.piv0.data());    // getri starts from the factors
             p.flops = fma * 2 * N * N * N / 3;  // LAPACK's count: 4n^3/3 (real)
         } else {
             p.B0 = random_matrix<T>(n, nrhs, 4);
@@ -393,7 +448,8 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
                 p.kind = la::Routine::getrs;
                 openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
                 p.piv0.resize(p.piv.size());
-                lapacke_getrf<T>(int(n), int(n), p.A0.data(), int(n), p.piv0.data());  // getrs starts from the factors
+                lapacke_getrf<T>(int(n), int(n), p.A0.data(), int(n),
+                                 p.piv0.data());  // getrs starts from the factors
                 p.flops = fma * N * N * double(nrhs);
             } else {  // gesv, dsgesv: the flops of the double-precision solve
                 p.kind = la::Routine::gesv;
@@ -416,14 +472,16 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
         } else if (routine == "potri") {
             p.kind = la::Routine::potri;
             openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
-            lapacke_potrf<T>(char(uplo), int(n), p.A0.data(), int(n));  // potri starts from the factor
-            p.flops = fma * N * N * N / 3;                  // trtri n^3/3 + lauum n^3/3 (real)
+            lapacke_potrf<T>(char(uplo), int(n), p.A0.data(),
+                             int(n));       // potri starts from the factor
+            p.flops = fma * N * N * N / 3;  // trtri n^3/3 + lauum n^3/3 (real)
         } else {
             p.B0 = random_matrix<T>(n, nrhs, 4);
             if (routine == "potrs") {
                 p.kind = la::Routine::potrs;
                 openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
-                lapacke_potrf<T>(char(uplo), int(n), p.A0.data(), int(n));  // potrs starts from the factor
+                lapacke_potrf<T>(char(uplo), int(n), p.A0.data(),
+                                 int(n));  // potrs starts from the factor
                 p.flops = fma * N * N * double(nrhs);
             } else {
                 p.kind = la::Routine::posv;
@@ -434,43 +492,62 @@ Problem<T> make_problem(std::string const& routine, Uplo uplo, int64_t m, int64_
     return p;
 }
 
-template <Scalar T>
-void Problem<T>::peer()
+template <Scalar T> void Problem<T>::peer()
 {
     const int N = int(n);
     if (routine == "gemm")
-        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1), B.data() + n * n, n);
-    else if (routine == "potrf") lapacke_potrf<T>(char(uplo), N, A.data(), N);
-    else if (routine == "potrs") lapacke_potrs<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
-    else if (routine == "posv") lapacke_posv<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
-    else if (routine == "getrf") lapacke_getrf<T>(int(m), N, A.data(), int(m), piv.data());
-    else if (routine == "geqrf") lapacke_geqrf<T>(int(m), N, A.data(), int(m), tau.data());
-    else if (routine == "gels") lapacke_gels<T>(int(m), N, int(nrhs), A.data(), int(m), B.data(), int(m));
-    else if (routine == "ormqr") lapacke_apply_qh<T>(int(m), int(nrhs), N, A.data(), int(m), tau.data(), B.data(), int(m));
-    else if (routine == "getrs") lapacke_getrs<T>(N, int(nrhs), A.data(), N, piv0.data(), B.data(), N);
-    else if (routine == "gesv" || routine == "dsgesv") lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
-    else if (routine == "getri") lapacke_getri<T>(N, A.data(), N, piv0.data());
-    else lapacke_potri<T>(char(uplo), N, A.data(), N);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1),
+                      B.data() + n * n, n);
+    else if (routine == "potrf")
+        lapacke_potrf<T>(char(uplo), N, A.data(), N);
+    else if (routine == "potrs")
+        lapacke_potrs<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
+    else if (routine == "posv")
+        lapacke_posv<T>(char(uplo), N, int(nrhs), A.data(), N, B.data(), N);
+    else if (routine == "getrf")
+        lapacke_getrf<T>(int(m), N, A.data(), int(m), piv.data());
+    else if (routine == "geqrf")
+        lapacke_geqrf<T>(int(m), N, A.data(), int(m), tau.data());
+    else if (routine == "gels")
+        lapacke_gels<T>(int(m), N, int(nrhs), A.data(), int(m), B.data(), int(m));
+    else if (routine == "ormqr")
+        lapacke_apply_qh<T>(int(m), int(nrhs), N, A.data(), int(m), tau.data(), B.data(), int(m));
+    else if (routine == "getrs")
+        lapacke_getrs<T>(N, int(nrhs), A.data(), N, piv0.data(), B.data(), N);
+    else if (routine == "gesv" || routine == "dsgesv")
+        lapacke_gesv<T>(N, int(nrhs), A.data(), N, piv.data(), B.data(), N);
+    else if (routine == "getri")
+        lapacke_getri<T>(N, A.data(), N, piv0.data());
+    else
+        lapacke_potri<T>(char(uplo), N, A.data(), N);
 }
 
-template <Scalar T>
-void Problem<T>::tessera()
+template <Scalar T> void Problem<T>::tessera()
 {
     int64_t info = 0;
     if (routine == "gemm")
-        la::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1), B.data() + n * n, n);
-    else if (routine == "potrf") info = la::potrf<T>(uplo, n, A.data(), n);
-    else if (routine == "potrs") info = la::potrs<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
-    else if (routine == "posv") info = la::posv<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
-    else if (routine == "getrf") info = la::getrf<T>(m, n, A.data(), m, ipiv.data());
-    else if (routine == "geqrf") info = la::geqrf<T>(m, n, A.data(), m, tau.data());
-    else if (routine == "gels") info = la::gels<T>(Op::notrans, m, n, nrhs, A.data(), m, B.data(), m);
+        la::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), A.data(), n, B.data(), n, T(1),
+                    B.data() + n * n, n);
+    else if (routine == "potrf")
+        info = la::potrf<T>(uplo, n, A.data(), n);
+    else if (routine == "potrs")
+        info = la::potrs<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
+    else if (routine == "posv")
+        info = la::posv<T>(uplo, n, nrhs, A.data(), n, B.data(), n);
+    else if (routine == "getrf")
+        info = la::getrf<T>(m, n, A.data(), m, ipiv.data());
+    else if (routine == "geqrf")
+        info = la::geqrf<T>(m, n, A.data(), m, tau.data());
+    else if (routine == "gels")
+        info = la::gels<T>(Op::notrans, m, n, nrhs, A.data(), m, B.data(), m);
     else if (routine == "ormqr")
-        info = la::unmqr<T>(la::Side::left, Op::conjtrans, m, nrhs, n, A.data(), m, tau.data(), B.data(), m);
+        info = la::unmqr<T>(la::Side::left, Op::conjtrans, m, nrhs, n, A.data(), m, tau.data(),
+                            B.data(), m);
     else if (routine == "getrs") {
         const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
         info = la::getrs<T>(Op::notrans, n, nrhs, A.data(), n, pivots.data(), B.data(), n);
-    } else if (routine == "gesv") info = la::gesv<T>(n, nrhs, A.data(), n, ipiv.data(), B.data(), n);
+    } else if (routine == "gesv")
+        info = la::gesv<T>(n, nrhs, A.data(), n, ipiv.data(), B.data(), n);
     else if (routine == "getri") {
         const std::vector<int64_t> pivots(piv0.begin(), piv0.end());  // not timed: n entries
         info = la::getri<T>(n, A.data(), n, pivots.data());
@@ -483,58 +560,67 @@ void Problem<T>::tessera()
         else
             throw InvalidArgument("dsgesv: --precision must be d (dsgesv) or z (zcgesv)");
         B = X;  // the solution where the residual looks for it
-    }
-    else info = la::potri<T>(uplo, n, A.data(), n);
+    } else
+        info = la::potri<T>(uplo, n, A.data(), n);
     require(info == 0, routine + ": info = " + std::to_string(info) + " on a nonsingular matrix");
 }
 
-template <Scalar T>
-double Problem<T>::residual()
+template <Scalar T> double Problem<T>::residual()
 {
     // Tessera's outputs are in A and B (the last timed call).
     if (routine == "gemm") {  // against the peer's C: ||C - C_peer||_1 / (||A||_1 ||B||_1 n eps)
         double diff = 0;
         for (int64_t j = 0; j < n; ++j) {
             double s = 0;
-            for (int64_t i = 0; i < n; ++i) s += std::abs(std::complex<double>(B[std::size_t(n * n + i + j * n)] - Cpeer[std::size_t(i + j * n)]));
+            for (int64_t i = 0; i < n; ++i)
+                s += std::abs(std::complex<double>(B[std::size_t(n * n + i + j * n)] -
+                                                   Cpeer[std::size_t(i + j * n)]));
             diff = std::max(diff, s);
         }
-        return diff / (norm1(n, n, A0.data(), n) * norm1(n, n, B0.data(), n) * double(n) * double(la::eps<T>));
+        return diff / (norm1(n, n, A0.data(), n) * norm1(n, n, B0.data(), n) * double(n) *
+                       double(la::eps<T>));
     }
     if (routine == "getrf") return lu_residual(A0, m, n, A, ipiv);
     if (routine == "geqrf") return qr_residual(A0, m, n, A, tau);
     if (routine == "ormqr") {  // against the peer's: ||C - C_peer||_1 / (||C0||_1 m eps)
         std::vector<T> d = B;
         for (std::size_t i = 0; i < d.size(); ++i) d[i] -= Cpeer[i];
-        return norm1(m, nrhs, d.data(), m) / (norm1(m, nrhs, B0.data(), m) * double(m) * double(la::eps<T>));
+        return norm1(m, nrhs, d.data(), m) /
+               (norm1(m, nrhs, B0.data(), m) * double(m) * double(la::eps<T>));
     }
-    if (routine == "gels") {  // the normal equations: ||A^H (B0 - A X)||_1 / (||A||_1 (||A||_1 ||X||_1 + ||B0||_1) m eps)
+    if (routine ==
+        "gels") {  // the normal equations: ||A^H (B0 - A X)||_1 / (||A||_1 (||A||_1 ||X||_1 + ||B0||_1) m eps)
         std::vector<T> r = B0, g(static_cast<std::size_t>(n * nrhs));
-        blas::gemm<T>(Op::notrans, Op::notrans, m, nrhs, n, T(-1), H.data(), m, B.data(), m, T(1), r.data(), m);
-        blas::gemm<T>(Op::conjtrans, Op::notrans, n, nrhs, m, T(1), H.data(), m, r.data(), m, T(0), g.data(), n);
+        blas::gemm<T>(Op::notrans, Op::notrans, m, nrhs, n, T(-1), H.data(), m, B.data(), m, T(1),
+                      r.data(), m);
+        blas::gemm<T>(Op::conjtrans, Op::notrans, n, nrhs, m, T(1), H.data(), m, r.data(), m, T(0),
+                      g.data(), n);
         const double a = norm1(m, n, H.data(), m);
         return norm1(n, nrhs, g.data(), n) /
-               (a * (a * norm1(n, nrhs, B.data(), m) + norm1(m, nrhs, B0.data(), m)) * double(m) * double(la::eps<T>));
+               (a * (a * norm1(n, nrhs, B.data(), m) + norm1(m, nrhs, B0.data(), m)) * double(m) *
+                double(la::eps<T>));
     }
     std::vector<T> x = random_matrix<T>(n, 1, 5), y = x;
     if (routine == "potrf") {  // y = L (L^H x), or U^H (U x)
         const bool lower = uplo == Uplo::lower;
         for (Op op : {lower ? Op::conjtrans : Op::notrans, lower ? Op::notrans : Op::conjtrans})
-            blas::trmm<T>(la::Side::left, uplo, op, la::Diag::nonunit, n, 1, T(1), A.data(), n, y.data(), n);
+            blas::trmm<T>(la::Side::left, uplo, op, la::Diag::nonunit, n, 1, T(1), A.data(), n,
+                          y.data(), n);
         return scaled_residual(A0, n, x, y, norm1(n, 1, x.data(), n));
     }
-    if (routine == "potri" || routine == "getri") {  // ||H (A^{-1} x) - x||_1 / (||H||_1 ||A^{-1}||_1 ||x||_1 n eps)
+    if (routine == "potri" ||
+        routine == "getri") {  // ||H (A^{-1} x) - x||_1 / (||H||_1 ||A^{-1}||_1 ||x||_1 n eps)
         std::vector<T> inv = A;
         if (routine == "potri") hermitian_from(uplo, n, inv.data());
-        blas::gemm<T>(Op::notrans, Op::notrans, n, 1, n, T(1), inv.data(), n, x.data(), n, T(0), y.data(), n);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, 1, n, T(1), inv.data(), n, x.data(), n, T(0),
+                      y.data(), n);
         return scaled_residual(H, n, y, x, norm1(n, n, inv.data(), n) * norm1(n, 1, x.data(), n));
     }
     // potrs, posv, getrs, gesv, dsgesv: ||H X - B0||_1 / (||H||_1 ||X||_1 n eps) (double's eps)
     return scaled_residual(H, n, B, B0, norm1(n, nrhs, B.data(), n));
 }
 
-template <Scalar T>
-int run_routine(std::string const& routine, Options const& o, Report& report)
+template <Scalar T> int run_routine(std::string const& routine, Options const& o, Report& report)
 {
     auto ns = o.integers("n", {1000, 2000, 4000});
     const int64_t nb_opt = o.integer("nb", 0), reps = o.integer("reps", 3);
@@ -560,7 +646,8 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     const std::string letter(1, la::precision_letter<T>());
     const bool mixed = routine == "dsgesv";  // --precision z: zcgesv; the peer is ?gesv
     const std::string name = mixed ? (la::is_complex_v<T> ? "zcgesv" : "dsgesv") : letter + routine;
-    const std::string peer_name = mixed ? "lapacke_" + letter + "gesv" : (routine == "gemm" ? "openblas_" : "lapacke_") + name;
+    const std::string peer_name = mixed ? "lapacke_" + letter + "gesv"
+                                        : (routine == "gemm" ? "openblas_" : "lapacke_") + name;
     std::vector<Series> plot(scheds.size() + 1);
     plot[0].name = routine == "gemm" ? "OpenBLAS" : "LAPACKE";
     for (std::size_t i = 0; i < scheds.size(); ++i) plot[i + 1].name = "Tessera " + scheds[i];
@@ -586,7 +673,10 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         bool with_gpus = false;
         for (std::size_t si = 0; si < scheds.size(); ++si) {
             la::finalize();
-            la::init({.ncpus = ncpus, .scheduler = scheduler_of(scheds[si]), .nemu = nemu, .ncuda = ncuda});
+            la::init({.ncpus = ncpus,
+                      .scheduler = scheduler_of(scheds[si]),
+                      .nemu = nemu,
+                      .ncuda = ncuda});
             const unsigned gpus = cuda_workers(la::runtime());
             with_gpus = with_gpus || gpus > 0;
             la::set_tile_size(nb_opt);
@@ -599,11 +689,13 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
             Result res;
             res.bench = routine;
             res.variant = name;
-            res.labels = {{"sched", scheds[si]}, {"workers", std::to_string(la::runtime().worker_count())}};
+            res.labels = {{"sched", scheds[si]},
+                          {"workers", std::to_string(la::runtime().worker_count())}};
             if (gpus > 0) res.labels.push_back({"gpus", std::to_string(gpus)});
             const bool cholesky = routine.starts_with("po");
             if (cholesky) res.labels.push_back({"uplo", std::string(1, char(uplo))});
-            res.sizes = {{"n", double(n)}, {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), p.m, n))}};
+            res.sizes = {{"n", double(n)},
+                         {"nb", double(la::tile_size(p.kind, la::precision_letter<T>(), p.m, n))}};
             if (p.m != n) res.sizes.insert(res.sizes.begin(), {"m", double(p.m)});
             if (p.nrhs) res.sizes.push_back({"nrhs", double(p.nrhs)});
             res.seconds = median(times);
@@ -619,12 +711,14 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
         la::set_tile_size(0);
         la::finalize();  // frees the GPUs for their peer
         if (with_gpus && !gpu_plot.name.empty()) {
-            const double gpu = gpu_peer_seconds<T>(routine, uplo, p.m, n, p.nrhs, p.A0, p.B0, p.piv0, reps);
+            const double gpu =
+                gpu_peer_seconds<T>(routine, uplo, p.m, n, p.nrhs, p.A0, p.B0, p.piv0, reps);
             for (Result& res : results) {
                 res.labels.push_back({"gpu_peer", gpu_plot.name});
                 res.extra.push_back({"gpu_peer_seconds", gpu});
                 res.extra.push_back({"gpu_peer_gflops", p.flops / gpu * 1e-9});
-                res.extra.push_back({"gpu_ratio", gpu / res.seconds});  // above 1: Tessera is faster
+                res.extra.push_back(
+                    {"gpu_ratio", gpu / res.seconds});  // above 1: Tessera is faster
             }
             gpu_plot.points.push_back({double(n), p.flops / gpu * 1e-9});
         }
@@ -632,8 +726,10 @@ int run_routine(std::string const& routine, Options const& o, Report& report)
     }
     if (!gpu_plot.points.empty()) plot.push_back(gpu_plot);
     if (!svg.empty())
-        write_svg_plot(svg, name + ": Tessera against " + plot[0].name + " (" + std::to_string(cores) + " cores)", "n",
-                       "GFlop/s", plot);
+        write_svg_plot(svg,
+                       name + ": Tessera against " + plot[0].name + " (" + std::to_string(cores) +
+                           " cores)",
+                       "n", "GFlop/s", plot);
     return 0;
 }
 
@@ -649,22 +745,27 @@ int run(std::string const& routine, Options const& o, Report& report)
 
 Subcommand linalg_subcommand(std::string const& routine, std::string const& what)
 {
-    const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" || routine == "gesv" ||
-                     routine == "dsgesv" || routine == "gels" || routine == "ormqr";
-    const bool cholesky = routine.starts_with("po"), rows = routine == "getrf" || routine == "geqrf" || routine == "gels" || routine == "ormqr";
-    std::vector<std::string> options{"n",    "nb",        "precision", "sched", "ncpus",
+    const bool rhs = routine == "potrs" || routine == "posv" || routine == "getrs" ||
+                     routine == "gesv" || routine == "dsgesv" || routine == "gels" ||
+                     routine == "ormqr";
+    const bool cholesky = routine.starts_with("po"), rows = routine == "getrf" ||
+                                                            routine == "geqrf" ||
+                                                            routine == "gels" || routine == "ormqr";
+    std::vector<std::string> options{"n",    "nb",    "precision", "sched",     "ncpus",
                                      "nemu", "ncuda", "reps",      "peer-reps", "svg"};
     if (rhs) options.push_back("nrhs");
     if (cholesky) options.push_back("uplo");
     if (rows) options.push_back("m");
     return {routine,
-            what + " (LAPACK-style call) against " + (routine == "gemm" ? "OpenBLAS" : "LAPACKE") + ": GFlop/s, ratio",
-            "tessera-bench " + routine + " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
-                (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") + (rows ? "[--m n] " : "") +
+            what + " (LAPACK-style call) against " + (routine == "gemm" ? "OpenBLAS" : "LAPACKE") +
+                ": GFlop/s, ratio",
+            "tessera-bench " + routine +
+                " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
+                (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") +
+                (rows ? "[--m n] " : "") +
                 "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
                 "[--reps 3] [--peer-reps reps] [--svg plot.svg] [--json]",
-            options,
-            [routine](Options const& o, Report& r) { return run(routine, o, r); }};
+            options, [routine](Options const& o, Report& r) { return run(routine, o, r); }};
 }
 
 Register gemm_reg{linalg_subcommand("gemm", "C = A B + C, square")};
@@ -677,9 +778,12 @@ Register getrs_reg{linalg_subcommand("getrs", "solve with the LU factors")};
 Register gesv_reg{linalg_subcommand("gesv", "LU factor and solve A X = B")};
 Register getri_reg{linalg_subcommand("getri", "inverse from the LU factors")};
 Register geqrf_reg{linalg_subcommand("geqrf", "QR factorization A = Q R (LAPACK's compact form)")};
-Register gels_reg{linalg_subcommand("gels", "least squares min ||B - A X|| through QR (--m >= --n)")};
-Register ormqr_reg{linalg_subcommand("ormqr", "C = Q^H C, Q of the QR of an --m x --n A, C --m x nrhs")};
-Register dsgesv_reg{linalg_subcommand("dsgesv", "A X = B factored in single, refined in double, vs dgesv")};
+Register gels_reg{
+    linalg_subcommand("gels", "least squares min ||B - A X|| through QR (--m >= --n)")};
+Register ormqr_reg{
+    linalg_subcommand("ormqr", "C = Q^H C, Q of the QR of an --m x --n A, C --m x nrhs")};
+Register dsgesv_reg{
+    linalg_subcommand("dsgesv", "A X = B factored in single, refined in double, vs dgesv")};
 
 }  // namespace
 }  // namespace tessera::bench

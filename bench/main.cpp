@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -17,7 +17,8 @@ Options::Options(int argc, char** argv)
 {
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
-        require(a.rfind("--", 0) == 0 && a.size() > 2, "option '" + a + "': expected --name [value]");
+        require(a.rfind("--", 0) == 0 && a.size() > 2,
+                "option '" + a + "': expected --name [value]");
         std::string name = a.substr(2), value;
         if (auto eq = name.find('='); eq != std::string::npos) {
             value = name.substr(eq + 1);
@@ -42,7 +43,8 @@ std::string Options::text(std::string const& name, std::string const& fallback) 
     return has(name) ? value_of(name) : fallback;
 }
 
-std::vector<std::string> Options::list(std::string const& name, std::vector<std::string> fallback) const
+std::vector<std::string> Options::list(std::string const& name,
+                                       std::vector<std::string> fallback) const
 {
     if (!has(name)) return fallback;
     std::vector<std::string> out;
@@ -59,7 +61,8 @@ std::vector<std::string> Options::policies(std::vector<std::string> fallback) co
     for (std::string const& p : out) {
         if (p.empty() || rt::policies().contains(p)) continue;
         std::string known;
-        for (std::string const& name : rt::policies().all_names()) known += (known.empty() ? "" : ", ") + name;
+        for (std::string const& name : rt::policies().all_names())
+            known += (known.empty() ? "" : ", ") + name;
         require(false, "--sched: unknown policy '" + p + "' (known: " + known + ")");
     }
     return out;
@@ -72,7 +75,8 @@ std::vector<int64_t> Options::integers(std::string const& name, std::vector<int6
     for (std::string const& s : list(name, {})) {
         int64_t x = 0;
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-        require(ec == std::errc() && p == s.data() + s.size(), "--" + name + ": '" + s + "' is not an integer");
+        require(ec == std::errc() && p == s.data() + s.size(),
+                "--" + name + ": '" + s + "' is not an integer");
         out.push_back(x);
     }
     return out;
@@ -126,7 +130,10 @@ std::string quoted(std::string const& s)
     }
     return out + "\"";
 }
-std::string cell(double x) { return std::isnan(x) ? "-" : std::isinf(x) ? (x > 0 ? "inf" : "-inf") : number(x); }
+std::string cell(double x)
+{
+    return std::isnan(x) ? "-" : std::isinf(x) ? (x > 0 ? "inf" : "-inf") : number(x);
+}
 }  // namespace
 
 void Report::add(Result const& r)
@@ -135,7 +142,8 @@ void Report::add(Result const& r)
     if (!std::isnan(max_residual_) && !(r.residual <= max_residual_)) {
         ++residuals_above_bound_;
         std::cerr << "tessera-bench " << r.bench << ": residual "
-                  << (std::isnan(r.residual) ? std::string("missing") : number(r.residual) + " above")
+                  << (std::isnan(r.residual) ? std::string("missing")
+                                             : number(r.residual) + " above")
                   << " --max-residual " << number(max_residual_) << "\n";
     }
     if (json_) {
@@ -169,11 +177,14 @@ void Report::add(Result const& r)
     for (auto const& [k, v] : r.sizes) col(head, k, 9), col(row, cell(v), 9);
     col(head, "seconds", 11), col(row, cell(r.seconds), 11);
     if (!std::isnan(r.gflops)) col(head, "GFlop/s", 10), col(row, cell(r.gflops), 10);
-    for (auto const& [k, v] : r.extra) col(head, k, std::max<int>(10, int(k.size()) + 2)), col(row, cell(v), std::max<int>(10, int(k.size()) + 2));
+    for (auto const& [k, v] : r.extra)
+        col(head, k, std::max<int>(10, int(k.size()) + 2)),
+            col(row, cell(v), std::max<int>(10, int(k.size()) + 2));
     if (!std::isnan(r.residual)) col(head, "residual", 11), col(row, cell(r.residual), 11);
     col(head, "peer", 14), col(row, r.peer, 14);
     col(head, "peer_seconds", 13), col(row, cell(r.peer_seconds), 13);
-    if (!std::isnan(r.peer_gflops)) col(head, "peer_GFlop/s", 13), col(row, cell(r.peer_gflops), 13);
+    if (!std::isnan(r.peer_gflops))
+        col(head, "peer_GFlop/s", 13), col(row, cell(r.peer_gflops), 13);
     col(head, "ratio", 8), col(row, cell(r.ratio), 8);
     if (!header_done_) {
         std::cout << head.str() << "\n";
@@ -194,30 +205,37 @@ int main(int argc, char** argv)
 {
     using namespace tessera::bench;
     auto usage = [] {
-        std::cerr << "usage: tessera-bench <subcommand> [options]   (--json: one JSON object per line;\n"
-                     "       --max-residual X: exit status 1 when a residual is above X or missing, or no result came)\n\n";
-        for (auto const& s : subcommands()) std::cerr << "  " << s.name << "\t" << s.summary << "\n    " << s.usage << "\n";
+        std::cerr
+            << "usage: tessera-bench <subcommand> [options]   (--json: one JSON object per line;\n"
+               "       --max-residual X: exit status 1 when a residual is above X or missing, or "
+               "no result came)\n\n";
+        for (auto const& s : subcommands())
+            std::cerr << "  " << s.name << "\t" << s.summary << "\n    " << s.usage << "\n";
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         usage();
         return argc < 2 ? 2 : 0;
     }
     std::string name = argv[1];
-    auto it = std::find_if(subcommands().begin(), subcommands().end(), [&](Subcommand const& s) { return s.name == name; });
+    auto it = std::find_if(subcommands().begin(), subcommands().end(),
+                           [&](Subcommand const& s) { return s.name == name; });
     if (it == subcommands().end()) {
         std::cerr << "tessera-bench: unknown subcommand '" << name << "'\n\n";
         usage();
         return 2;
     }
     if (argc == 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
-        std::cout << "tessera-bench " << it->name << ": " << it->summary << "\n    " << it->usage << "\n";
+        std::cout << "tessera-bench " << it->name << ": " << it->summary << "\n    " << it->usage
+                  << "\n";
         return 0;
     }
     try {
         Options opts(argc - 2, argv + 2);
         for (auto const& o : opts.names()) {
-            if (o != "json" && o != "max-residual" && std::find(it->options.begin(), it->options.end(), o) == it->options.end()) {
-                std::cerr << "tessera-bench " << name << ": unknown option --" << o << "\n    " << it->usage << "\n";
+            if (o != "json" && o != "max-residual" &&
+                std::find(it->options.begin(), it->options.end(), o) == it->options.end()) {
+                std::cerr << "tessera-bench " << name << ": unknown option --" << o << "\n    "
+                          << it->usage << "\n";
                 return 2;
             }
         }

@@ -27,7 +27,10 @@ const Codelet<Variable<int64_t>> empty_rw{.name = "empty_rw", .cpu = +[](Variabl
 const Codelet<Variable<int64_t>, Variable<int64_t>> empty_rw2{
     .name = "empty_rw2", .cpu = +[](Variable<int64_t>, Variable<int64_t>) {}};
 
-int64_t grid_side(int64_t n) { return std::max<int64_t>(1, int64_t(std::lround(std::sqrt(double(n))))); }
+int64_t grid_side(int64_t n)
+{
+    return std::max<int64_t>(1, int64_t(std::lround(std::sqrt(double(n)))));
+}
 
 /// Submits the shape's tasks; each first-level task waits for `gate` when it is non-empty.
 class Shape {
@@ -123,10 +126,12 @@ int run(Options const& o, Report& report)
     require(reps >= 1, "--reps must be at least 1");
     for (int64_t n : ns) require(n >= 1, "--n must be at least 1");
     for (auto const& s : shapes)
-        require(s == "independent" || s == "chain" || s == "grid", "--variant: unknown shape '" + s + "'");
+        require(s == "independent" || s == "chain" || s == "grid",
+                "--variant: unknown shape '" + s + "'");
 
     for (std::string const& sched : scheds) {
-        std::vector<std::vector<std::vector<double>>> peer_seconds(ns.size(), std::vector<std::vector<double>>(shapes.size()));
+        std::vector<std::vector<std::vector<double>>> peer_seconds(
+            ns.size(), std::vector<std::vector<double>>(shapes.size()));
         if (with_peer) {  // StarPU first, in its own session, with the same workers and policy
             Runtime probe{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .ncuda = 0}};
             peers::StarPU starpu(int(probe.worker_count()), std::string(probe.scheduler()));
@@ -136,7 +141,8 @@ int run(Options const& o, Report& report)
                         peer_seconds[a][b].push_back(starpu.empty_tasks_seconds(shapes[b], ns[a]));
         }
         // the gated runs hold every task at once: no submission window
-        Runtime rt{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .max_pending_tasks = 0, .ncuda = 0}};
+        Runtime rt{
+            {.ncpus = ncpus, .scheduler = scheduler_of(sched), .max_pending_tasks = 0, .ncuda = 0}};
         for (std::size_t a = 0; a < ns.size(); ++a) {
             for (std::size_t b = 0; b < shapes.size(); ++b) {
                 std::vector<double> total, submit, exec;
@@ -150,7 +156,8 @@ int run(Options const& o, Report& report)
                 Result res;
                 res.bench = "overhead";
                 res.variant = shapes[b];
-                res.labels = {{"sched", std::string(rt.scheduler())}, {"workers", std::to_string(rt.worker_count())}};
+                res.labels = {{"sched", std::string(rt.scheduler())},
+                              {"workers", std::to_string(rt.worker_count())}};
                 res.sizes = {{"n", double(tasks)}};
                 res.seconds = median(total);
                 double us = 1e6 / double(tasks);
@@ -170,11 +177,14 @@ int run(Options const& o, Report& report)
     return 0;
 }
 
-Register reg{{"overhead", "runtime cost per empty task: independent, chain, 2D grid (vs StarPU if built with it)",
-              "tessera-bench overhead [--n 100000] [--variant independent,chain,grid] [--sched eager,ws,...] "
-              "[--ncpus k] [--reps 5] [--no-peer] [--json]",
-              {"n", "variant", "sched", "ncpus", "reps", "no-peer"},
-              run}};
+Register reg{
+    {"overhead",
+     "runtime cost per empty task: independent, chain, 2D grid (vs StarPU if built with it)",
+     "tessera-bench overhead [--n 100000] [--variant independent,chain,grid] [--sched "
+     "eager,ws,...] "
+     "[--ncpus k] [--reps 5] [--no-peer] [--json]",
+     {"n", "variant", "sched", "ncpus", "reps", "no-peer"},
+     run}};
 
 }  // namespace
 }  // namespace tessera::bench

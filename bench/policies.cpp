@@ -42,11 +42,14 @@ void spend(double cpu_units, bool panel)
 
 using Tile = Matrix<double>;
 using CTile = Matrix<const double>;
-constexpr PerfModel potrf_model{"bench_potrf_shape"}, trsm_model{"bench_trsm_shape"}, syrk_model{"bench_syrk_shape"},
-    gemm_model{"bench_gemm_shape"};
-const Codelet<Tile> potrf{.name = "potrf", .cpu = +[](Tile) { spend(1, true); }, .model = &potrf_model};
-const Codelet<CTile, Tile> trsm{.name = "trsm", .cpu = +[](CTile, Tile) { spend(2, false); }, .model = &trsm_model};
-const Codelet<CTile, Tile> syrk{.name = "syrk", .cpu = +[](CTile, Tile) { spend(2, false); }, .model = &syrk_model};
+constexpr PerfModel potrf_model{"bench_potrf_shape"}, trsm_model{"bench_trsm_shape"},
+    syrk_model{"bench_syrk_shape"}, gemm_model{"bench_gemm_shape"};
+const Codelet<Tile> potrf{
+    .name = "potrf", .cpu = +[](Tile) { spend(1, true); }, .model = &potrf_model};
+const Codelet<CTile, Tile> trsm{
+    .name = "trsm", .cpu = +[](CTile, Tile) { spend(2, false); }, .model = &trsm_model};
+const Codelet<CTile, Tile> syrk{
+    .name = "syrk", .cpu = +[](CTile, Tile) { spend(2, false); }, .model = &syrk_model};
 const Codelet<CTile, CTile, Tile> gemm{
     .name = "gemm", .cpu = +[](CTile, CTile, Tile) { spend(4, false); }, .model = &gemm_model};
 
@@ -54,25 +57,32 @@ void cholesky_graph(Runtime& r, Partition<Tile>& A, int64_t nt)
 {
     for (int64_t k = 0; k < nt; ++k) {
         r.submit(potrf, readwrite(A(k, k)), priority(int(3 * (nt - k))));
-        for (int64_t m = k + 1; m < nt; ++m) r.submit(trsm, read(A(k, k)), readwrite(A(m, k)), priority(int(3 * (nt - k) - 1)));
+        for (int64_t m = k + 1; m < nt; ++m)
+            r.submit(trsm, read(A(k, k)), readwrite(A(m, k)), priority(int(3 * (nt - k) - 1)));
         for (int64_t m = k + 1; m < nt; ++m) {
             r.submit(syrk, read(A(m, k)), readwrite(A(m, m)), priority(int(3 * (nt - k) - 2)));
-            for (int64_t n = k + 1; n < m; ++n) r.submit(gemm, read(A(m, k)), read(A(n, k)), readwrite(A(m, n)));
+            for (int64_t n = k + 1; n < m; ++n)
+                r.submit(gemm, read(A(m, k)), read(A(n, k)), readwrite(A(m, n)));
         }
     }
 }
 
-double makespan(std::string const& sched, int64_t nt, int64_t nb, int ncpus, int nemu, std::string const& bw,
-                int64_t reps, std::vector<double>& times)
+double makespan(std::string const& sched, int64_t nt, int64_t nb, int ncpus, int nemu,
+                std::string const& bw, int64_t reps, std::vector<double>& times)
 {
     // No GPU: the emulated devices are then the last workers, the ones spend() slows down.
-    Runtime r{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .emu_bandwidth = bw, .ncuda = 0,
+    Runtime r{{.ncpus = ncpus,
+               .scheduler = scheduler_of(sched),
+               .nemu = nemu,
+               .emu_bandwidth = bw,
+               .ncuda = 0,
                .perfmodel_dir = "none"}};
     first_device_worker = unsigned(r.worker_count()) - unsigned(nemu);
     std::vector<double> a(std::size_t(nt * nb * nt * nb), 1.0);
     Handle h{r, Matrix<double>{a.data(), nt * nb, nt * nb, nt * nb}};
     auto A = partition(h, tiles(nt, nt));
-    for (int calibration = 0; calibration < 8; ++calibration) {  // every kernel calibrated everywhere
+    for (int calibration = 0; calibration < 8;
+         ++calibration) {  // every kernel calibrated everywhere
         cholesky_graph(r, A, nt);
         r.wait_all();
     }
@@ -108,8 +118,12 @@ int run(Options const& o, Report& report)
         res.bench = "policies";
         res.variant = "cholesky_shape";
         res.labels = {{"sched", sched}};
-        res.sizes = {{"nt", double(nt)}, {"tasks", double(tasks)}, {"ncpus", double(ncpus)}, {"nemu", double(nemu)}};
-        res.seconds = sched == "eager" ? eager : makespan(sched, nt, nb, ncpus, nemu, bw, reps, times);
+        res.sizes = {{"nt", double(nt)},
+                     {"tasks", double(tasks)},
+                     {"ncpus", double(ncpus)},
+                     {"nemu", double(nemu)}};
+        res.seconds =
+            sched == "eager" ? eager : makespan(sched, nt, nb, ncpus, nemu, bw, reps, times);
         res.peer = "eager";
         res.peer_seconds = eager;
         res.ratio = eager / res.seconds;
@@ -118,8 +132,11 @@ int run(Options const& o, Report& report)
     return 0;
 }
 
-Register reg{{"policies", "makespan of every policy on a Cholesky-shaped graph with known costs, CPUs + emulated devices",
-              "tessera-bench policies [--nt 8] [--nb 64] [--ncpus 2] [--nemu 2] [--speeds 4,2] [--unit-us 200] "
+Register reg{{"policies",
+              "makespan of every policy on a Cholesky-shaped graph with known costs, CPUs + "
+              "emulated devices",
+              "tessera-bench policies [--nt 8] [--nb 64] [--ncpus 2] [--nemu 2] [--speeds 4,2] "
+              "[--unit-us 200] "
               "[--emu-bandwidth 1GB] [--sched eager,dmdas,...] [--reps 3] [--json]",
               {"nt", "nb", "ncpus", "nemu", "speeds", "unit-us", "emu-bandwidth", "sched", "reps"},
               run}};

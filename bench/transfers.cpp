@@ -23,13 +23,14 @@ using namespace tessera::rt;
 
 void dgemm_tile(Matrix<const double> a, Matrix<const double> b, Matrix<double> c)
 {
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(c.m), int(c.n), int(a.n), 1.0, a.ptr, int(a.ld), b.ptr,
-                int(b.ld), 1.0, c.ptr, int(c.ld));
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(c.m), int(c.n), int(a.n), 1.0, a.ptr,
+                int(a.ld), b.ptr, int(b.ld), 1.0, c.ptr, int(c.ld));
 }
 const Codelet<Matrix<const double>, Matrix<const double>, Matrix<double>> gemm_tile{
     .name = "dgemm_tile",
     .cpu = &dgemm_tile,
-    .flops = [](auto const& a, auto const&, auto const& c) { return 2.0 * double(c.m) * double(c.n) * double(a.n); },
+    .flops = [](auto const& a, auto const&,
+                auto const& c) { return 2.0 * double(c.m) * double(c.n) * double(a.n); },
 };
 
 double norm_fro(std::vector<double> const& x)
@@ -46,12 +47,14 @@ int run(Options const& o, Report& report)
     const int nemu = int(o.integer("nemu", 2));
     const std::optional<int> ncpus = o.given_integer("ncpus");
     auto scheds = o.policies(policies().names());
-    const std::optional<std::string> mem = o.given_text("emu-mem"), bw = o.given_text("emu-bandwidth");
+    const std::optional<std::string> mem = o.given_text("emu-mem"),
+                                     bw = o.given_text("emu-bandwidth");
     double latency = double(o.integer("emu-latency", 0));
     require(nb >= 1 && reps >= 1, "--nb and --reps must be at least 1");
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
 
-    for (int64_t n : ns) require(n >= nb && n % nb == 0, "--n must be a multiple of --nb");  // before anything runs
+    for (int64_t n : ns)
+        require(n >= nb && n % nb == 0, "--n must be a multiple of --nb");  // before anything runs
     for (int64_t n : ns) {
         int64_t nt = n / nb;
         std::mt19937_64 gen(42);
@@ -67,8 +70,8 @@ int run(Options const& o, Report& report)
         for (int64_t r = 0; r <= reps; ++r) {  // r = 0 warms up (OpenBLAS's threads start)
             Cref = C0;
             const double t = seconds_of([&] {
-                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0, A.data(), int(n),
-                            B.data(), int(n), 1.0, Cref.data(), int(n));
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0,
+                            A.data(), int(n), B.data(), int(n), 1.0, Cref.data(), int(n));
             });
             if (r > 0) peer.push_back(t);
         }
@@ -76,7 +79,11 @@ int run(Options const& o, Report& report)
         double flops = 2.0 * double(n) * double(n) * double(n);
 
         for (std::string const& sched : scheds) {
-            Runtime r{{.ncpus = ncpus, .scheduler = scheduler_of(sched), .nemu = nemu, .emu_memory = mem, .emu_bandwidth = bw,
+            Runtime r{{.ncpus = ncpus,
+                       .scheduler = scheduler_of(sched),
+                       .nemu = nemu,
+                       .emu_memory = mem,
+                       .emu_bandwidth = bw,
                        .emu_latency_us = latency}};
             std::vector<double> times;
             std::vector<double> C;
@@ -101,7 +108,8 @@ int run(Options const& o, Report& report)
                     for (int64_t k = 0; k < nt; ++k)
                         for (int64_t j = 0; j < nt; ++j)
                             for (int64_t i = 0; i < nt; ++i)
-                                r.submit(gemm_tile, read(tA(i, k)), read(tB(k, j)), readwrite(tC(i, j)));
+                                r.submit(gemm_tile, read(tA(i, k)), read(tB(k, j)),
+                                         readwrite(tC(i, j)));
                     r.wait_all();
                 });  // includes unpartition and unregister: C is back home, complete
                 if (rep > 0) times.push_back(t);
@@ -122,7 +130,8 @@ int run(Options const& o, Report& report)
             res.peer_gflops = flops / res.peer_seconds * 1e-9;
             res.ratio = res.peer_seconds / res.seconds;
             // ||C - C_ref||_F / (||A||_F ||B||_F n eps)
-            res.residual = norm_fro(diff) / (norm_fro(A) * norm_fro(B) * double(n) * 2.220446049250313e-16);
+            res.residual =
+                norm_fro(diff) / (norm_fro(A) * norm_fro(B) * double(n) * 2.220446049250313e-16);
             // every host <-> device link, in both directions (zeros included: stable columns)
             double total_bytes = 0;
             auto add_link = [&](NodeId src, NodeId dst) {
@@ -146,11 +155,13 @@ int run(Options const& o, Report& report)
     return 0;
 }
 
-Register reg{{"transfers", "tiled DGEMM on CPUs + emulated devices: transfers and bytes per link, time, GFlop/s",
-              "tessera-bench transfers [--n 2048] [--nb 256] [--nemu 2] [--sched eager,ws,...] [--ncpus k] "
-              "[--emu-mem 64MB] [--emu-bandwidth 2GB] [--emu-latency 10] [--reps 3] [--json]",
-              {"n", "nb", "nemu", "ncpus", "sched", "emu-mem", "emu-bandwidth", "emu-latency", "reps"},
-              run}};
+Register reg{
+    {"transfers",
+     "tiled DGEMM on CPUs + emulated devices: transfers and bytes per link, time, GFlop/s",
+     "tessera-bench transfers [--n 2048] [--nb 256] [--nemu 2] [--sched eager,ws,...] [--ncpus k] "
+     "[--emu-mem 64MB] [--emu-bandwidth 2GB] [--emu-latency 10] [--reps 3] [--json]",
+     {"n", "nb", "nemu", "ncpus", "sched", "emu-mem", "emu-bandwidth", "emu-latency", "reps"},
+     run}};
 
 }  // namespace
 }  // namespace tessera::bench

@@ -26,8 +26,7 @@ struct tessera_fftf_plan_s {
 namespace {
 
 /// A C plan made by `make` (a Plan<R>), or NULL with tessera_last_error()'s message.
-template <class CPlan, class Make>
-CPlan* plan_or_null(Make&& make) noexcept
+template <class CPlan, class Make> CPlan* plan_or_null(Make&& make) noexcept
 {
     CPlan* p = nullptr;
     const int status = guarded([&] { p = new CPlan{make()}; });
@@ -35,8 +34,7 @@ CPlan* plan_or_null(Make&& make) noexcept
 }
 
 /// The plan of a C handle, or InvalidArgument for NULL.
-template <class CPlan>
-auto const& plan_of(CPlan* p, char const* fn)
+template <class CPlan> auto const& plan_of(CPlan* p, char const* fn)
 {
     require(p != nullptr, std::string(fn) + ": argument 1 (plan) is NULL");
     return p->plan;
@@ -45,7 +43,8 @@ auto const& plan_of(CPlan* p, char const* fn)
 fft::Sign sign_of(int sign, char const* fn, int position = 5)
 {
     require(sign == TESSERA_FFT_FORWARD || sign == TESSERA_FFT_BACKWARD,
-            std::string(fn) + ": argument " + std::to_string(position) + " (sign) must be TESSERA_FFT_FORWARD (-1) or TESSERA_FFT_BACKWARD (+1), got " +
+            std::string(fn) + ": argument " + std::to_string(position) +
+                " (sign) must be TESSERA_FFT_FORWARD (-1) or TESSERA_FFT_BACKWARD (+1), got " +
                 std::to_string(sign));
     return fft::Sign(sign);
 }
@@ -70,13 +69,16 @@ extern "C" {
 
 tessera_fft_plan tessera_fft_plan_dft_2d(int n0, int n1, cz* in, cz* out, int sign, unsigned flags)
 {
-    return plan_or_null<tessera_fft_plan_s>(
-        [&] { return P::dft_2d(n0, n1, in, out, sign_of(sign, "tessera_fft_plan_dft_2d"), flags); });
+    return plan_or_null<tessera_fft_plan_s>([&] {
+        return P::dft_2d(n0, n1, in, out, sign_of(sign, "tessera_fft_plan_dft_2d"), flags);
+    });
 }
-tessera_fftf_plan tessera_fftf_plan_dft_2d(int n0, int n1, cf* in, cf* out, int sign, unsigned flags)
+tessera_fftf_plan tessera_fftf_plan_dft_2d(int n0, int n1, cf* in, cf* out, int sign,
+                                           unsigned flags)
 {
-    return plan_or_null<tessera_fftf_plan_s>(
-        [&] { return Pf::dft_2d(n0, n1, in, out, sign_of(sign, "tessera_fftf_plan_dft_2d"), flags); });
+    return plan_or_null<tessera_fftf_plan_s>([&] {
+        return Pf::dft_2d(n0, n1, in, out, sign_of(sign, "tessera_fftf_plan_dft_2d"), flags);
+    });
 }
 tessera_fft_plan tessera_fft_plan_dft_1d(int n, cz* in, cz* out, int sign, unsigned flags)
 {
@@ -85,25 +87,26 @@ tessera_fft_plan tessera_fft_plan_dft_1d(int n, cz* in, cz* out, int sign, unsig
 }
 tessera_fftf_plan tessera_fftf_plan_dft_1d(int n, cf* in, cf* out, int sign, unsigned flags)
 {
-    return plan_or_null<tessera_fftf_plan_s>(
-        [&] { return Pf::dft_1d(n, in, out, sign_of(sign, "tessera_fftf_plan_dft_1d", 4), flags); });
+    return plan_or_null<tessera_fftf_plan_s>([&] {
+        return Pf::dft_1d(n, in, out, sign_of(sign, "tessera_fftf_plan_dft_1d", 4), flags);
+    });
 }
-tessera_fft_plan tessera_fft_plan_many_dft(int rank, const int* n, int howmany, cz* in, int idist, cz* out, int odist,
-                                           int sign, unsigned flags)
+tessera_fft_plan tessera_fft_plan_many_dft(int rank, const int* n, int howmany, cz* in, int idist,
+                                           cz* out, int odist, int sign, unsigned flags)
 {
     return plan_or_null<tessera_fft_plan_s>([&] {
         const auto sizes = sizes_of(rank, n);
-        return P::dft_many(rank, sizes.empty() ? nullptr : sizes.data(), howmany, in, idist, out, odist,
-                           sign_of(sign, "tessera_fft_plan_many_dft", 8), flags);
+        return P::dft_many(rank, sizes.empty() ? nullptr : sizes.data(), howmany, in, idist, out,
+                           odist, sign_of(sign, "tessera_fft_plan_many_dft", 8), flags);
     });
 }
-tessera_fftf_plan tessera_fftf_plan_many_dft(int rank, const int* n, int howmany, cf* in, int idist, cf* out,
-                                             int odist, int sign, unsigned flags)
+tessera_fftf_plan tessera_fftf_plan_many_dft(int rank, const int* n, int howmany, cf* in, int idist,
+                                             cf* out, int odist, int sign, unsigned flags)
 {
     return plan_or_null<tessera_fftf_plan_s>([&] {
         const auto sizes = sizes_of(rank, n);
-        return Pf::dft_many(rank, sizes.empty() ? nullptr : sizes.data(), howmany, in, idist, out, odist,
-                            sign_of(sign, "tessera_fftf_plan_many_dft", 8), flags);
+        return Pf::dft_many(rank, sizes.empty() ? nullptr : sizes.data(), howmany, in, idist, out,
+                            odist, sign_of(sign, "tessera_fftf_plan_many_dft", 8), flags);
     });
 }
 tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, cz* out, unsigned flags)
@@ -112,7 +115,8 @@ tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, cz* out
 }
 tessera_fftf_plan tessera_fftf_plan_dft_r2c_2d(int n0, int n1, float* in, cf* out, unsigned flags)
 {
-    return plan_or_null<tessera_fftf_plan_s>([&] { return Pf::dft_r2c_2d(n0, n1, in, out, flags); });
+    return plan_or_null<tessera_fftf_plan_s>(
+        [&] { return Pf::dft_r2c_2d(n0, n1, in, out, flags); });
 }
 tessera_fft_plan tessera_fft_plan_dft_c2r_2d(int n0, int n1, cz* in, double* out, unsigned flags)
 {
@@ -120,7 +124,8 @@ tessera_fft_plan tessera_fft_plan_dft_c2r_2d(int n0, int n1, cz* in, double* out
 }
 tessera_fftf_plan tessera_fftf_plan_dft_c2r_2d(int n0, int n1, cf* in, float* out, unsigned flags)
 {
-    return plan_or_null<tessera_fftf_plan_s>([&] { return Pf::dft_c2r_2d(n0, n1, in, out, flags); });
+    return plan_or_null<tessera_fftf_plan_s>(
+        [&] { return Pf::dft_c2r_2d(n0, n1, in, out, flags); });
 }
 
 int tessera_fft_execute(tessera_fft_plan p)
@@ -156,8 +161,14 @@ int tessera_fftf_execute_dft_c2r(tessera_fftf_plan p, cf* in, float* out)
     return guarded([&] { plan_of(p, "tessera_fftf_execute_dft_c2r").execute_dft_c2r(in, out); });
 }
 
-void tessera_fft_destroy_plan(tessera_fft_plan p) { delete p; }
-void tessera_fftf_destroy_plan(tessera_fftf_plan p) { delete p; }
+void tessera_fft_destroy_plan(tessera_fft_plan p)
+{
+    delete p;
+}
+void tessera_fftf_destroy_plan(tessera_fftf_plan p)
+{
+    delete p;
+}
 
 char* tessera_fft_export_wisdom_to_string(void)
 {
@@ -175,7 +186,8 @@ int tessera_fft_import_wisdom_from_string(const char* wisdom)
 {
     int ok = 0;
     guarded([&] {
-        require(wisdom != nullptr, "tessera_fft_import_wisdom_from_string: argument 1 (wisdom) is NULL");
+        require(wisdom != nullptr,
+                "tessera_fft_import_wisdom_from_string: argument 1 (wisdom) is NULL");
         ok = fft::import_wisdom(wisdom) ? 1 : 0;
     });
     return ok;

@@ -4,8 +4,8 @@
 
 #include <complex>
 
-#define TESSERA_FOR_EACH_SCALAR(X) \
-    X(float)                       \
-    X(double)                      \
-    X(std::complex<float>)         \
+#define TESSERA_FOR_EACH_SCALAR(X)                                                                 \
+    X(float)                                                                                       \
+    X(double)                                                                                      \
+    X(std::complex<float>)                                                                         \
     X(std::complex<double>)

@@ -23,9 +23,12 @@ namespace {
 char const* kind_name(rt::NodeKind k)
 {
     switch (k) {
-        case rt::NodeKind::host: return "host";
-        case rt::NodeKind::emu: return "emulated";
-        case rt::NodeKind::cuda: return "CUDA GPU";
+    case rt::NodeKind::host:
+        return "host";
+    case rt::NodeKind::emu:
+        return "emulated";
+    case rt::NodeKind::cuda:
+        return "CUDA GPU";
     }
     return "?";
 }
@@ -35,8 +38,8 @@ void print(rt::Runtime& r)
     std::printf("workers: %u\n", r.worker_count());
     for (rt::WorkerId w = 0; w < r.worker_count(); ++w) {
         rt::WorkerInfo const& info = r.worker(w);
-        std::printf("  %2u  %-4s  memory node %d  core %d\n", w, std::string(rt::to_string(info.arch)).c_str(),
-                    info.memory_node, info.core);
+        std::printf("  %2u  %-4s  memory node %d  core %d\n", w,
+                    std::string(rt::to_string(info.arch)).c_str(), info.memory_node, info.core);
     }
     auto nodes = r.memory_nodes();
     std::printf("memory nodes: %zu\n", nodes.size());
@@ -51,7 +54,8 @@ void print(rt::Runtime& r)
             double t_small = r.predicted_transfer_time(src, dst, small);
             double t_large = r.predicted_transfer_time(src, dst, large);
             double bandwidth = double(large - small) / (t_large - t_small);
-            std::printf("  %u -> %u: %8.2f us  %8.2f GB/s\n", src, dst, t_small * 1e6, bandwidth / 1e9);
+            std::printf("  %u -> %u: %8.2f us  %8.2f GB/s\n", src, dst, t_small * 1e6,
+                        bandwidth / 1e9);
         }
     }
 }
@@ -67,7 +71,8 @@ int main(int argc, char** argv)
             recalibrate = true;
         } else {
             std::printf("usage: tessera-bus [--recalibrate]\n"
-                        "prints the workers, the memory nodes and the bus model's latency and bandwidth per link\n");
+                        "prints the workers, the memory nodes and the bus model's latency and "
+                        "bandwidth per link\n");
             return a == "--help" ? 0 : 2;
         }
     }
@@ -75,7 +80,8 @@ int main(int argc, char** argv)
         rt::RuntimeConfig config;
         std::filesystem::path scratch;
         if (recalibrate) {
-            scratch = std::filesystem::temp_directory_path() / ("tessera-bus-" + std::to_string(getpid()));
+            scratch = std::filesystem::temp_directory_path() /
+                      ("tessera-bus-" + std::to_string(getpid()));
             std::filesystem::create_directories(scratch);
             config.perfmodel_dir = scratch.string();
         }

@@ -156,10 +156,14 @@ namespace {
 template <class T, class S, class D, class C, class Z, class... Args>
 cusolverStatus_t by_type(S s, D d, C c, Z z, Args... args)
 {
-    if constexpr (std::same_as<T, float>) return s(args...);
-    else if constexpr (std::same_as<T, double>) return d(args...);
-    else if constexpr (std::same_as<T, cf>) return c(args...);
-    else return z(args...);
+    if constexpr (std::same_as<T, float>)
+        return s(args...);
+    else if constexpr (std::same_as<T, double>)
+        return d(args...);
+    else if constexpr (std::same_as<T, cf>)
+        return c(args...);
+    else
+        return z(args...);
 }
 
 /// cuBLAS's fill mode for uplo.
@@ -174,17 +178,20 @@ public:
     Potrf(Session& s, la::Uplo uplo, int n, Dev<T>* a) : s_(s), fill_(fill(uplo)), n_(n), a_(a)
     {
         int lwork = 0;
-        cuda_check(by_type<T>(cusolverDnSpotrf_bufferSize, cusolverDnDpotrf_bufferSize, cusolverDnCpotrf_bufferSize,
-                              cusolverDnZpotrf_bufferSize, s.solver, fill_, n, a, n, &lwork),
+        cuda_check(by_type<T>(cusolverDnSpotrf_bufferSize, cusolverDnDpotrf_bufferSize,
+                              cusolverDnCpotrf_bufferSize, cusolverDnZpotrf_bufferSize, s.solver,
+                              fill_, n, a, n, &lwork),
                    "cusolverDn<t>potrf_bufferSize");
         lwork_ = std::max(lwork, 1);
         work_ = std::make_unique<DeviceArray<T>>(std::size_t(lwork_));
     }
     void operator()(int* info)
     {
-        cuda_check(by_type<T>(cusolverDnSpotrf, cusolverDnDpotrf, cusolverDnCpotrf, cusolverDnZpotrf, s_.solver, fill_,
-                              n_, a_, n_, work_->get(), lwork_, info),
-                   la::by_precision<T>("cusolverDnSpotrf", "cusolverDnDpotrf", "cusolverDnCpotrf", "cusolverDnZpotrf"));
+        cuda_check(by_type<T>(cusolverDnSpotrf, cusolverDnDpotrf, cusolverDnCpotrf,
+                              cusolverDnZpotrf, s_.solver, fill_, n_, a_, n_, work_->get(), lwork_,
+                              info),
+                   la::by_precision<T>("cusolverDnSpotrf", "cusolverDnDpotrf", "cusolverDnCpotrf",
+                                       "cusolverDnZpotrf"));
     }
 
 private:
@@ -200,16 +207,18 @@ private:
 template <la::Scalar T>
 void potrs(Session& s, la::Uplo uplo, int n, int nrhs, Dev<T> const* l, Dev<T>* b, int* info)
 {
-    cuda_check(by_type<T>(cusolverDnSpotrs, cusolverDnDpotrs, cusolverDnCpotrs, cusolverDnZpotrs, s.solver,
-                          fill(uplo), n, nrhs, l, n, b, n, info),
-               la::by_precision<T>("cusolverDnSpotrs", "cusolverDnDpotrs", "cusolverDnCpotrs", "cusolverDnZpotrs"));
+    cuda_check(by_type<T>(cusolverDnSpotrs, cusolverDnDpotrs, cusolverDnCpotrs, cusolverDnZpotrs,
+                          s.solver, fill(uplo), n, nrhs, l, n, b, n, info),
+               la::by_precision<T>("cusolverDnSpotrs", "cusolverDnDpotrs", "cusolverDnCpotrs",
+                                   "cusolverDnZpotrs"));
 }
 
 /// Throws unless the peer's last info (device memory) is 0.
 void expect_info_zero(DeviceArray<int> const& info, std::string const& routine)
 {
     int host = -1;
-    cuda_check(cudaMemcpy(&host, info.get(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (info)");
+    cuda_check(cudaMemcpy(&host, info.get(), sizeof(int), cudaMemcpyDeviceToHost),
+               "cudaMemcpy (info)");
     if (host != 0) throw Error("cuSOLVER " + routine + " peer: info = " + std::to_string(host));
 }
 
@@ -276,18 +285,20 @@ template <la::Scalar T> double potri_seconds(la::Uplo uplo, int64_t n, T const* 
     DeviceArray<T> L0(l, nn), A(nn);
     DeviceArray<int> info(1);
     int lwork = 0;
-    cuda_check(by_type<T>(cusolverDnSpotri_bufferSize, cusolverDnDpotri_bufferSize, cusolverDnCpotri_bufferSize,
-                          cusolverDnZpotri_bufferSize, s.solver, fill(uplo), N, A.get(), N, &lwork),
+    cuda_check(by_type<T>(cusolverDnSpotri_bufferSize, cusolverDnDpotri_bufferSize,
+                          cusolverDnCpotri_bufferSize, cusolverDnZpotri_bufferSize, s.solver,
+                          fill(uplo), N, A.get(), N, &lwork),
                "cusolverDn<t>potri_bufferSize");
     lwork = std::max(lwork, 1);
     DeviceArray<T> work{std::size_t(lwork)};
     const double seconds = s.median_seconds(
         reps, [&] { s.copy(A.get(), L0.get(), nn); },
         [&] {
-            cuda_check(by_type<T>(cusolverDnSpotri, cusolverDnDpotri, cusolverDnCpotri, cusolverDnZpotri, s.solver,
-                                  fill(uplo), N, A.get(), N, work.get(), lwork, info.get()),
-                       la::by_precision<T>("cusolverDnSpotri", "cusolverDnDpotri", "cusolverDnCpotri",
-                                           "cusolverDnZpotri"));
+            cuda_check(by_type<T>(cusolverDnSpotri, cusolverDnDpotri, cusolverDnCpotri,
+                                  cusolverDnZpotri, s.solver, fill(uplo), N, A.get(), N, work.get(),
+                                  lwork, info.get()),
+                       la::by_precision<T>("cusolverDnSpotri", "cusolverDnDpotri",
+                                           "cusolverDnCpotri", "cusolverDnZpotri"));
         });
     expect_info_zero(info, "potri");
     return seconds;
@@ -301,16 +312,19 @@ public:
     Getrf(Session& s, int m, int n, Dev<T>* a) : s_(s), m_(m), n_(n), a_(a)
     {
         int lwork = 0;
-        cuda_check(by_type<T>(cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize, cusolverDnCgetrf_bufferSize,
-                              cusolverDnZgetrf_bufferSize, s.solver, m, n, a, m, &lwork),
+        cuda_check(by_type<T>(cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize,
+                              cusolverDnCgetrf_bufferSize, cusolverDnZgetrf_bufferSize, s.solver, m,
+                              n, a, m, &lwork),
                    "cusolverDn<t>getrf_bufferSize");
         work_ = std::make_unique<DeviceArray<T>>(std::size_t(std::max(lwork, 1)));
     }
     void operator()(int* ipiv, int* info)
     {
-        cuda_check(by_type<T>(cusolverDnSgetrf, cusolverDnDgetrf, cusolverDnCgetrf, cusolverDnZgetrf, s_.solver, m_, n_,
-                              a_, m_, work_->get(), ipiv, info),
-                   la::by_precision<T>("cusolverDnSgetrf", "cusolverDnDgetrf", "cusolverDnCgetrf", "cusolverDnZgetrf"));
+        cuda_check(by_type<T>(cusolverDnSgetrf, cusolverDnDgetrf, cusolverDnCgetrf,
+                              cusolverDnZgetrf, s_.solver, m_, n_, a_, m_, work_->get(), ipiv,
+                              info),
+                   la::by_precision<T>("cusolverDnSgetrf", "cusolverDnDgetrf", "cusolverDnCgetrf",
+                                       "cusolverDnZgetrf"));
     }
 
 private:
@@ -324,9 +338,10 @@ private:
 template <la::Scalar T>
 void getrs(Session& s, int n, int nrhs, Dev<T> const* lu, int const* ipiv, Dev<T>* b, int* info)
 {
-    cuda_check(by_type<T>(cusolverDnSgetrs, cusolverDnDgetrs, cusolverDnCgetrs, cusolverDnZgetrs, s.solver,
-                          CUBLAS_OP_N, n, nrhs, lu, n, ipiv, b, n, info),
-               la::by_precision<T>("cusolverDnSgetrs", "cusolverDnDgetrs", "cusolverDnCgetrs", "cusolverDnZgetrs"));
+    cuda_check(by_type<T>(cusolverDnSgetrs, cusolverDnDgetrs, cusolverDnCgetrs, cusolverDnZgetrs,
+                          s.solver, CUBLAS_OP_N, n, nrhs, lu, n, ipiv, b, n, info),
+               la::by_precision<T>("cusolverDnSgetrs", "cusolverDnDgetrs", "cusolverDnCgetrs",
+                                   "cusolverDnZgetrs"));
 }
 
 }  // namespace
@@ -353,24 +368,27 @@ template <la::Scalar T> double geqrf_seconds(int64_t m, int64_t n, T const* a, i
     DeviceArray<T> A0(a, mn), A(mn), tau(std::size_t(std::max(1, std::min(M, N))));
     DeviceArray<int> info(1);
     int lwork = 0;
-    cuda_check(by_type<T>(cusolverDnSgeqrf_bufferSize, cusolverDnDgeqrf_bufferSize, cusolverDnCgeqrf_bufferSize,
-                          cusolverDnZgeqrf_bufferSize, s.solver, M, N, A.get(), M, &lwork),
+    cuda_check(by_type<T>(cusolverDnSgeqrf_bufferSize, cusolverDnDgeqrf_bufferSize,
+                          cusolverDnCgeqrf_bufferSize, cusolverDnZgeqrf_bufferSize, s.solver, M, N,
+                          A.get(), M, &lwork),
                "cusolverDn<t>geqrf_bufferSize");
     DeviceArray<T> work(std::size_t(std::max(lwork, 1)));
     const double seconds = s.median_seconds(
         reps, [&] { s.copy(A.get(), A0.get(), mn); },
         [&] {
-            cuda_check(by_type<T>(cusolverDnSgeqrf, cusolverDnDgeqrf, cusolverDnCgeqrf, cusolverDnZgeqrf, s.solver, M,
-                                  N, A.get(), M, tau.get(), work.get(), std::max(lwork, 1), info.get()),
-                       la::by_precision<T>("cusolverDnSgeqrf", "cusolverDnDgeqrf", "cusolverDnCgeqrf",
-                                           "cusolverDnZgeqrf"));
+            cuda_check(by_type<T>(cusolverDnSgeqrf, cusolverDnDgeqrf, cusolverDnCgeqrf,
+                                  cusolverDnZgeqrf, s.solver, M, N, A.get(), M, tau.get(),
+                                  work.get(), std::max(lwork, 1), info.get()),
+                       la::by_precision<T>("cusolverDnSgeqrf", "cusolverDnDgeqrf",
+                                           "cusolverDnCgeqrf", "cusolverDnZgeqrf"));
         });
     expect_info_zero(info, "geqrf");
     return seconds;
 }
 
 template <la::Scalar T>
-double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T const* b, int64_t reps)
+double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T const* b,
+                     int64_t reps)
 {
     const int N = to_int(n), NRHS = to_int(nrhs);
     const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
@@ -386,7 +404,8 @@ double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T co
     return seconds;
 }
 
-template <la::Scalar T> double gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps)
+template <la::Scalar T>
+double gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps)
 {
     const int N = to_int(n), NRHS = to_int(nrhs);
     const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
@@ -416,31 +435,32 @@ double mixed_gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64
         throw InvalidArgument("the mixed-precision GPU peer is in double or complex<double> only");
     } else {
         const int N = to_int(n), NRHS = to_int(nrhs);
-        const std::size_t nn = std::size_t(n) * std::size_t(n), nk = std::size_t(n) * std::size_t(nrhs);
+        const std::size_t nn = std::size_t(n) * std::size_t(n),
+                          nk = std::size_t(n) * std::size_t(nrhs);
         Session s;
         DeviceArray<T> A0(a, nn), A(nn), B(b, nk), X(nk);
         DeviceArray<int> ipiv(std::size_t(std::max(N, 1))), info(1);
         constexpr bool real = std::same_as<T, double>;
         std::size_t bytes = 0;
         if constexpr (real)
-            cuda_check(cusolverDnDSgesv_bufferSize(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
-                                                   nullptr, &bytes),
+            cuda_check(cusolverDnDSgesv_bufferSize(s.solver, N, NRHS, A.get(), N, ipiv.get(),
+                                                   B.get(), N, X.get(), N, nullptr, &bytes),
                        "cusolverDnDSgesv_bufferSize");
         else
-            cuda_check(cusolverDnZCgesv_bufferSize(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
-                                                   nullptr, &bytes),
+            cuda_check(cusolverDnZCgesv_bufferSize(s.solver, N, NRHS, A.get(), N, ipiv.get(),
+                                                   B.get(), N, X.get(), N, nullptr, &bytes),
                        "cusolverDnZCgesv_bufferSize");
         DeviceArray<std::byte> work(std::max<std::size_t>(bytes, 1));
         const double seconds = s.median_seconds(
             reps, [&] { s.copy(A.get(), A0.get(), nn); },
             [&] {
                 if constexpr (real)
-                    cuda_check(cusolverDnDSgesv(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
-                                                work.get(), bytes, iter, info.get()),
+                    cuda_check(cusolverDnDSgesv(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(),
+                                                N, X.get(), N, work.get(), bytes, iter, info.get()),
                                "cusolverDnDSgesv");
                 else
-                    cuda_check(cusolverDnZCgesv(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(), N, X.get(), N,
-                                                work.get(), bytes, iter, info.get()),
+                    cuda_check(cusolverDnZCgesv(s.solver, N, NRHS, A.get(), N, ipiv.get(), B.get(),
+                                                N, X.get(), N, work.get(), bytes, iter, info.get()),
                                "cusolverDnZCgesv");
             });
         expect_info_zero(info, real ? "DSgesv" : "ZCgesv");
@@ -457,17 +477,20 @@ double fft2d_seconds(int64_t n0, int64_t n1, std::complex<R> const* x, int64_t r
     DeviceArray<std::complex<R>> X(x, nn), Y(nn);
     constexpr bool single = std::same_as<R, float>;
     cufftHandle plan = 0;
-    cuda_check(cufftPlanMany(&plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, single ? CUFFT_C2C : CUFFT_Z2Z, 1),
-               "cufftPlanMany");
+    cuda_check(
+        cufftPlanMany(&plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, single ? CUFFT_C2C : CUFFT_Z2Z, 1),
+        "cufftPlanMany");
     double seconds = 0;
     try {
         cuda_check(cufftSetStream(plan, s.stream()), "cufftSetStream");
-        seconds = s.median_seconds(reps, [] {}, [&] {
-            if constexpr (single)
-                cuda_check(cufftExecC2C(plan, X.get(), Y.get(), CUFFT_FORWARD), "cufftExecC2C");
-            else
-                cuda_check(cufftExecZ2Z(plan, X.get(), Y.get(), CUFFT_FORWARD), "cufftExecZ2Z");
-        });
+        seconds = s.median_seconds(
+            reps, [] {},
+            [&] {
+                if constexpr (single)
+                    cuda_check(cufftExecC2C(plan, X.get(), Y.get(), CUFFT_FORWARD), "cufftExecC2C");
+                else
+                    cuda_check(cufftExecZ2Z(plan, X.get(), Y.get(), CUFFT_FORWARD), "cufftExecZ2Z");
+            });
     } catch (...) {
         cufftDestroy(plan);
         throw;

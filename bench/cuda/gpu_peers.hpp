@@ -44,11 +44,13 @@ template <la::Scalar T> double geqrf_seconds(int64_t m, int64_t n, T const* a, i
 /// cusolverDn<t>getrs (no transpose) with the n x n factors lu and their pivots ipiv (LAPACK's,
 /// from 1) on the n x nrhs b (restored).
 template <la::Scalar T>
-double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T const* b, int64_t reps);
+double getrs_seconds(int64_t n, int64_t nrhs, T const* lu, int const* ipiv, T const* b,
+                     int64_t reps);
 
 /// cuSOLVER has no gesv in its classic API: cusolverDn<t>getrf of a, then <t>getrs on b, timed
 /// together (both restored).
-template <la::Scalar T> double gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps);
+template <la::Scalar T>
+double gesv_seconds(int64_t n, int64_t nrhs, T const* a, T const* b, int64_t reps);
 
 /// cusolverDnDSgesv (T double) or cusolverDnZCgesv (complex<double>): factored in single,
 /// refined in double, as LAPACK's dsgesv, A restored before each call (a fall-back to double

@@ -16,7 +16,8 @@ namespace tessera::bench::peers {
 #if TESSERA_HAVE_STARPU
 
 namespace {
-void empty_kernel(void**, void*) {}
+void empty_kernel(void**, void*)
+{}
 
 starpu_codelet codelet(int nbuffers)
 {
@@ -39,7 +40,10 @@ void submit(starpu_codelet* cl, std::initializer_list<starpu_data_handle_t> hand
 }
 }  // namespace
 
-bool starpu_available() noexcept { return true; }
+bool starpu_available() noexcept
+{
+    return true;
+}
 
 StarPU::StarPU(int ncpus, std::string const& sched)
 {
@@ -86,12 +90,15 @@ double StarPU::empty_tasks_seconds(std::string const& shape, int64_t n)
     std::vector<int64_t> rows(count), cols(count);
     std::vector<starpu_data_handle_t> hr(count), hc(count);
     for (int64_t i = 0; i < side; ++i) {
-        starpu_variable_data_register(&hr[std::size_t(i)], STARPU_MAIN_RAM, uintptr_t(&rows[std::size_t(i)]), sizeof(int64_t));
-        starpu_variable_data_register(&hc[std::size_t(i)], STARPU_MAIN_RAM, uintptr_t(&cols[std::size_t(i)]), sizeof(int64_t));
+        starpu_variable_data_register(&hr[std::size_t(i)], STARPU_MAIN_RAM,
+                                      uintptr_t(&rows[std::size_t(i)]), sizeof(int64_t));
+        starpu_variable_data_register(&hc[std::size_t(i)], STARPU_MAIN_RAM,
+                                      uintptr_t(&cols[std::size_t(i)]), sizeof(int64_t));
     }
     double s = seconds_of([&] {
         for (int64_t i = 0; i < side; ++i)
-            for (int64_t j = 0; j < side; ++j) submit(&cl, {hr[std::size_t(i)], hc[std::size_t(j)]});
+            for (int64_t j = 0; j < side; ++j)
+                submit(&cl, {hr[std::size_t(i)], hc[std::size_t(j)]});
         starpu_task_wait_for_all();
     });
     for (int64_t i = 0; i < side; ++i) {
@@ -103,10 +110,19 @@ double StarPU::empty_tasks_seconds(std::string const& shape, int64_t n)
 
 #else
 
-bool starpu_available() noexcept { return false; }
-StarPU::StarPU(int, std::string const&) { throw Error("tessera-bench was built without StarPU"); }
+bool starpu_available() noexcept
+{
+    return false;
+}
+StarPU::StarPU(int, std::string const&)
+{
+    throw Error("tessera-bench was built without StarPU");
+}
 StarPU::~StarPU() = default;
-double StarPU::empty_tasks_seconds(std::string const&, int64_t) { return nan; }
+double StarPU::empty_tasks_seconds(std::string const&, int64_t)
+{
+    return nan;
+}
 
 #endif
 

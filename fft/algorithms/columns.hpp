@@ -9,6 +9,7 @@ namespace tessera::fft::detail {
 /// out's columns = the DFTs of in's (in may be out itself, then in place); in and out of one
 /// size and tile size.
 template <Real R>
-void columns_async(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out, Sequence& s);
+void columns_async(Sign sign, TileMatrix<std::complex<R>> const& in,
+                   TileMatrix<std::complex<R>>& out, Sequence& s);
 
 }  // namespace tessera::fft::detail

@@ -18,16 +18,18 @@ int64_t four_step_rows(int64_t n)
 }
 
 template <Real R>
-void four_step_async(Sign sign, TileMatrix<std::complex<R>> const& A, TileMatrix<std::complex<R>>& T,
-                     TileMatrix<std::complex<R>>& Xt, Sequence& s)
+void four_step_async(Sign sign, TileMatrix<std::complex<R>> const& A,
+                     TileMatrix<std::complex<R>>& T, TileMatrix<std::complex<R>>& Xt, Sequence& s)
 {
     using C = std::complex<R>;
-    require(T.m() == A.m() && T.n() == A.n() && Xt.m() == A.n() && Xt.n() == A.m() && T.nb() == A.nb() &&
-                Xt.nb() == A.nb(),
+    require(T.m() == A.m() && T.n() == A.n() && Xt.m() == A.n() && Xt.n() == A.m() &&
+                T.nb() == A.nb() && Xt.nb() == A.nb(),
             "dft_1d: T must have A's shape and Xt its transpose's, all with A's tiles");
     const bool in_place = &A == &T;
-    const auto call = in_place ? la::detail::begin_call<C>(s, "dft_1d", {{"T", T, true}, {"Xt", Xt, true}})
-                               : la::detail::begin_call<C>(s, "dft_1d", {{"A", A}, {"T", T, true}, {"Xt", Xt, true}});
+    const auto call =
+        in_place
+            ? la::detail::begin_call<C>(s, "dft_1d", {{"T", T, true}, {"Xt", Xt, true}})
+            : la::detail::begin_call<C>(s, "dft_1d", {{"A", A}, {"T", T, true}, {"Xt", Xt, true}});
     const int64_t n = A.m() * A.n();
     if (n == 0) return;
     const auto w = std::make_shared<kernels::cpu::Twiddles<R> const>(n, int(sign));
@@ -42,11 +44,11 @@ void four_step_async(Sign sign, TileMatrix<std::complex<R>> const& A, TileMatrix
             to.push_back(&T(i, j));
         }
         if (in_place)
-            s.submit(cl::rows_twiddled<R>, rt::read_all(from), rt::readwrite_all(to), rt::value(int(sign)),
-                     rt::value(i * A.nb()), rt::value(cl::TwiddlesRef<R>(w)));
+            s.submit(cl::rows_twiddled<R>, rt::read_all(from), rt::readwrite_all(to),
+                     rt::value(int(sign)), rt::value(i * A.nb()), rt::value(cl::TwiddlesRef<R>(w)));
         else
-            s.submit(cl::rows_twiddled<R>, rt::read_all(from), rt::write_all(to), rt::value(int(sign)),
-                     rt::value(i * A.nb()), rt::value(cl::TwiddlesRef<R>(w)));
+            s.submit(cl::rows_twiddled<R>, rt::read_all(from), rt::write_all(to),
+                     rt::value(int(sign)), rt::value(i * A.nb()), rt::value(cl::TwiddlesRef<R>(w)));
     }
     for (int64_t j = 0; j < T.nt(); ++j) {
         from.clear();
@@ -55,13 +57,16 @@ void four_step_async(Sign sign, TileMatrix<std::complex<R>> const& A, TileMatrix
             from.push_back(&T(i, j));
             to.push_back(&Xt(j, i));
         }
-        s.submit(cl::columns_transposed<R>, rt::read_all(from), rt::write_all(to), rt::value(int(sign)));
+        s.submit(cl::columns_transposed<R>, rt::read_all(from), rt::write_all(to),
+                 rt::value(int(sign)));
     }
 }
 
-template void four_step_async<float>(Sign, TileMatrix<std::complex<float>> const&, TileMatrix<std::complex<float>>&,
+template void four_step_async<float>(Sign, TileMatrix<std::complex<float>> const&,
+                                     TileMatrix<std::complex<float>>&,
                                      TileMatrix<std::complex<float>>&, Sequence&);
-template void four_step_async<double>(Sign, TileMatrix<std::complex<double>> const&, TileMatrix<std::complex<double>>&,
+template void four_step_async<double>(Sign, TileMatrix<std::complex<double>> const&,
+                                      TileMatrix<std::complex<double>>&,
                                       TileMatrix<std::complex<double>>&, Sequence&);
 
 }  // namespace tessera::fft::detail

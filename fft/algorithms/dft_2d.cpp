@@ -20,15 +20,13 @@ namespace {
 template <class T> using TileRef = typename TileMatrix<T>::Tile;
 
 /// Tile column j of A, as the span arguments take it.
-template <class T>
-std::vector<TileRef<T>*> tile_column(TileMatrix<T>& A, int64_t j)
+template <class T> std::vector<TileRef<T>*> tile_column(TileMatrix<T>& A, int64_t j)
 {
     std::vector<TileRef<T>*> c(A.mt());
     for (int64_t i = 0; i < A.mt(); ++i) c[i] = &A(i, j);
     return c;
 }
-template <class T>
-std::vector<TileRef<T> const*> tile_column(TileMatrix<T> const& A, int64_t j)
+template <class T> std::vector<TileRef<T> const*> tile_column(TileMatrix<T> const& A, int64_t j)
 {
     std::vector<TileRef<T> const*> c(A.mt());
     for (int64_t i = 0; i < A.mt(); ++i) c[i] = &A(i, j);
@@ -36,8 +34,7 @@ std::vector<TileRef<T> const*> tile_column(TileMatrix<T> const& A, int64_t j)
 }
 
 /// Stage 2 of A: the row transforms of each tile row.
-template <Real R>
-void submit_rows(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
+template <Real R> void submit_rows(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
 {
     std::vector<TileRef<std::complex<R>>*> row(A.nt());
     for (int64_t i = 0; i < A.mt(); ++i) {
@@ -49,26 +46,27 @@ void submit_rows(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
 /// Throws InvalidArgument unless `b` (named `name_b`) has the tile size of `a` and the given
 /// size.
 template <class A, class B>
-void require_shape(std::string const& routine, char const* name_a, A const& a, char const* name_b, B const& b,
-                   int64_t m, int64_t n)
+void require_shape(std::string const& routine, char const* name_a, A const& a, char const* name_b,
+                   B const& b, int64_t m, int64_t n)
 {
     require(b.m() == m && b.n() == n && (m == 0 || n == 0 || a.nb() == b.nb()), [&] {
-        return routine + ": " + name_b + " is " + std::to_string(b.m()) + " x " + std::to_string(b.n()) + " with tiles of " +
-               std::to_string(b.nb()) + "; for " + name_a + " (" + std::to_string(a.m()) + " x " + std::to_string(a.n()) +
-               ", tiles of " + std::to_string(a.nb()) + ") it must be " + std::to_string(m) + " x " + std::to_string(n) +
-               " with tiles of " + std::to_string(a.nb());
+        return routine + ": " + name_b + " is " + std::to_string(b.m()) + " x " +
+               std::to_string(b.n()) + " with tiles of " + std::to_string(b.nb()) + "; for " +
+               name_a + " (" + std::to_string(a.m()) + " x " + std::to_string(a.n()) +
+               ", tiles of " + std::to_string(a.nb()) + ") it must be " + std::to_string(m) +
+               " x " + std::to_string(n) + " with tiles of " + std::to_string(a.nb());
     });
 }
 
 void require_sign(std::string const& routine, Sign sign)
 {
-    require(sign == Sign::forward || sign == Sign::backward, routine + ": sign must be Sign::forward or Sign::backward");
+    require(sign == Sign::forward || sign == Sign::backward,
+            routine + ": sign must be Sign::forward or Sign::backward");
 }
 
 }  // namespace
 
-template <Real R>
-void dft_2d_async(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
+template <Real R> void dft_2d_async(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
 {
     using C = std::complex<R>;
     require_sign("dft_2d", sign);
@@ -76,13 +74,15 @@ void dft_2d_async(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s)
     if (A.m() == 0 || A.n() == 0) return;
     for (int64_t j = 0; j < A.nt(); ++j) {
         auto column = tile_column(A, j);
-        s.submit(cl::columns<R>, rt::read_all(column), rt::readwrite_all(column), rt::value(int(sign)));
+        s.submit(cl::columns<R>, rt::read_all(column), rt::readwrite_all(column),
+                 rt::value(int(sign)));
     }
     submit_rows<R>(sign, A, s);
 }
 
 template <Real R>
-void dft_2d_async(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out, Sequence& s)
+void dft_2d_async(Sign sign, TileMatrix<std::complex<R>> const& in,
+                  TileMatrix<std::complex<R>>& out, Sequence& s)
 {
     using C = std::complex<R>;
     require_sign("dft_2d", sign);
@@ -125,32 +125,35 @@ void dft_c2r_2d_async(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out, Seque
     for (int64_t j = 0; j < in.nt(); ++j) {
         auto from = tile_column(in, j);
         auto to = tile_column(out, j);
-        s.submit(cl::columns_c2r<R>, rt::readwrite_all(from), rt::write_all(to), rt::value(out.m()));
+        s.submit(cl::columns_c2r<R>, rt::readwrite_all(from), rt::write_all(to),
+                 rt::value(out.m()));
     }
 }
 
 namespace detail {
 
 template <Real R>
-void columns_async(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out, Sequence& s)
+void columns_async(Sign sign, TileMatrix<std::complex<R>> const& in,
+                   TileMatrix<std::complex<R>>& out, Sequence& s)
 {
     using C = std::complex<R>;
     require_shape("dft_many", "in", in, "out", out, in.m(), in.n());
     const bool in_place = &in == &out;
-    const auto call = in_place ? la::detail::begin_call<C>(s, "dft_many", {{"out", out, true}})
-                               : la::detail::begin_call<C>(s, "dft_many", {{"in", in}, {"out", out, true}});
+    const auto call =
+        in_place ? la::detail::begin_call<C>(s, "dft_many", {{"out", out, true}})
+                 : la::detail::begin_call<C>(s, "dft_many", {{"in", in}, {"out", out, true}});
     for (int64_t j = 0; j < out.nt(); ++j) {
         auto from = tile_column(in, j);
         auto to = tile_column(out, j);
         if (in_place)
-            s.submit(cl::columns<R>, rt::read_all(from), rt::readwrite_all(to), rt::value(int(sign)));
+            s.submit(cl::columns<R>, rt::read_all(from), rt::readwrite_all(to),
+                     rt::value(int(sign)));
         else
             s.submit(cl::columns<R>, rt::read_all(from), rt::write_all(to), rt::value(int(sign)));
     }
 }
 
-template <Real R>
-void r2c_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
+template <Real R> void r2c_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
 {
     using C = std::complex<R>;
     const auto call = la::detail::begin_call<C>(s, "dft_r2c_2d", {{"A", A, true}});
@@ -163,8 +166,7 @@ void r2c_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
     submit_rows<R>(Sign::forward, A, s);
 }
 
-template <Real R>
-void c2r_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
+template <Real R> void c2r_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
 {
     using C = std::complex<R>;
     const auto call = la::detail::begin_call<C>(s, "dft_c2r_2d", {{"A", A, true}});
@@ -179,8 +181,7 @@ void c2r_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s)
 
 }  // namespace detail
 
-template <Real R>
-void dft_2d(Sign sign, TileMatrix<std::complex<R>>& A)
+template <Real R> void dft_2d(Sign sign, TileMatrix<std::complex<R>>& A)
 {
     if (!A) return;
     synchronously(A.runtime(), [&](Sequence& s) { dft_2d_async<R>(sign, A, s); });
@@ -191,14 +192,12 @@ void dft_2d(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::co
     if (!out) return;
     synchronously(out.runtime(), [&](Sequence& s) { dft_2d_async<R>(sign, in, out, s); });
 }
-template <Real R>
-void dft_r2c_2d(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out)
+template <Real R> void dft_r2c_2d(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out)
 {
     if (!out) return;
     synchronously(out.runtime(), [&](Sequence& s) { dft_r2c_2d_async<R>(in, out, s); });
 }
-template <Real R>
-void dft_c2r_2d(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out)
+template <Real R> void dft_c2r_2d(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out)
 {
     if (!in) return;
     synchronously(in.runtime(), [&](Sequence& s) { dft_c2r_2d_async<R>(in, out, s); });
@@ -217,18 +216,21 @@ int64_t tile_size(rt::Runtime const& rt, int64_t n0, int64_t n1)
     return std::min(nb, n);
 }
 
-#define TESSERA_INSTANTIATE(R)                                                                                       \
-    template void dft_2d_async<R>(Sign, TileMatrix<std::complex<R>>&, Sequence&);                                   \
-    template void dft_2d_async<R>(Sign, TileMatrix<std::complex<R>> const&, TileMatrix<std::complex<R>>&, Sequence&); \
-    template void dft_r2c_2d_async<R>(TileMatrix<R> const&, TileMatrix<std::complex<R>>&, Sequence&);                \
-    template void dft_c2r_2d_async<R>(TileMatrix<std::complex<R>>&, TileMatrix<R>&, Sequence&);                      \
-    template void dft_2d<R>(Sign, TileMatrix<std::complex<R>>&);                                                     \
-    template void dft_2d<R>(Sign, TileMatrix<std::complex<R>> const&, TileMatrix<std::complex<R>>&);                 \
-    template void dft_r2c_2d<R>(TileMatrix<R> const&, TileMatrix<std::complex<R>>&);                                 \
-    template void dft_c2r_2d<R>(TileMatrix<std::complex<R>>&, TileMatrix<R>&);                                       \
-    template void detail::columns_async<R>(Sign, TileMatrix<std::complex<R>> const&, TileMatrix<std::complex<R>>&,   \
-                                           Sequence&);                                                             \
-    template void detail::r2c_in_place_async<R>(int64_t, TileMatrix<std::complex<R>>&, Sequence&);                   \
+#define TESSERA_INSTANTIATE(R)                                                                     \
+    template void dft_2d_async<R>(Sign, TileMatrix<std::complex<R>>&, Sequence&);                  \
+    template void dft_2d_async<R>(Sign, TileMatrix<std::complex<R>> const&,                        \
+                                  TileMatrix<std::complex<R>>&, Sequence&);                        \
+    template void dft_r2c_2d_async<R>(TileMatrix<R> const&, TileMatrix<std::complex<R>>&,          \
+                                      Sequence&);                                                  \
+    template void dft_c2r_2d_async<R>(TileMatrix<std::complex<R>>&, TileMatrix<R>&, Sequence&);    \
+    template void dft_2d<R>(Sign, TileMatrix<std::complex<R>>&);                                   \
+    template void dft_2d<R>(Sign, TileMatrix<std::complex<R>> const&,                              \
+                            TileMatrix<std::complex<R>>&);                                         \
+    template void dft_r2c_2d<R>(TileMatrix<R> const&, TileMatrix<std::complex<R>>&);               \
+    template void dft_c2r_2d<R>(TileMatrix<std::complex<R>>&, TileMatrix<R>&);                     \
+    template void detail::columns_async<R>(Sign, TileMatrix<std::complex<R>> const&,               \
+                                           TileMatrix<std::complex<R>>&, Sequence&);               \
+    template void detail::r2c_in_place_async<R>(int64_t, TileMatrix<std::complex<R>>&, Sequence&); \
     template void detail::c2r_in_place_async<R>(int64_t, TileMatrix<std::complex<R>>&, Sequence&);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)

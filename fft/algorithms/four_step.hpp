@@ -22,7 +22,7 @@ int64_t four_step_rows(int64_t n);
 /// X = DFT(x), x in A (n1 x n2), X into Xt (n2 x n1), through the scratch T (n1 x n2); all of
 /// one tile size. A may be T itself (then overwritten).
 template <Real R>
-void four_step_async(Sign sign, TileMatrix<std::complex<R>> const& A, TileMatrix<std::complex<R>>& T,
-                     TileMatrix<std::complex<R>>& Xt, Sequence& s);
+void four_step_async(Sign sign, TileMatrix<std::complex<R>> const& A,
+                     TileMatrix<std::complex<R>>& T, TileMatrix<std::complex<R>>& Xt, Sequence& s);
 
 }  // namespace tessera::fft::detail

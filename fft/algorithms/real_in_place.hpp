@@ -10,10 +10,8 @@ namespace tessera::fft::detail {
 
 /// A, (m/2 + 1) x n complex, holds the real m x n matrix in its columns' bytes: replaced by
 /// its half-spectrum.
-template <Real R>
-void r2c_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s);
+template <Real R> void r2c_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s);
 /// The inverse: A's half-spectra replaced by the real m x n matrix in its columns' bytes.
-template <Real R>
-void c2r_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s);
+template <Real R> void c2r_in_place_async(int64_t m, TileMatrix<std::complex<R>>& A, Sequence& s);
 
 }  // namespace tessera::fft::detail

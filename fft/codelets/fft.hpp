@@ -30,8 +30,7 @@ namespace tessera::fft::cl {
 template <class R> using Complex = std::complex<R>;
 
 /// `s` for float, `d` for double.
-template <class R>
-constexpr std::string_view by_real(std::string_view s, std::string_view d)
+template <class R> constexpr std::string_view by_real(std::string_view s, std::string_view d)
 {
     return std::is_same_v<R, float> ? s : d;
 }
@@ -54,8 +53,7 @@ inline double transform_flops(int64_t m, int64_t count, double share = 1)
     return m > 1 ? share * 5.0 * double(m) * std::log2(double(m)) * double(count) : 0.0;
 }
 
-template <class T>
-int64_t rows_of(rt::Span<rt::Matrix<T>> const& tiles)
+template <class T> int64_t rows_of(rt::Span<rt::Matrix<T>> const& tiles)
 {
     int64_t m = 0;
     for (rt::Matrix<T> t : tiles) m += t.m;
@@ -65,7 +63,8 @@ int64_t rows_of(rt::Span<rt::Matrix<T>> const& tiles)
 // ---- stage 1, complex: out's tile column = the column DFTs of in's (in may be out) ----------
 
 template <class R>
-void columns_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matrix<Complex<R>>> out, int sign)
+void columns_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matrix<Complex<R>>> out,
+                   int sign)
 {
     kernels::cpu::columns_c2c<R>(pieces(in), pieces(out), sign);
 }
@@ -78,19 +77,22 @@ void columns_tiles_cuda(rt::CudaContext const& cuda, rt::Span<rt::Matrix<Complex
 template <class R>
 inline constexpr rt::PerfModel columns_model{by_real<R>("fft_cfft_columns", "fft_zfft_columns")};
 template <class R>
-inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>, int> columns{
-    .name = by_real<R>("cfft_columns", "zfft_columns"),
-    .cpu = &columns_tiles<R>,
-    .cuda = TESSERA_IF_CUDA(&columns_tiles_cuda<R>),
-    .model = &columns_model<R>,
-    .flops = [](rt::Span<rt::Matrix<Complex<R> const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out,
-                int const&) { return out.empty() ? 0.0 : transform_flops(rows_of(out), out[0].n); },
-};
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>,
+                         int>
+    columns{
+        .name = by_real<R>("cfft_columns", "zfft_columns"),
+        .cpu = &columns_tiles<R>,
+        .cuda = TESSERA_IF_CUDA(&columns_tiles_cuda<R>),
+        .model = &columns_model<R>,
+        .flops =
+            [](rt::Span<rt::Matrix<Complex<R> const>> const&,
+               rt::Span<rt::Matrix<Complex<R>>> const& out,
+               int const&) { return out.empty() ? 0.0 : transform_flops(rows_of(out), out[0].n); },
+    };
 
 // ---- stage 2, complex: the row DFTs of a tile row, in place ---------------------------------
 
-template <class R>
-void rows_tiles(rt::Span<rt::Matrix<Complex<R>>> row, int sign)
+template <class R> void rows_tiles(rt::Span<rt::Matrix<Complex<R>>> row, int sign)
 {
     kernels::cpu::rows_c2c<R>(pieces(row), sign);
 }
@@ -107,32 +109,36 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, int> rows{
     .cpu = &rows_tiles<R>,
     .cuda = TESSERA_IF_CUDA(&rows_tiles_cuda<R>),
     .model = &rows_model<R>,
-    .flops = [](rt::Span<rt::Matrix<Complex<R>>> const& row, int const&) {
-        int64_t n = 0;
-        for (auto t : row) n += t.n;
-        return row.empty() ? 0.0 : transform_flops(n, row[0].m);
-    },
+    .flops =
+        [](rt::Span<rt::Matrix<Complex<R>>> const& row, int const&) {
+            int64_t n = 0;
+            for (auto t : row) n += t.n;
+            return row.empty() ? 0.0 : transform_flops(n, row[0].m);
+        },
 };
 
 // ---- stage 1, real: m-point real columns to half-spectra, and back --------------------------
 
 /// in (m x w reals) to out ((m/2 + 1) x w); in empty: in place in out's bytes.
 template <class R>
-void columns_r2c_tiles(rt::Span<rt::Matrix<R const>> in, rt::Span<rt::Matrix<Complex<R>>> out, int64_t m)
+void columns_r2c_tiles(rt::Span<rt::Matrix<R const>> in, rt::Span<rt::Matrix<Complex<R>>> out,
+                       int64_t m)
 {
     kernels::cpu::columns_r2c<R>(m, pieces(in), pieces(out));
 }
 template <class R>
-inline constexpr rt::PerfModel columns_r2c_model{by_real<R>("fft_sfft_r2c_columns", "fft_dfft_r2c_columns")};
+inline constexpr rt::PerfModel columns_r2c_model{
+    by_real<R>("fft_sfft_r2c_columns", "fft_dfft_r2c_columns")};
 template <class R>
-inline const rt::Codelet<rt::Span<rt::Matrix<R const>>, rt::Span<rt::Matrix<Complex<R>>>, int64_t> columns_r2c{
-    .name = by_real<R>("sfft_r2c_columns", "dfft_r2c_columns"),
-    .cpu = &columns_r2c_tiles<R>,
-    .model = &columns_r2c_model<R>,
-    .flops = [](rt::Span<rt::Matrix<R const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out, int64_t const& m) {
-        return out.empty() ? 0.0 : transform_flops(m, out[0].n, 0.5);
-    },
-};
+inline const rt::Codelet<rt::Span<rt::Matrix<R const>>, rt::Span<rt::Matrix<Complex<R>>>, int64_t>
+    columns_r2c{
+        .name = by_real<R>("sfft_r2c_columns", "dfft_r2c_columns"),
+        .cpu = &columns_r2c_tiles<R>,
+        .model = &columns_r2c_model<R>,
+        .flops =
+            [](rt::Span<rt::Matrix<R const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out,
+               int64_t const& m) { return out.empty() ? 0.0 : transform_flops(m, out[0].n, 0.5); },
+    };
 
 /// in ((m/2 + 1) x w, destroyed) to out (m x w reals); out empty: in place in in's bytes.
 template <class R>
@@ -141,16 +147,18 @@ void columns_c2r_tiles(rt::Span<rt::Matrix<Complex<R>>> in, rt::Span<rt::Matrix<
     kernels::cpu::columns_c2r<R>(m, pieces(in), pieces(out));
 }
 template <class R>
-inline constexpr rt::PerfModel columns_c2r_model{by_real<R>("fft_sfft_c2r_columns", "fft_dfft_c2r_columns")};
+inline constexpr rt::PerfModel columns_c2r_model{
+    by_real<R>("fft_sfft_c2r_columns", "fft_dfft_c2r_columns")};
 template <class R>
-inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, rt::Span<rt::Matrix<R>>, int64_t> columns_c2r{
-    .name = by_real<R>("sfft_c2r_columns", "dfft_c2r_columns"),
-    .cpu = &columns_c2r_tiles<R>,
-    .model = &columns_c2r_model<R>,
-    .flops = [](rt::Span<rt::Matrix<Complex<R>>> const& in, rt::Span<rt::Matrix<R>> const&, int64_t const& m) {
-        return in.empty() ? 0.0 : transform_flops(m, in[0].n, 0.5);
-    },
-};
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, rt::Span<rt::Matrix<R>>, int64_t>
+    columns_c2r{
+        .name = by_real<R>("sfft_c2r_columns", "dfft_c2r_columns"),
+        .cpu = &columns_c2r_tiles<R>,
+        .model = &columns_c2r_model<R>,
+        .flops =
+            [](rt::Span<rt::Matrix<Complex<R>>> const& in, rt::Span<rt::Matrix<R>> const&,
+               int64_t const& m) { return in.empty() ? 0.0 : transform_flops(m, in[0].n, 0.5); },
+    };
 
 // ---- the four-step 1D transform's two passes --------------------------------------------
 
@@ -159,33 +167,39 @@ template <class R> using TwiddlesRef = std::shared_ptr<kernels::cpu::Twiddles<R>
 /// out's tile row = the row DFTs of in's (which may be out), each element (j1, k2) then
 /// multiplied by its twiddle w^(j1 k2); the tile row starts at row row0.
 template <class R>
-void rows_twiddled_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matrix<Complex<R>>> out, int sign,
-                         int64_t row0, TwiddlesRef<R> w)
+void rows_twiddled_tiles(rt::Span<rt::Matrix<Complex<R> const>> in,
+                         rt::Span<rt::Matrix<Complex<R>>> out, int sign, int64_t row0,
+                         TwiddlesRef<R> w)
 {
     kernels::cpu::rows_c2c_twiddled<R>(pieces(in), pieces(out), sign, row0, *w);
 }
 template <class R>
-inline constexpr rt::PerfModel rows_twiddled_model{by_real<R>("fft_cfft_rows_twiddled", "fft_zfft_rows_twiddled")};
+inline constexpr rt::PerfModel rows_twiddled_model{
+    by_real<R>("fft_cfft_rows_twiddled", "fft_zfft_rows_twiddled")};
 template <class R>
-inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>, int, int64_t,
-                         TwiddlesRef<R>>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>,
+                         int, int64_t, TwiddlesRef<R>>
     rows_twiddled{
         .name = by_real<R>("cfft_rows_twiddled", "zfft_rows_twiddled"),
         .cpu = &rows_twiddled_tiles<R>,
         .model = &rows_twiddled_model<R>,
-        .flops = [](rt::Span<rt::Matrix<Complex<R> const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out,
-                    int const&, int64_t const&, TwiddlesRef<R> const&) {
-            int64_t n = 0;
-            for (auto t : out) n += t.n;
-            return out.empty() ? 0.0 : transform_flops(n, out[0].m) + 6.0 * double(n) * double(out[0].m);
-        },
+        .flops =
+            [](rt::Span<rt::Matrix<Complex<R> const>> const&,
+               rt::Span<rt::Matrix<Complex<R>>> const& out, int const&, int64_t const&,
+               TwiddlesRef<R> const&) {
+                int64_t n = 0;
+                for (auto t : out) n += t.n;
+                return out.empty()
+                           ? 0.0
+                           : transform_flops(n, out[0].m) + 6.0 * double(n) * double(out[0].m);
+            },
     };
 
 /// The column DFTs of a tile column of A (in), written transposed into the tile row of X^T
 /// that holds them (out).
 template <class R>
-void columns_transposed_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matrix<Complex<R>>> out,
-                              int sign)
+void columns_transposed_tiles(rt::Span<rt::Matrix<Complex<R> const>> in,
+                              rt::Span<rt::Matrix<Complex<R>>> out, int sign)
 {
     kernels::cpu::columns_c2c_transposed<R>(pieces(in), pieces(out), sign);
 }
@@ -193,13 +207,16 @@ template <class R>
 inline constexpr rt::PerfModel columns_transposed_model{
     by_real<R>("fft_cfft_columns_transposed", "fft_zfft_columns_transposed")};
 template <class R>
-inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>, int>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>,
+                         int>
     columns_transposed{
         .name = by_real<R>("cfft_columns_transposed", "zfft_columns_transposed"),
         .cpu = &columns_transposed_tiles<R>,
         .model = &columns_transposed_model<R>,
-        .flops = [](rt::Span<rt::Matrix<Complex<R> const>> const& in, rt::Span<rt::Matrix<Complex<R>>> const&,
-                    int const&) { return in.empty() ? 0.0 : transform_flops(rows_of(in), in[0].n); },
+        .flops =
+            [](rt::Span<rt::Matrix<Complex<R> const>> const& in,
+               rt::Span<rt::Matrix<Complex<R>>> const&,
+               int const&) { return in.empty() ? 0.0 : transform_flops(rows_of(in), in[0].n); },
     };
 
 }  // namespace tessera::fft::cl

@@ -9,10 +9,10 @@
 
 #include <concepts>
 #include <source_location>
-#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace tessera {
 
@@ -23,8 +23,7 @@ public:
     explicit Error(std::string const& msg,
                    std::source_location at = std::source_location::current())
         : std::runtime_error(msg), at_(at)
-    {
-    }
+    {}
     /// The source location of the check that failed.
     std::source_location const& where() const noexcept { return at_; }
 
@@ -46,8 +45,7 @@ public:
     InvalidLapackArgument(std::string const& msg, int position,
                           std::source_location at = std::source_location::current())
         : InvalidArgument(msg, at), position_(position)
-    {
-    }
+    {}
     /// The argument's place in the routine's argument list, from 1.
     int position() const noexcept { return position_; }
 

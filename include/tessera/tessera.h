@@ -78,65 +78,67 @@ const char* tessera_last_error(void);
 /// k x n, C m x n; transa and transb give op(X) = X ('N'), X^T ('T') or X^H ('C'). When k = 0
 /// or alpha = 0, A and B are not read. Returns 0, -i (bad argument i) or TESSERA_ERROR.
 ///@{
-int tessera_sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* A, int lda,
-                  const float* B, int ldb, float beta, float* C, int ldc);
-int tessera_dgemm(char transa, char transb, int m, int n, int k, double alpha, const double* A, int lda,
-                  const double* B, int ldb, double beta, double* C, int ldc);
+int tessera_sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* A,
+                  int lda, const float* B, int ldb, float beta, float* C, int ldc);
+int tessera_dgemm(char transa, char transb, int m, int n, int k, double alpha, const double* A,
+                  int lda, const double* B, int ldb, double beta, double* C, int ldc);
 int tessera_cgemm(char transa, char transb, int m, int n, int k, tessera_complex_float alpha,
                   const tessera_complex_float* A, int lda, const tessera_complex_float* B, int ldb,
                   tessera_complex_float beta, tessera_complex_float* C, int ldc);
 int tessera_zgemm(char transa, char transb, int m, int n, int k, tessera_complex_double alpha,
-                  const tessera_complex_double* A, int lda, const tessera_complex_double* B, int ldb,
-                  tessera_complex_double beta, tessera_complex_double* C, int ldc);
+                  const tessera_complex_double* A, int lda, const tessera_complex_double* B,
+                  int ldb, tessera_complex_double beta, tessera_complex_double* C, int ldc);
 ///@}
 
 /// C = alpha A B + beta C (side 'L') or alpha B A + beta C (side 'R'), A symmetric of order m
 /// ('L') or n ('R') with its uplo ('L' or 'U') triangle referenced, B and C m x n (BLAS's
 /// ssymm, dsymm, csymm, zsymm). Returns 0, -i (bad argument i) or TESSERA_ERROR.
 ///@{
-int tessera_ssymm(char side, char uplo, int m, int n, float alpha, const float* A, int lda, const float* B,
-                  int ldb, float beta, float* C, int ldc);
-int tessera_dsymm(char side, char uplo, int m, int n, double alpha, const double* A, int lda, const double* B,
-                  int ldb, double beta, double* C, int ldc);
-int tessera_csymm(char side, char uplo, int m, int n, tessera_complex_float alpha, const tessera_complex_float* A,
-                  int lda, const tessera_complex_float* B, int ldb, tessera_complex_float beta,
-                  tessera_complex_float* C, int ldc);
+int tessera_ssymm(char side, char uplo, int m, int n, float alpha, const float* A, int lda,
+                  const float* B, int ldb, float beta, float* C, int ldc);
+int tessera_dsymm(char side, char uplo, int m, int n, double alpha, const double* A, int lda,
+                  const double* B, int ldb, double beta, double* C, int ldc);
+int tessera_csymm(char side, char uplo, int m, int n, tessera_complex_float alpha,
+                  const tessera_complex_float* A, int lda, const tessera_complex_float* B, int ldb,
+                  tessera_complex_float beta, tessera_complex_float* C, int ldc);
 int tessera_zsymm(char side, char uplo, int m, int n, tessera_complex_double alpha,
-                  const tessera_complex_double* A, int lda, const tessera_complex_double* B, int ldb,
-                  tessera_complex_double beta, tessera_complex_double* C, int ldc);
+                  const tessera_complex_double* A, int lda, const tessera_complex_double* B,
+                  int ldb, tessera_complex_double beta, tessera_complex_double* C, int ldc);
 ///@}
 /// The same as symm with A Hermitian (BLAS's chemm, zhemm).
 ///@{
-int tessera_chemm(char side, char uplo, int m, int n, tessera_complex_float alpha, const tessera_complex_float* A,
-                  int lda, const tessera_complex_float* B, int ldb, tessera_complex_float beta,
-                  tessera_complex_float* C, int ldc);
+int tessera_chemm(char side, char uplo, int m, int n, tessera_complex_float alpha,
+                  const tessera_complex_float* A, int lda, const tessera_complex_float* B, int ldb,
+                  tessera_complex_float beta, tessera_complex_float* C, int ldc);
 int tessera_zhemm(char side, char uplo, int m, int n, tessera_complex_double alpha,
-                  const tessera_complex_double* A, int lda, const tessera_complex_double* B, int ldb,
-                  tessera_complex_double beta, tessera_complex_double* C, int ldc);
+                  const tessera_complex_double* A, int lda, const tessera_complex_double* B,
+                  int ldb, tessera_complex_double beta, tessera_complex_double* C, int ldc);
 ///@}
 
 /// C = alpha op(A) op(A)^T + beta C on the uplo ('L' or 'U') triangle of the n x n C, the
 /// other not referenced; op(A) is n x k, A ('N') or A^T ('T'; 'C' too for the real types)
 /// (BLAS's ssyrk, dsyrk, csyrk, zsyrk). Returns 0, -i (bad argument i) or TESSERA_ERROR.
 ///@{
-int tessera_ssyrk(char uplo, char trans, int n, int k, float alpha, const float* A, int lda, float beta, float* C,
-                  int ldc);
-int tessera_dsyrk(char uplo, char trans, int n, int k, double alpha, const double* A, int lda, double beta,
-                  double* C, int ldc);
-int tessera_csyrk(char uplo, char trans, int n, int k, tessera_complex_float alpha, const tessera_complex_float* A,
-                  int lda, tessera_complex_float beta, tessera_complex_float* C, int ldc);
+int tessera_ssyrk(char uplo, char trans, int n, int k, float alpha, const float* A, int lda,
+                  float beta, float* C, int ldc);
+int tessera_dsyrk(char uplo, char trans, int n, int k, double alpha, const double* A, int lda,
+                  double beta, double* C, int ldc);
+int tessera_csyrk(char uplo, char trans, int n, int k, tessera_complex_float alpha,
+                  const tessera_complex_float* A, int lda, tessera_complex_float beta,
+                  tessera_complex_float* C, int ldc);
 int tessera_zsyrk(char uplo, char trans, int n, int k, tessera_complex_double alpha,
-                  const tessera_complex_double* A, int lda, tessera_complex_double beta, tessera_complex_double* C,
-                  int ldc);
+                  const tessera_complex_double* A, int lda, tessera_complex_double beta,
+                  tessera_complex_double* C, int ldc);
 ///@}
 /// C = alpha op(A) op(A)^H + beta C with real alpha and beta, on the uplo triangle of the n x n
 /// C; op(A) is n x k, A ('N') or A^H ('C') (BLAS's cherk, zherk). Returns 0, -i (bad argument
 /// i) or TESSERA_ERROR.
 ///@{
-int tessera_cherk(char uplo, char trans, int n, int k, float alpha, const tessera_complex_float* A, int lda,
-                  float beta, tessera_complex_float* C, int ldc);
-int tessera_zherk(char uplo, char trans, int n, int k, double alpha, const tessera_complex_double* A, int lda,
-                  double beta, tessera_complex_double* C, int ldc);
+int tessera_cherk(char uplo, char trans, int n, int k, float alpha, const tessera_complex_float* A,
+                  int lda, float beta, tessera_complex_float* C, int ldc);
+int tessera_zherk(char uplo, char trans, int n, int k, double alpha,
+                  const tessera_complex_double* A, int lda, double beta, tessera_complex_double* C,
+                  int ldc);
 ///@}
 
 /// B = alpha op(A)^-1 B (side 'L') or alpha B op(A)^-1 (side 'R'): the m x n B is overwritten
@@ -146,27 +148,31 @@ int tessera_zherk(char uplo, char trans, int n, int k, double alpha, const tesse
 /// for singularity is made (BLAS's strsm, dtrsm, ctrsm, ztrsm). Returns 0, -i (bad argument i)
 /// or TESSERA_ERROR.
 ///@{
-int tessera_strsm(char side, char uplo, char transa, char diag, int m, int n, float alpha, const float* A, int lda,
-                  float* B, int ldb);
-int tessera_dtrsm(char side, char uplo, char transa, char diag, int m, int n, double alpha, const double* A,
-                  int lda, double* B, int ldb);
-int tessera_ctrsm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_float alpha,
-                  const tessera_complex_float* A, int lda, tessera_complex_float* B, int ldb);
-int tessera_ztrsm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_double alpha,
-                  const tessera_complex_double* A, int lda, tessera_complex_double* B, int ldb);
+int tessera_strsm(char side, char uplo, char transa, char diag, int m, int n, float alpha,
+                  const float* A, int lda, float* B, int ldb);
+int tessera_dtrsm(char side, char uplo, char transa, char diag, int m, int n, double alpha,
+                  const double* A, int lda, double* B, int ldb);
+int tessera_ctrsm(char side, char uplo, char transa, char diag, int m, int n,
+                  tessera_complex_float alpha, const tessera_complex_float* A, int lda,
+                  tessera_complex_float* B, int ldb);
+int tessera_ztrsm(char side, char uplo, char transa, char diag, int m, int n,
+                  tessera_complex_double alpha, const tessera_complex_double* A, int lda,
+                  tessera_complex_double* B, int ldb);
 ///@}
 /// B = alpha op(A) B (side 'L') or alpha B op(A) (side 'R'), A triangular, with the arguments
 /// of trsm (BLAS's strmm, dtrmm, ctrmm, ztrmm). Returns 0, -i (bad argument i) or
 /// TESSERA_ERROR.
 ///@{
-int tessera_strmm(char side, char uplo, char transa, char diag, int m, int n, float alpha, const float* A, int lda,
-                  float* B, int ldb);
-int tessera_dtrmm(char side, char uplo, char transa, char diag, int m, int n, double alpha, const double* A,
-                  int lda, double* B, int ldb);
-int tessera_ctrmm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_float alpha,
-                  const tessera_complex_float* A, int lda, tessera_complex_float* B, int ldb);
-int tessera_ztrmm(char side, char uplo, char transa, char diag, int m, int n, tessera_complex_double alpha,
-                  const tessera_complex_double* A, int lda, tessera_complex_double* B, int ldb);
+int tessera_strmm(char side, char uplo, char transa, char diag, int m, int n, float alpha,
+                  const float* A, int lda, float* B, int ldb);
+int tessera_dtrmm(char side, char uplo, char transa, char diag, int m, int n, double alpha,
+                  const double* A, int lda, double* B, int ldb);
+int tessera_ctrmm(char side, char uplo, char transa, char diag, int m, int n,
+                  tessera_complex_float alpha, const tessera_complex_float* A, int lda,
+                  tessera_complex_float* B, int ldb);
+int tessera_ztrmm(char side, char uplo, char transa, char diag, int m, int n,
+                  tessera_complex_double alpha, const tessera_complex_double* A, int lda,
+                  tessera_complex_double* B, int ldb);
 ///@}
 
 /// Cholesky factorization A = L L^H (uplo 'L') or U^H U (uplo 'U') of the Hermitian (real:
@@ -186,10 +192,10 @@ int tessera_zpotrf(char uplo, int n, tessera_complex_double* A, int lda);
 ///@{
 int tessera_spotrs(char uplo, int n, int nrhs, const float* A, int lda, float* B, int ldb);
 int tessera_dpotrs(char uplo, int n, int nrhs, const double* A, int lda, double* B, int ldb);
-int tessera_cpotrs(char uplo, int n, int nrhs, const tessera_complex_float* A, int lda, tessera_complex_float* B,
-                   int ldb);
-int tessera_zpotrs(char uplo, int n, int nrhs, const tessera_complex_double* A, int lda, tessera_complex_double* B,
-                   int ldb);
+int tessera_cpotrs(char uplo, int n, int nrhs, const tessera_complex_float* A, int lda,
+                   tessera_complex_float* B, int ldb);
+int tessera_zpotrs(char uplo, int n, int nrhs, const tessera_complex_double* A, int lda,
+                   tessera_complex_double* B, int ldb);
 ///@}
 /// Factors A as potrf does and solves A X = B, B (n x nrhs) overwritten by X (LAPACK's sposv,
 /// dposv, cposv, zposv). Returns potrf's info (B untouched when k > 0), -i (bad argument i)
@@ -197,9 +203,10 @@ int tessera_zpotrs(char uplo, int n, int nrhs, const tessera_complex_double* A, 
 ///@{
 int tessera_sposv(char uplo, int n, int nrhs, float* A, int lda, float* B, int ldb);
 int tessera_dposv(char uplo, int n, int nrhs, double* A, int lda, double* B, int ldb);
-int tessera_cposv(char uplo, int n, int nrhs, tessera_complex_float* A, int lda, tessera_complex_float* B, int ldb);
-int tessera_zposv(char uplo, int n, int nrhs, tessera_complex_double* A, int lda, tessera_complex_double* B,
-                  int ldb);
+int tessera_cposv(char uplo, int n, int nrhs, tessera_complex_float* A, int lda,
+                  tessera_complex_float* B, int ldb);
+int tessera_zposv(char uplo, int n, int nrhs, tessera_complex_double* A, int lda,
+                  tessera_complex_double* B, int ldb);
 ///@}
 /// Inverse of A from the factor potrf left in it: the uplo triangle of A^-1 overwrites the
 /// factor (LAPACK's spotri, dpotri, cpotri, zpotri). Returns 0; k > 0 when the factor's k-th
@@ -238,12 +245,14 @@ int tessera_zgetrf_nopiv(int m, int n, tessera_complex_double* A, int lda);
 /// by X (LAPACK's sgetrs, dgetrs, cgetrs, zgetrs). Returns 0, -i (bad argument i) or
 /// TESSERA_ERROR.
 ///@{
-int tessera_sgetrs(char trans, int n, int nrhs, const float* A, int lda, const int* ipiv, float* B, int ldb);
-int tessera_dgetrs(char trans, int n, int nrhs, const double* A, int lda, const int* ipiv, double* B, int ldb);
-int tessera_cgetrs(char trans, int n, int nrhs, const tessera_complex_float* A, int lda, const int* ipiv,
-                   tessera_complex_float* B, int ldb);
-int tessera_zgetrs(char trans, int n, int nrhs, const tessera_complex_double* A, int lda, const int* ipiv,
-                   tessera_complex_double* B, int ldb);
+int tessera_sgetrs(char trans, int n, int nrhs, const float* A, int lda, const int* ipiv, float* B,
+                   int ldb);
+int tessera_dgetrs(char trans, int n, int nrhs, const double* A, int lda, const int* ipiv,
+                   double* B, int ldb);
+int tessera_cgetrs(char trans, int n, int nrhs, const tessera_complex_float* A, int lda,
+                   const int* ipiv, tessera_complex_float* B, int ldb);
+int tessera_zgetrs(char trans, int n, int nrhs, const tessera_complex_double* A, int lda,
+                   const int* ipiv, tessera_complex_double* B, int ldb);
 ///@}
 /// Factors the n x n A as getrf does (ipiv: n entries) and solves A X = B, B (n x nrhs)
 /// overwritten by X (LAPACK's sgesv, dgesv, cgesv, zgesv). Returns getrf's info: when k > 0,
@@ -252,9 +261,10 @@ int tessera_zgetrs(char trans, int n, int nrhs, const tessera_complex_double* A,
 ///@{
 int tessera_sgesv(int n, int nrhs, float* A, int lda, int* ipiv, float* B, int ldb);
 int tessera_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int ldb);
-int tessera_cgesv(int n, int nrhs, tessera_complex_float* A, int lda, int* ipiv, tessera_complex_float* B, int ldb);
-int tessera_zgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv, tessera_complex_double* B,
-                  int ldb);
+int tessera_cgesv(int n, int nrhs, tessera_complex_float* A, int lda, int* ipiv,
+                  tessera_complex_float* B, int ldb);
+int tessera_zgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv,
+                  tessera_complex_double* B, int ldb);
 ///@}
 /// Mixed precision (LAPACK's dsgesv, zcgesv): solves A X = B with A factored in single
 /// precision and X refined in double to double precision's accuracy, by LAPACK's stopping
@@ -266,10 +276,11 @@ int tessera_zgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv
 /// steps). Returns gesv's info, -i (bad argument i; a NULL iter is argument 10) or
 /// TESSERA_ERROR.
 ///@{
-int tessera_dsgesv(int n, int nrhs, double* A, int lda, int* ipiv, const double* B, int ldb, double* X, int ldx,
+int tessera_dsgesv(int n, int nrhs, double* A, int lda, int* ipiv, const double* B, int ldb,
+                   double* X, int ldx, int* iter);
+int tessera_zcgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv,
+                   const tessera_complex_double* B, int ldb, tessera_complex_double* X, int ldx,
                    int* iter);
-int tessera_zcgesv(int n, int nrhs, tessera_complex_double* A, int lda, int* ipiv, const tessera_complex_double* B,
-                   int ldb, tessera_complex_double* X, int ldx, int* iter);
 ///@}
 /// Inverse of A from the factors getrf left in the n x n A and ipiv, in place: inv(A) =
 /// inv(U) inv(L) P^T (LAPACK's sgetri, dgetri, cgetri, zgetri). Returns 0; k > 0 when U(k,k)
@@ -297,14 +308,14 @@ int tessera_zgeqrf(int m, int n, tessera_complex_double* A, int lda, tessera_com
 /// Q^H ('C'; 'T' too for the real types) (LAPACK's sormqr, dormqr, cunmqr, zunmqr). Returns
 /// 0, -i (bad argument i) or TESSERA_ERROR.
 ///@{
-int tessera_sormqr(char side, char trans, int m, int n, int k, const float* A, int lda, const float* tau, float* C,
-                   int ldc);
-int tessera_dormqr(char side, char trans, int m, int n, int k, const double* A, int lda, const double* tau,
-                   double* C, int ldc);
-int tessera_cunmqr(char side, char trans, int m, int n, int k, const tessera_complex_float* A, int lda,
-                   const tessera_complex_float* tau, tessera_complex_float* C, int ldc);
-int tessera_zunmqr(char side, char trans, int m, int n, int k, const tessera_complex_double* A, int lda,
-                   const tessera_complex_double* tau, tessera_complex_double* C, int ldc);
+int tessera_sormqr(char side, char trans, int m, int n, int k, const float* A, int lda,
+                   const float* tau, float* C, int ldc);
+int tessera_dormqr(char side, char trans, int m, int n, int k, const double* A, int lda,
+                   const double* tau, double* C, int ldc);
+int tessera_cunmqr(char side, char trans, int m, int n, int k, const tessera_complex_float* A,
+                   int lda, const tessera_complex_float* tau, tessera_complex_float* C, int ldc);
+int tessera_zunmqr(char side, char trans, int m, int n, int k, const tessera_complex_double* A,
+                   int lda, const tessera_complex_double* tau, tessera_complex_double* C, int ldc);
 ///@}
 /// The m x n A (k <= n <= m) becomes the first n columns of Q = H_1 ... H_k, from geqrf's k
 /// reflectors in its first k columns and tau (LAPACK's sorgqr, dorgqr, cungqr, zungqr).
@@ -312,8 +323,10 @@ int tessera_zunmqr(char side, char trans, int m, int n, int k, const tessera_com
 ///@{
 int tessera_sorgqr(int m, int n, int k, float* A, int lda, const float* tau);
 int tessera_dorgqr(int m, int n, int k, double* A, int lda, const double* tau);
-int tessera_cungqr(int m, int n, int k, tessera_complex_float* A, int lda, const tessera_complex_float* tau);
-int tessera_zungqr(int m, int n, int k, tessera_complex_double* A, int lda, const tessera_complex_double* tau);
+int tessera_cungqr(int m, int n, int k, tessera_complex_float* A, int lda,
+                   const tessera_complex_float* tau);
+int tessera_zungqr(int m, int n, int k, tessera_complex_double* A, int lda,
+                   const tessera_complex_double* tau);
 ///@}
 /// LQ factorization A = L Q of the m x n A, in place (LAPACK's sgelqf, dgelqf, cgelqf,
 /// zgelqf): L on and below the diagonal; Q's reflectors right of it, conj(v_i) in row i, with
@@ -329,14 +342,14 @@ int tessera_zgelqf(int m, int n, tessera_complex_double* A, int lda, tessera_com
 /// rows of A (k x m for 'L', k x n for 'R') and tau; trans as in ormqr (LAPACK's sormlq,
 /// dormlq, cunmlq, zunmlq). Returns 0, -i (bad argument i) or TESSERA_ERROR.
 ///@{
-int tessera_sormlq(char side, char trans, int m, int n, int k, const float* A, int lda, const float* tau, float* C,
-                   int ldc);
-int tessera_dormlq(char side, char trans, int m, int n, int k, const double* A, int lda, const double* tau,
-                   double* C, int ldc);
-int tessera_cunmlq(char side, char trans, int m, int n, int k, const tessera_complex_float* A, int lda,
-                   const tessera_complex_float* tau, tessera_complex_float* C, int ldc);
-int tessera_zunmlq(char side, char trans, int m, int n, int k, const tessera_complex_double* A, int lda,
-                   const tessera_complex_double* tau, tessera_complex_double* C, int ldc);
+int tessera_sormlq(char side, char trans, int m, int n, int k, const float* A, int lda,
+                   const float* tau, float* C, int ldc);
+int tessera_dormlq(char side, char trans, int m, int n, int k, const double* A, int lda,
+                   const double* tau, double* C, int ldc);
+int tessera_cunmlq(char side, char trans, int m, int n, int k, const tessera_complex_float* A,
+                   int lda, const tessera_complex_float* tau, tessera_complex_float* C, int ldc);
+int tessera_zunmlq(char side, char trans, int m, int n, int k, const tessera_complex_double* A,
+                   int lda, const tessera_complex_double* tau, tessera_complex_double* C, int ldc);
 ///@}
 /// The m x n A (k <= m <= n) becomes the first m rows of gelqf's Q, from its k reflectors in
 /// the first k rows of A and tau (LAPACK's sorglq, dorglq, cunglq, zunglq). Returns 0, -i
@@ -344,8 +357,10 @@ int tessera_zunmlq(char side, char trans, int m, int n, int k, const tessera_com
 ///@{
 int tessera_sorglq(int m, int n, int k, float* A, int lda, const float* tau);
 int tessera_dorglq(int m, int n, int k, double* A, int lda, const double* tau);
-int tessera_cunglq(int m, int n, int k, tessera_complex_float* A, int lda, const tessera_complex_float* tau);
-int tessera_zunglq(int m, int n, int k, tessera_complex_double* A, int lda, const tessera_complex_double* tau);
+int tessera_cunglq(int m, int n, int k, tessera_complex_float* A, int lda,
+                   const tessera_complex_float* tau);
+int tessera_zunglq(int m, int n, int k, tessera_complex_double* A, int lda,
+                   const tessera_complex_double* tau);
 ///@}
 /// Least-squares (overdetermined: min ||B - op(A) X||_2) or minimum-norm (underdetermined)
 /// solution of op(A) X = B for the m x n A of full rank, through its QR (m >= n) or LQ
@@ -357,10 +372,10 @@ int tessera_zunglq(int m, int n, int k, tessera_complex_double* A, int lda, cons
 ///@{
 int tessera_sgels(char trans, int m, int n, int nrhs, float* A, int lda, float* B, int ldb);
 int tessera_dgels(char trans, int m, int n, int nrhs, double* A, int lda, double* B, int ldb);
-int tessera_cgels(char trans, int m, int n, int nrhs, tessera_complex_float* A, int lda, tessera_complex_float* B,
-                  int ldb);
-int tessera_zgels(char trans, int m, int n, int nrhs, tessera_complex_double* A, int lda, tessera_complex_double* B,
-                  int ldb);
+int tessera_cgels(char trans, int m, int n, int nrhs, tessera_complex_float* A, int lda,
+                  tessera_complex_float* B, int ldb);
+int tessera_zgels(char trans, int m, int n, int nrhs, tessera_complex_double* A, int lda,
+                  tessera_complex_double* B, int ldb);
 ///@}
 
 /* ---- 2D discrete Fourier transforms, as FFTW's interface (see the file's comment) ---------- */
@@ -385,43 +400,51 @@ typedef struct tessera_fftf_plan_s* tessera_fftf_plan;
 /// TESSERA_FFT_MEASURE. Returns the plan, or NULL for a bad argument (tessera_last_error()
 /// names it).
 ///@{
-tessera_fft_plan tessera_fft_plan_dft_2d(int n0, int n1, tessera_complex_double* in, tessera_complex_double* out,
-                                         int sign, unsigned flags);
-tessera_fftf_plan tessera_fftf_plan_dft_2d(int n0, int n1, tessera_complex_float* in, tessera_complex_float* out,
-                                           int sign, unsigned flags);
+tessera_fft_plan tessera_fft_plan_dft_2d(int n0, int n1, tessera_complex_double* in,
+                                         tessera_complex_double* out, int sign, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_2d(int n0, int n1, tessera_complex_float* in,
+                                           tessera_complex_float* out, int sign, unsigned flags);
 ///@}
 /// Plans out = DFT(in) for n complex points: out[k] = sum over j < n of
 /// in[j] exp(sign 2 pi i j k / n); a large n runs as tasks, by the four-step algorithm. Sign,
 /// flags and the result as in tessera_fft_plan_dft_2d.
 ///@{
-tessera_fft_plan tessera_fft_plan_dft_1d(int n, tessera_complex_double* in, tessera_complex_double* out, int sign,
-                                         unsigned flags);
-tessera_fftf_plan tessera_fftf_plan_dft_1d(int n, tessera_complex_float* in, tessera_complex_float* out, int sign,
-                                           unsigned flags);
+tessera_fft_plan tessera_fft_plan_dft_1d(int n, tessera_complex_double* in,
+                                         tessera_complex_double* out, int sign, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_1d(int n, tessera_complex_float* in,
+                                           tessera_complex_float* out, int sign, unsigned flags);
 ///@}
 /// Plans howmany transforms of rank 1 (n[0] points) or 2 (n[0] x n[1], row-major), transform t
 /// from in + t idist to out + t odist (FFTW's plan_many_dft with contiguous elements; in
 /// place when in == out, then with idist == odist); idist and odist are at least a transform's
 /// points. Sign, flags and the result as in tessera_fft_plan_dft_2d.
 ///@{
-tessera_fft_plan tessera_fft_plan_many_dft(int rank, const int* n, int howmany, tessera_complex_double* in, int idist,
-                                           tessera_complex_double* out, int odist, int sign, unsigned flags);
-tessera_fftf_plan tessera_fftf_plan_many_dft(int rank, const int* n, int howmany, tessera_complex_float* in, int idist,
-                                             tessera_complex_float* out, int odist, int sign, unsigned flags);
+tessera_fft_plan tessera_fft_plan_many_dft(int rank, const int* n, int howmany,
+                                           tessera_complex_double* in, int idist,
+                                           tessera_complex_double* out, int odist, int sign,
+                                           unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_many_dft(int rank, const int* n, int howmany,
+                                             tessera_complex_float* in, int idist,
+                                             tessera_complex_float* out, int odist, int sign,
+                                             unsigned flags);
 ///@}
 /// Plans the forward transform of the real n0 x n1 in to its half-spectrum out, n0 x (n1/2 + 1):
 /// the coefficients k1 <= n1/2 of tessera_fft_plan_dft_2d's forward transform (the others are
 /// their conjugates). Flags and the result as in tessera_fft_plan_dft_2d.
 ///@{
-tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in, tessera_complex_double* out, unsigned flags);
-tessera_fftf_plan tessera_fftf_plan_dft_r2c_2d(int n0, int n1, float* in, tessera_complex_float* out, unsigned flags);
+tessera_fft_plan tessera_fft_plan_dft_r2c_2d(int n0, int n1, double* in,
+                                             tessera_complex_double* out, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_r2c_2d(int n0, int n1, float* in,
+                                               tessera_complex_float* out, unsigned flags);
 ///@}
 /// Plans the backward transform of the half-spectrum in, n0 x (n1/2 + 1), to the real n0 x n1
 /// out: n0 n1 times the inverse of r2c. An execute overwrites in (as FFTW's c2r). Flags and the
 /// result as in tessera_fft_plan_dft_2d.
 ///@{
-tessera_fft_plan tessera_fft_plan_dft_c2r_2d(int n0, int n1, tessera_complex_double* in, double* out, unsigned flags);
-tessera_fftf_plan tessera_fftf_plan_dft_c2r_2d(int n0, int n1, tessera_complex_float* in, float* out, unsigned flags);
+tessera_fft_plan tessera_fft_plan_dft_c2r_2d(int n0, int n1, tessera_complex_double* in,
+                                             double* out, unsigned flags);
+tessera_fftf_plan tessera_fftf_plan_dft_c2r_2d(int n0, int n1, tessera_complex_float* in,
+                                               float* out, unsigned flags);
 ///@}
 /// Computes the plan's transform on its arrays and waits for it. Returns 0, or TESSERA_ERROR
 /// (a NULL plan, a device error, out of memory) with tessera_last_error()'s message.
@@ -435,8 +458,10 @@ int tessera_fftf_execute(tessera_fftf_plan plan);
 /// plan or array, a plan of another kind, in-placeness unlike the plan's, arrays that overlap
 /// without being the same, a device error.
 ///@{
-int tessera_fft_execute_dft(tessera_fft_plan plan, tessera_complex_double* in, tessera_complex_double* out);
-int tessera_fftf_execute_dft(tessera_fftf_plan plan, tessera_complex_float* in, tessera_complex_float* out);
+int tessera_fft_execute_dft(tessera_fft_plan plan, tessera_complex_double* in,
+                            tessera_complex_double* out);
+int tessera_fftf_execute_dft(tessera_fftf_plan plan, tessera_complex_float* in,
+                             tessera_complex_float* out);
 int tessera_fft_execute_dft_r2c(tessera_fft_plan plan, double* in, tessera_complex_double* out);
 int tessera_fftf_execute_dft_r2c(tessera_fftf_plan plan, float* in, tessera_complex_float* out);
 int tessera_fft_execute_dft_c2r(tessera_fft_plan plan, tessera_complex_double* in, double* out);

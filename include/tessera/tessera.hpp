@@ -3,6 +3,8 @@
 #pragma once
 
 #include <tessera/error.hpp>
+#include <tessera/fft/fft2d.hpp>
+#include <tessera/la.hpp>
 #include <tessera/rt/access.hpp>
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/filter.hpp>
@@ -12,5 +14,3 @@
 #include <tessera/rt/sched.hpp>
 #include <tessera/rt/span.hpp>
 #include <tessera/rt/task.hpp>
-#include <tessera/fft/fft2d.hpp>
-#include <tessera/la.hpp>

@@ -11,8 +11,7 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-void geqrf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s)
+template <Scalar T> void geqrf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s)
 {
     detail::require_factors_of("geqrf", F, A);
     const auto call = detail::begin_call<T>(s, "geqrf", {{"A", A, true}});
@@ -22,37 +21,38 @@ void geqrf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s)
         for (detail::Elimination const& e : detail::qr_eliminations(mt, k, F.domain())) {
             const auto ib = rt::value(F.ib());
             switch (e.kind) {
-                case detail::Elimination::Kind::geqrt:
-                    s.submit(cl::geqrt<T>, readwrite(A(e.row, k)), write(F.square(e.row, k)), ib,
-                             rt::priority(factor_priority));
-                    break;
-                case detail::Elimination::Kind::square:
-                    s.submit(cl::tpqrt<T>, readwrite(A(e.pivot, k)), readwrite(A(e.row, k)), write(F.square(e.row, k)),
-                             rt::value(cl::Eliminated::square), ib, rt::priority(factor_priority));
-                    break;
-                case detail::Elimination::Kind::triangle:
-                    s.submit(cl::tpqrt<T>, readwrite(A(e.pivot, k)), readwrite(A(e.row, k)),
-                             write(F.triangle(e.row, k)), rt::value(cl::Eliminated::triangle), ib,
-                             rt::priority(factor_priority));
-                    break;
+            case detail::Elimination::Kind::geqrt:
+                s.submit(cl::geqrt<T>, readwrite(A(e.row, k)), write(F.square(e.row, k)), ib,
+                         rt::priority(factor_priority));
+                break;
+            case detail::Elimination::Kind::square:
+                s.submit(cl::tpqrt<T>, readwrite(A(e.pivot, k)), readwrite(A(e.row, k)),
+                         write(F.square(e.row, k)), rt::value(cl::Eliminated::square), ib,
+                         rt::priority(factor_priority));
+                break;
+            case detail::Elimination::Kind::triangle:
+                s.submit(cl::tpqrt<T>, readwrite(A(e.pivot, k)), readwrite(A(e.row, k)),
+                         write(F.triangle(e.row, k)), rt::value(cl::Eliminated::triangle), ib,
+                         rt::priority(factor_priority));
+                break;
             }
             for (int64_t j = k + 1; j < nt; ++j)
-                detail::apply_elimination(Side::left, Op::conjtrans, A, F, k, e, A, j, int(2 * (nt - k) - (j - k)), s);
+                detail::apply_elimination(Side::left, Op::conjtrans, A, F, k, e, A, j,
+                                          int(2 * (nt - k) - (j - k)), s);
         }
     }
 }
 
-template <Scalar T>
-void geqrf(TileMatrix<T>& A, QrFactors<T>& F)
+template <Scalar T> void geqrf(TileMatrix<T>& A, QrFactors<T>& F)
 {
     if (!A || std::min(A.m(), A.n()) == 0) return;
     (void)synchronously(A.runtime(), [&](Sequence& s) { geqrf_async(A, F, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                \
-    template void geqrf_async<T>(TileMatrix<T>&, QrFactors<T>&, Sequence&); \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void geqrf_async<T>(TileMatrix<T>&, QrFactors<T>&, Sequence&);                        \
     template void geqrf<T>(TileMatrix<T>&, QrFactors<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -15,21 +15,22 @@
 namespace tessera::inline la {
 
 namespace {
-template <Scalar T>
-void check_gesv(TileMatrix<T> const& A, TileMatrix<T> const& B)
+template <Scalar T> void check_gesv(TileMatrix<T> const& A, TileMatrix<T> const& B)
 {
     require(A.m() == A.n(), [&] {
-        return "gesv: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square";
+        return "gesv: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+               ", not square";
     });
     require(B.m() == A.n(), [&] {
-        return "gesv: B has " + std::to_string(B.m()) + " rows, A has order " + std::to_string(A.n());
+        return "gesv: B has " + std::to_string(B.m()) + " rows, A has order " +
+               std::to_string(A.n());
     });
-    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(), "gesv: A and B must have the same tile size");
+    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(),
+            "gesv: A and B must have the same tile size");
 }
 }  // namespace
 
-template <Scalar T>
-void gesv_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B, Sequence& s)
+template <Scalar T> void gesv_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B, Sequence& s)
 {
     check_gesv(A, B);  // before anything is submitted: a bad B must not leave A factored
     const auto call = detail::begin_call<T>(s, "gesv", {{"A", A, true}, {"B", B, true}});
@@ -38,18 +39,17 @@ void gesv_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B, Sequence& s)
         trsm_async<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, T(1), A, B, s);
 }
 
-template <Scalar T>
-int64_t gesv(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B)
+template <Scalar T> int64_t gesv(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B)
 {
     check_gesv(A, B);
     if (A.n() == 0) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { gesv_async(A, ipiv, B, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                          \
-    template void gesv_async<T>(TileMatrix<T>&, Pivots&, TileMatrix<T>&, Sequence&);    \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void gesv_async<T>(TileMatrix<T>&, Pivots&, TileMatrix<T>&, Sequence&);               \
     template int64_t gesv<T>(TileMatrix<T>&, Pivots&, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

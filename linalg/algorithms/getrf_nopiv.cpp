@@ -14,39 +14,42 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-void getrf_nopiv_async(TileMatrix<T>& A, Sequence& s)
+template <Scalar T> void getrf_nopiv_async(TileMatrix<T>& A, Sequence& s)
 {
     const auto call = detail::begin_call<T>(s, "getrf_nopiv", {{"A", A, true}});
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), nb = A.nb();
-    auto prio = [nt](int64_t k, int64_t i, int64_t j) { return rt::priority(int(2 * (nt - k) - (i - k) - (j - k))); };
+    auto prio = [nt](int64_t k, int64_t i, int64_t j) {
+        return rt::priority(int(2 * (nt - k) - (i - k) - (j - k)));
+    };
     for (int64_t k = 0; k < kt; ++k) {
-        s.submit(cl::getrf_nopiv<T>, readwrite(A(k, k)), rt::value(k * nb), rt::value(s.info_target(OnInfo::stops)),
-                 rt::priority(int(2 * (nt - k) + 1)));
+        s.submit(cl::getrf_nopiv<T>, readwrite(A(k, k)), rt::value(k * nb),
+                 rt::value(s.info_target(OnInfo::stops)), rt::priority(int(2 * (nt - k) + 1)));
         for (int64_t i = k + 1; i < mt; ++i)
-            s.submit(cl::trsm<T>, rt::value(Side::right), rt::value(Uplo::upper), rt::value(Op::notrans),
-                     rt::value(Diag::nonunit), rt::value(T(1)), read(A(k, k)), readwrite(A(i, k)), prio(k, i, k));
+            s.submit(cl::trsm<T>, rt::value(Side::right), rt::value(Uplo::upper),
+                     rt::value(Op::notrans), rt::value(Diag::nonunit), rt::value(T(1)),
+                     read(A(k, k)), readwrite(A(i, k)), prio(k, i, k));
         for (int64_t j = k + 1; j < nt; ++j) {
-            s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(Uplo::lower), rt::value(Op::notrans),
-                     rt::value(Diag::unit), rt::value(T(1)), read(A(k, k)), readwrite(A(k, j)), prio(k, k, j));
+            s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(Uplo::lower),
+                     rt::value(Op::notrans), rt::value(Diag::unit), rt::value(T(1)), read(A(k, k)),
+                     readwrite(A(k, j)), prio(k, k, j));
             for (int64_t i = k + 1; i < mt; ++i)
-                s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(Op::notrans), rt::value(T(-1)), read(A(i, k)),
-                         read(A(k, j)), rt::value(T(1)), readwrite(A(i, j)), prio(k, i, j));
+                s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(Op::notrans),
+                         rt::value(T(-1)), read(A(i, k)), read(A(k, j)), rt::value(T(1)),
+                         readwrite(A(i, j)), prio(k, i, j));
         }
     }
 }
 
-template <Scalar T>
-int64_t getrf_nopiv(TileMatrix<T>& A)
+template <Scalar T> int64_t getrf_nopiv(TileMatrix<T>& A)
 {
     if (!A || std::min(A.m(), A.n()) == 0) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { getrf_nopiv_async(A, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                       \
-    template void getrf_nopiv_async<T>(TileMatrix<T>&, Sequence&);  \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void getrf_nopiv_async<T>(TileMatrix<T>&, Sequence&);                                 \
     template int64_t getrf_nopiv<T>(TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -20,14 +20,15 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-void getri_async(TileMatrix<T>& A, Pivots const& ipiv, Sequence& s)
+template <Scalar T> void getri_async(TileMatrix<T>& A, Pivots const& ipiv, Sequence& s)
 {
     require(A.m() == A.n(), [&] {
-        return "getri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square";
+        return "getri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+               ", not square";
     });
     detail::require_pivots_of("getri", ipiv, A);
-    require(A.n() == 0 || &ipiv.runtime() == &s.runtime(), "getri: ipiv lives on another runtime than the sequence");
+    require(A.n() == 0 || &ipiv.runtime() == &s.runtime(),
+            "getri: ipiv lives on another runtime than the sequence");
     const auto call = detail::begin_call<T>(s, "getri", {{"A", A, true}});
     const int64_t nt = A.nt();
     if (nt == 0) return;
@@ -44,20 +45,20 @@ void getri_async(TileMatrix<T>& A, Pivots const& ipiv, Sequence& s)
         for (int64_t j = 0; j < nt; ++j) row.push_back(&A(i, j));
         s.submit(cl::swap_columns<T>, rt::readwrite_all(row), rt::read_all(pieces));
     }
-    s.keep_alive(std::make_shared<TileMatrix<T>>(std::move(L)));  // its tiles until the tasks are done
+    s.keep_alive(
+        std::make_shared<TileMatrix<T>>(std::move(L)));  // its tiles until the tasks are done
 }
 
-template <Scalar T>
-int64_t getri(TileMatrix<T>& A, Pivots const& ipiv)
+template <Scalar T> int64_t getri(TileMatrix<T>& A, Pivots const& ipiv)
 {
     if (!A || A.n() == 0) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { getri_async(A, ipiv, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                  \
-    template void getri_async<T>(TileMatrix<T>&, Pivots const&, Sequence&);    \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void getri_async<T>(TileMatrix<T>&, Pivots const&, Sequence&);                        \
     template int64_t getri<T>(TileMatrix<T>&, Pivots const&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -21,12 +21,15 @@ void check_getrs(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatri
 {
     detail::require_op("getrs", "trans", trans);
     require(A.m() == A.n(), [&] {
-        return "getrs: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square";
+        return "getrs: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+               ", not square";
     });
     require(B.m() == A.n(), [&] {
-        return "getrs: B has " + std::to_string(B.m()) + " rows, A has order " + std::to_string(A.n());
+        return "getrs: B has " + std::to_string(B.m()) + " rows, A has order " +
+               std::to_string(A.n());
     });
-    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(), "getrs: A and B must have the same tile size");
+    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(),
+            "getrs: A and B must have the same tile size");
     detail::require_pivots_of("getrs", ipiv, A);
 }
 
@@ -38,16 +41,19 @@ void swap_rows_of(TileMatrix<T>& B, Pivots const& ipiv, kernels::cpu::SwapOrder 
     for (int64_t j = 0; j < B.nt(); ++j) {
         std::vector<typename TileMatrix<T>::Tile*> column;
         for (int64_t i = 0; i < B.mt(); ++i) column.push_back(&B(i, j));
-        s.submit(cl::swap_rows_all_pieces<T>, rt::readwrite_all(column), rt::read_all(pieces), rt::value(order));
+        s.submit(cl::swap_rows_all_pieces<T>, rt::readwrite_all(column), rt::read_all(pieces),
+                 rt::value(order));
     }
 }
 }  // namespace
 
 template <Scalar T>
-void getrs_async(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& B, Sequence& s)
+void getrs_async(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& B,
+                 Sequence& s)
 {
     check_getrs(trans, A, ipiv, B);
-    require(A.n() == 0 || &ipiv.runtime() == &s.runtime(), "getrs: ipiv lives on another runtime than the sequence");
+    require(A.n() == 0 || &ipiv.runtime() == &s.runtime(),
+            "getrs: ipiv lives on another runtime than the sequence");
     const auto call = detail::begin_call<T>(s, "getrs", {{"A", A}, {"B", B, true}});
     if (A.n() == 0 || B.n() == 0) return;
     if (trans == Op::notrans) {
@@ -69,10 +75,11 @@ void getrs(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& 
     (void)synchronously(A.runtime(), [&](Sequence& s) { getrs_async(trans, A, ipiv, B, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                               \
-    template void getrs_async<T>(Op, TileMatrix<T> const&, Pivots const&, TileMatrix<T>&, Sequence&);       \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void getrs_async<T>(Op, TileMatrix<T> const&, Pivots const&, TileMatrix<T>&,          \
+                                 Sequence&);                                                       \
     template void getrs<T>(Op, TileMatrix<T> const&, Pivots const&, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

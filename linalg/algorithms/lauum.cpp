@@ -22,12 +22,11 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
+template <Scalar T> void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 {
     detail::require_triangle("lauum", uplo);
-    require(A.m() == A.n(),
-            "lauum: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    require(A.m() == A.n(), "lauum: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+                                ", not square");
     const auto call = detail::begin_call<T>(s, "lauum", {{"A", A}});
     using R = real_t<T>;
     auto v = [](auto x) { return rt::value(x); };
@@ -38,27 +37,30 @@ void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
         if (uplo == Uplo::lower) {
             for (int64_t n = 0; n < k; ++n) {
                 // A(n,n) += A(k,n)^H A(k,n)
-                s.submit(cl::syrk<T>, v(uplo), v(conjtrans), v(true), v(one), read(A(k, n)), v(one), readwrite(A(n, n)));
+                s.submit(cl::syrk<T>, v(uplo), v(conjtrans), v(true), v(one), read(A(k, n)), v(one),
+                         readwrite(A(n, n)));
                 for (int64_t m = n + 1; m < k; ++m)  // A(m,n) += A(k,m)^H A(k,n)
-                    s.submit(cl::gemm<T>, v(conjtrans), v(Op::notrans), v(one), read(A(k, m)), read(A(k, n)), v(one),
-                             readwrite(A(m, n)));
+                    s.submit(cl::gemm<T>, v(conjtrans), v(Op::notrans), v(one), read(A(k, m)),
+                             read(A(k, n)), v(one), readwrite(A(m, n)));
             }
             for (int64_t n = 0; n < k; ++n)  // A(k,n) = A(k,k)^H A(k,n)
-                s.submit(cl::trmm<T>, v(Side::left), v(uplo), v(conjtrans), v(Diag::nonunit), v(one), read(A(k, k)),
-                         readwrite(A(k, n)));
+                s.submit(cl::trmm<T>, v(Side::left), v(uplo), v(conjtrans), v(Diag::nonunit),
+                         v(one), read(A(k, k)), readwrite(A(k, n)));
         } else {
             for (int64_t m = 0; m < k; ++m) {
                 // A(m,m) += A(m,k) A(m,k)^H
-                s.submit(cl::syrk<T>, v(uplo), v(Op::notrans), v(true), v(one), read(A(m, k)), v(one), readwrite(A(m, m)));
+                s.submit(cl::syrk<T>, v(uplo), v(Op::notrans), v(true), v(one), read(A(m, k)),
+                         v(one), readwrite(A(m, m)));
                 for (int64_t n = m + 1; n < k; ++n)  // A(m,n) += A(m,k) A(n,k)^H
-                    s.submit(cl::gemm<T>, v(Op::notrans), v(conjtrans), v(one), read(A(m, k)), read(A(n, k)), v(one),
-                             readwrite(A(m, n)));
+                    s.submit(cl::gemm<T>, v(Op::notrans), v(conjtrans), v(one), read(A(m, k)),
+                             read(A(n, k)), v(one), readwrite(A(m, n)));
             }
             for (int64_t m = 0; m < k; ++m)  // A(m,k) = A(m,k) A(k,k)^H
-                s.submit(cl::trmm<T>, v(Side::right), v(uplo), v(conjtrans), v(Diag::nonunit), v(one), read(A(k, k)),
-                         readwrite(A(m, k)));
+                s.submit(cl::trmm<T>, v(Side::right), v(uplo), v(conjtrans), v(Diag::nonunit),
+                         v(one), read(A(k, k)), readwrite(A(m, k)));
         }
-        s.submit(cl::lauum<T>, v(uplo), readwrite(A(k, k)));  // last: the trmm reads the triangle itself
+        s.submit(cl::lauum<T>, v(uplo),
+                 readwrite(A(k, k)));  // last: the trmm reads the triangle itself
     }
 }
 
@@ -66,4 +68,4 @@ void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

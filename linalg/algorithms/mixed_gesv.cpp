@@ -31,17 +31,19 @@ namespace tessera::inline la {
 
 namespace {
 
-template <Scalar T>
-double magnitude(T x)  // |Re| + |Im|, LAPACK's cabs1
+template <Scalar T> double magnitude(T x)  // |Re| + |Im|, LAPACK's cabs1
 {
-    if constexpr (is_complex_v<T>) return std::abs(x.real()) + std::abs(x.imag());
-    else return std::abs(x);
+    if constexpr (is_complex_v<T>)
+        return std::abs(x.real()) + std::abs(x.imag());
+    else
+        return std::abs(x);
 }
 
 /// Whether every column c of R has max|R(:,c)| <= max|X(:,c)| cte (LAPACK's test); x and r
 /// are n x nrhs, column-major, leading dimension n.
 template <Scalar T>
-bool converged(int64_t n, int64_t nrhs, std::vector<T> const& x, std::vector<T> const& r, double cte)
+bool converged(int64_t n, int64_t nrhs, std::vector<T> const& x, std::vector<T> const& r,
+               double cte)
 {
     for (int64_t c = 0; c < nrhs; ++c) {
         double xn = 0, rn = 0;
@@ -56,25 +58,27 @@ bool converged(int64_t n, int64_t nrhs, std::vector<T> const& x, std::vector<T> 
 
 /// Submits the rounding of every tile of `from` into `to`.
 template <Scalar T>
-void round_all(TileMatrix<T> const& from, TileMatrix<cl::lower_precision_t<T>>& to, std::atomic<bool>& overflow,
-               Sequence& s)
+void round_all(TileMatrix<T> const& from, TileMatrix<cl::lower_precision_t<T>>& to,
+               std::atomic<bool>& overflow, Sequence& s)
 {
     for (int64_t j = 0; j < from.nt(); ++j)
         for (int64_t i = 0; i < from.mt(); ++i)
-            s.submit(cl::round_to_single<T>, read(from(i, j)), rt::write(to(i, j)), rt::value(&overflow));
+            s.submit(cl::round_to_single<T>, read(from(i, j)), rt::write(to(i, j)),
+                     rt::value(&overflow));
 }
 
 template <Scalar T>
-void check_mixed_gesv(char const* fn, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T> const& B,
-                      TileMatrix<T> const& X)
+void check_mixed_gesv(char const* fn, TileMatrix<T> const& A, Pivots const& ipiv,
+                      TileMatrix<T> const& B, TileMatrix<T> const& X)
 {
     require(A.m() == A.n(), [&] {
-        return std::string(fn) + ": A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square";
+        return std::string(fn) + ": A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+               ", not square";
     });
     require(B.m() == A.n() && X.m() == A.n() && X.n() == B.n(), [&] {
-        return std::string(fn) + ": B is " + std::to_string(B.m()) + " x " + std::to_string(B.n()) + " and X " +
-               std::to_string(X.m()) + " x " + std::to_string(X.n()) + ", both must be " + std::to_string(A.n()) +
-               " x nrhs";
+        return std::string(fn) + ": B is " + std::to_string(B.m()) + " x " + std::to_string(B.n()) +
+               " and X " + std::to_string(X.m()) + " x " + std::to_string(X.n()) +
+               ", both must be " + std::to_string(A.n()) + " x nrhs";
     });
     require(A.n() == 0 || B.n() == 0 || (A.nb() == B.nb() && A.nb() == X.nb()),
             [&] { return std::string(fn) + ": A, B and X must have the same tile size"; });
@@ -84,7 +88,8 @@ void check_mixed_gesv(char const* fn, TileMatrix<T> const& A, Pivots const& ipiv
 /// The single-precision solve and its refinement; returns iter (>= 0) when it converged, or the
 /// negative iter of the reason to fall back to double. b receives B on the host.
 template <Scalar T>
-int64_t refine(TileMatrix<T> const& A, Pivots& ipiv, TileMatrix<T> const& B, TileMatrix<T>& X, std::vector<T>& b)
+int64_t refine(TileMatrix<T> const& A, Pivots& ipiv, TileMatrix<T> const& B, TileMatrix<T>& X,
+               std::vector<T>& b)
 {
     using S = cl::lower_precision_t<T>;
     constexpr int64_t itermax = 30;
@@ -117,7 +122,8 @@ int64_t refine(TileMatrix<T> const& A, Pivots& ipiv, TileMatrix<T> const& B, Til
         getrs_async(Op::notrans, SA, ipiv, SX, s);
         for (int64_t j = 0; j < X.nt(); ++j)
             for (int64_t i = 0; i < X.mt(); ++i)
-                s.submit(cl::widen_to_double<T>, read(SX(i, j)), readwrite(X(i, j)), rt::value(!first));
+                s.submit(cl::widen_to_double<T>, read(SX(i, j)), readwrite(X(i, j)),
+                         rt::value(!first));
         gemm_async<T>(Op::notrans, Op::notrans, T(-1), A, X, T(1), R, s);
         tiles_to_lapack_async(X, x.data(), std::max<int64_t>(n, 1), s);
         tiles_to_lapack_async(R, r.data(), std::max<int64_t>(n, 1), s);
@@ -139,8 +145,8 @@ int64_t refine(TileMatrix<T> const& A, Pivots& ipiv, TileMatrix<T> const& B, Til
 }
 
 template <Scalar T>
-int64_t mixed_gesv(char const* fn, TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T> const& B, TileMatrix<T>& X,
-                   int64_t& iter)
+int64_t mixed_gesv(char const* fn, TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T> const& B,
+                   TileMatrix<T>& X, int64_t& iter)
 {
     check_mixed_gesv(fn, A, ipiv, B, X);
     iter = 0;
@@ -159,15 +165,17 @@ int64_t mixed_gesv(char const* fn, TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>
 
 }  // namespace
 
-int64_t dsgesv(TileMatrix<double>& A, Pivots& ipiv, TileMatrix<double> const& B, TileMatrix<double>& X, int64_t& iter)
+int64_t dsgesv(TileMatrix<double>& A, Pivots& ipiv, TileMatrix<double> const& B,
+               TileMatrix<double>& X, int64_t& iter)
 {
     return mixed_gesv("dsgesv", A, ipiv, B, X, iter);
 }
 
-int64_t zcgesv(TileMatrix<std::complex<double>>& A, Pivots& ipiv, TileMatrix<std::complex<double>> const& B,
-               TileMatrix<std::complex<double>>& X, int64_t& iter)
+int64_t zcgesv(TileMatrix<std::complex<double>>& A, Pivots& ipiv,
+               TileMatrix<std::complex<double>> const& B, TileMatrix<std::complex<double>>& X,
+               int64_t& iter)
 {
     return mixed_gesv("zcgesv", A, ipiv, B, X, iter);
 }
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

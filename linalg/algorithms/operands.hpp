@@ -21,20 +21,23 @@ namespace tessera::inline la::detail {
 /// Throws InvalidArgument unless `uplo` names a triangle (Uplo::lower or Uplo::upper).
 inline void require_triangle(std::string const& routine, Uplo uplo)
 {
-    require(uplo == Uplo::lower || uplo == Uplo::upper, routine + ": uplo must be Uplo::lower or Uplo::upper");
+    require(uplo == Uplo::lower || uplo == Uplo::upper,
+            routine + ": uplo must be Uplo::lower or Uplo::upper");
 }
 
 /// Throws InvalidArgument unless `side` is Side::left or Side::right.
 inline void require_side(std::string const& routine, Side side)
 {
-    require(side == Side::left || side == Side::right, routine + ": side must be Side::left or Side::right");
+    require(side == Side::left || side == Side::right,
+            routine + ": side must be Side::left or Side::right");
 }
 
 /// Throws InvalidArgument unless `op` (the argument `name` of `routine`) is one of the three
 /// operations.
 inline void require_op(std::string const& routine, char const* name, Op op)
 {
-    require(is_operation(op), routine + ": " + name + " must be Op::notrans, Op::trans or Op::conjtrans");
+    require(is_operation(op),
+            routine + ": " + name + " must be Op::notrans, Op::trans or Op::conjtrans");
 }
 
 /// A matrix of a tile call, with its name in the call's documentation, and whether the call
@@ -51,7 +54,8 @@ template <Scalar T> struct Operand {
 /// kernels would read what they are overwriting): a call checks them all before it submits
 /// anything, so that a bad one changes nothing.
 template <Scalar T>
-void require_usable_on(Sequence const& s, std::string const& routine, std::initializer_list<Operand<T>> matrices)
+void require_usable_on(Sequence const& s, std::string const& routine,
+                       std::initializer_list<Operand<T>> matrices)
 {
     for (Operand<T> const& o : matrices) {
         require(!o.matrix || &o.matrix.runtime() == &s.runtime(),
@@ -62,16 +66,19 @@ void require_usable_on(Sequence const& s, std::string const& routine, std::initi
                 const bool registered = tile.registered();
                 if (registered && !rt::partitioned(tile)) [[likely]]
                     continue;
-                require(false, routine + ": tile (" + std::to_string(i) + ", " + std::to_string(j) + ") of " + o.name +
-                                   (registered ? " is partitioned: unpartition it first" : " is not registered"));
+                require(false, routine + ": tile (" + std::to_string(i) + ", " + std::to_string(j) +
+                                   ") of " + o.name +
+                                   (registered ? " is partitioned: unpartition it first"
+                                               : " is not registered"));
             }
     }
     for (Operand<T> const& w : matrices)
         if (w.written)
             for (Operand<T> const& o : matrices)
                 if (&o != &w && w.matrix.overlaps(o.matrix)) [[unlikely]]
-                    throw InvalidArgument(routine + ": " + w.name + " shares elements with " + o.name +
-                                          ": a matrix the call writes must not overlap another of its matrices");
+                    throw InvalidArgument(
+                        routine + ": " + w.name + " shares elements with " + o.name +
+                        ": a matrix the call writes must not overlap another of its matrices");
 }
 
 /// Throws InvalidArgument naming `routine` unless ipiv holds the min(m, n) interchanges of A's
@@ -82,9 +89,9 @@ void require_pivots_of(std::string const& routine, Pivots const& ipiv, TileMatri
     const int64_t count = std::min(A.m(), A.n());
     require(ipiv.size() == count && (count == 0 || ipiv.nb() == A.nb()), [&] {
         return routine + ": ipiv has " + std::to_string(ipiv.size()) + " entries in pieces of " +
-               std::to_string(ipiv.nb()) + "; A (" + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", nb " +
-               std::to_string(A.nb()) + ") needs " + std::to_string(count) + " in pieces of " + std::to_string(A.nb()) +
-               " (Pivots{A})";
+               std::to_string(ipiv.nb()) + "; A (" + std::to_string(A.m()) + " x " +
+               std::to_string(A.n()) + ", nb " + std::to_string(A.nb()) + ") needs " +
+               std::to_string(count) + " in pieces of " + std::to_string(A.nb()) + " (Pivots{A})";
     });
 }
 

@@ -13,19 +13,19 @@
 namespace tessera::inline la {
 
 namespace {
-template <Scalar T>
-void check_posv(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T> const& B)
+template <Scalar T> void check_posv(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T> const& B)
 {
     detail::require_triangle("posv", uplo);
-    require(A.m() == A.n(), "posv: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    require(A.m() == A.n(),
+            "posv: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
     require(B.m() == A.n(),
             "posv: B has " + std::to_string(B.m()) + " rows, A has order " + std::to_string(A.n()));
-    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(), "posv: A and B must have the same tile size");
+    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(),
+            "posv: A and B must have the same tile size");
 }
 }  // namespace
 
-template <Scalar T>
-void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& s)
+template <Scalar T> void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& s)
 {
     check_posv(uplo, A, B);  // before anything is submitted: a bad B must not leave A factored
     const auto call = detail::begin_call<T>(s, "posv", {{"A", A, true}, {"B", B, true}});
@@ -33,18 +33,17 @@ void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& s)
     potrs_async(uplo, A, B, s);
 }
 
-template <Scalar T>
-int64_t posv(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B)
+template <Scalar T> int64_t posv(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B)
 {
     check_posv(uplo, A, B);
     if (A.n() == 0) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { posv_async(uplo, A, B, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                    \
-    template void posv_async<T>(Uplo, TileMatrix<T>&, TileMatrix<T>&, Sequence&); \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void posv_async<T>(Uplo, TileMatrix<T>&, TileMatrix<T>&, Sequence&);                  \
     template int64_t posv<T>(Uplo, TileMatrix<T>&, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -23,18 +23,19 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
+template <Scalar T> void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 {
     detail::require_triangle("potrf", uplo);
-    require(A.m() == A.n(),
-            "potrf: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    require(A.m() == A.n(), "potrf: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+                                ", not square");
     const auto call = detail::begin_call<T>(s, "potrf", {{"A", A}});
     using R = real_t<T>;
     const int64_t nt = A.nt();
     const bool lower = uplo == Uplo::lower;
     const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
-    auto prio = [nt](int64_t k, int64_t m, int64_t n) { return rt::priority(int(2 * (nt - k) - m - n)); };
+    auto prio = [nt](int64_t k, int64_t m, int64_t n) {
+        return rt::priority(int(2 * (nt - k) - m - n));
+    };
     // In column n below the diagonal, rows n+1 and n+2, n+3 and n+4 ... pair up: row m is the
     // top of its pair when m - n is odd, and its partner m + 1 exists.
     const bool stack_pairs = lower && !A.owns_storage();
@@ -44,45 +45,51 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
         for (int64_t m = k + 1; m < nt; ++m) {
             if (lower)  // A(m,k) = A(m,k) L(k,k)^{-H}
                 s.submit(cl::trsm<T>, rt::value(Side::right), rt::value(uplo), rt::value(conjtrans),
-                         rt::value(Diag::nonunit), rt::value(T(1)), read(A(k, k)), readwrite(A(m, k)), prio(k, m, k));
+                         rt::value(Diag::nonunit), rt::value(T(1)), read(A(k, k)),
+                         readwrite(A(m, k)), prio(k, m, k));
             else  // A(k,m) = U(k,k)^{-H} A(k,m)
                 s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(conjtrans),
-                         rt::value(Diag::nonunit), rt::value(T(1)), read(A(k, k)), readwrite(A(k, m)), prio(k, m, k));
+                         rt::value(Diag::nonunit), rt::value(T(1)), read(A(k, k)),
+                         readwrite(A(k, m)), prio(k, m, k));
         }
         for (int64_t m = k + 1; m < nt; ++m) {
             auto& panel_m = lower ? A(m, k) : A(k, m);
             // A(m,m) -= A(m,k) A(m,k)^H  (upper: A(k,m)^H A(k,m))
-            s.submit(cl::syrk<T>, rt::value(uplo), rt::value(lower ? Op::notrans : conjtrans), rt::value(true),
-                     rt::value(T(R(-1))), read(panel_m), rt::value(T(R(1))), readwrite(A(m, m)), prio(k, m, m));
+            s.submit(cl::syrk<T>, rt::value(uplo), rt::value(lower ? Op::notrans : conjtrans),
+                     rt::value(true), rt::value(T(R(-1))), read(panel_m), rt::value(T(R(1))),
+                     readwrite(A(m, m)), prio(k, m, m));
             for (int64_t n = k + 1; n < m; ++n) {
-                if (stack_pairs && (m - n) % 2 == 0) continue;  // the bottom of the pair of row m - 1
+                if (stack_pairs && (m - n) % 2 == 0)
+                    continue;                   // the bottom of the pair of row m - 1
                 if (stack_pairs && m + 1 < nt)  // [A(m,n); A(m+1,n)] -= [A(m,k); A(m+1,k)] A(n,k)^H
-                    s.submit(cl::gemm_stacked<T>, rt::value(Op::notrans), rt::value(conjtrans), rt::value(T(-1)),
-                             read(A(m, k)), read(A(m + 1, k)), read(A(n, k)), rt::value(T(1)), readwrite(A(m, n)),
-                             readwrite(A(m + 1, n)), prio(k, m, n));
+                    s.submit(cl::gemm_stacked<T>, rt::value(Op::notrans), rt::value(conjtrans),
+                             rt::value(T(-1)), read(A(m, k)), read(A(m + 1, k)), read(A(n, k)),
+                             rt::value(T(1)), readwrite(A(m, n)), readwrite(A(m + 1, n)),
+                             prio(k, m, n));
                 else if (lower)  // A(m,n) -= A(m,k) A(n,k)^H
-                    s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(conjtrans), rt::value(T(-1)),
-                             read(A(m, k)), read(A(n, k)), rt::value(T(1)), readwrite(A(m, n)), prio(k, m, n));
+                    s.submit(cl::gemm<T>, rt::value(Op::notrans), rt::value(conjtrans),
+                             rt::value(T(-1)), read(A(m, k)), read(A(n, k)), rt::value(T(1)),
+                             readwrite(A(m, n)), prio(k, m, n));
                 else  // A(n,m) -= A(k,n)^H A(k,m)
-                    s.submit(cl::gemm<T>, rt::value(conjtrans), rt::value(Op::notrans), rt::value(T(-1)),
-                             read(A(k, n)), read(A(k, m)), rt::value(T(1)), readwrite(A(n, m)), prio(k, m, n));
+                    s.submit(cl::gemm<T>, rt::value(conjtrans), rt::value(Op::notrans),
+                             rt::value(T(-1)), read(A(k, n)), read(A(k, m)), rt::value(T(1)),
+                             readwrite(A(n, m)), prio(k, m, n));
             }
         }
     }
 }
 
-template <Scalar T>
-int64_t potrf(Uplo uplo, TileMatrix<T>& A)
+template <Scalar T> int64_t potrf(Uplo uplo, TileMatrix<T>& A)
 {
     detail::require_triangle("potrf", uplo);
     if (!A) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { potrf_async(uplo, A, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                          \
-    template void potrf_async<T>(Uplo, TileMatrix<T>&, Sequence&);     \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void potrf_async<T>(Uplo, TileMatrix<T>&, Sequence&);                                 \
     template int64_t potrf<T>(Uplo, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -12,29 +12,27 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
+template <Scalar T> void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
 {
     detail::require_triangle("potri", uplo);
-    require(A.m() == A.n(),
-            "potri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    require(A.m() == A.n(), "potri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+                                ", not square");
     const auto call = detail::begin_call<T>(s, "potri", {{"A", A}});
     trtri_async(uplo, Diag::nonunit, A, s);  // A = L^{-1} (U^{-1})
     lauum_async(uplo, A, s);                 // A = L^{-H} L^{-1} (U^{-1} U^{-H})
 }
 
-template <Scalar T>
-int64_t potri(Uplo uplo, TileMatrix<T>& A)
+template <Scalar T> int64_t potri(Uplo uplo, TileMatrix<T>& A)
 {
     detail::require_triangle("potri", uplo);
     if (!A) return 0;
     return synchronously(A.runtime(), [&](Sequence& s) { potri_async(uplo, A, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                       \
-    template void potri_async<T>(Uplo, TileMatrix<T>&, Sequence&);  \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void potri_async<T>(Uplo, TileMatrix<T>&, Sequence&);                                 \
     template int64_t potri<T>(Uplo, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -19,11 +19,12 @@ template <Scalar T>
 void check_potrs(char const* fn, Uplo uplo, TileMatrix<T> const& A, TileMatrix<T> const& B)
 {
     detail::require_triangle(std::string(fn), uplo);
-    require(A.m() == A.n(),
-            std::string(fn) + ": A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
-    require(B.m() == A.n(), std::string(fn) + ": B has " + std::to_string(B.m()) + " rows, A has order " +
-                                std::to_string(A.n()));
-    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(), std::string(fn) + ": A and B must have the same tile size");
+    require(A.m() == A.n(), std::string(fn) + ": A is " + std::to_string(A.m()) + " x " +
+                                std::to_string(A.n()) + ", not square");
+    require(B.m() == A.n(), std::string(fn) + ": B has " + std::to_string(B.m()) +
+                                " rows, A has order " + std::to_string(A.n()));
+    require(A.n() == 0 || B.n() == 0 || A.nb() == B.nb(),
+            std::string(fn) + ": A and B must have the same tile size");
 }
 }  // namespace
 
@@ -43,18 +44,17 @@ void potrs_async(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B, Sequence& 
     }
 }
 
-template <Scalar T>
-void potrs(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B)
+template <Scalar T> void potrs(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B)
 {
     check_potrs("potrs", uplo, A, B);
     if (B.m() == 0 || B.n() == 0) return;
     synchronously(B.runtime(), [&](Sequence& s) { potrs_async(uplo, A, B, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                          \
-    template void potrs_async<T>(Uplo, TileMatrix<T> const&, TileMatrix<T>&, Sequence&); \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void potrs_async<T>(Uplo, TileMatrix<T> const&, TileMatrix<T>&, Sequence&);           \
     template void potrs<T>(Uplo, TileMatrix<T> const&, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

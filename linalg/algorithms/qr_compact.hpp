@@ -10,8 +10,7 @@
 namespace tessera::inline la::detail {
 
 /// tau registered in place in pieces of nb entries, one per panel.
-template <Scalar T>
-class TauPieces {
+template <Scalar T> class TauPieces {
 public:
     using Piece = rt::Handle<rt::Vector<T>>;
     TauPieces(rt::Runtime& rt, T* tau, int64_t count, int64_t nb);
@@ -23,8 +22,7 @@ private:
 
 /// Room for the kb x kb factor T of each of `panels` panels (T_k in tile (0, k)), which the
 /// calls below fill and read: the caller keeps it until their tasks are done.
-template <Scalar T>
-TileMatrix<T> panel_factors(rt::Runtime& rt, int64_t panels, int64_t nb);
+template <Scalar T> TileMatrix<T> panel_factors(rt::Runtime& rt, int64_t panels, int64_t nb);
 
 /// A = Q R in compact form: the reflectors below the diagonal of A, tau their scalars; with B
 /// (A's rows and tile size), B = Q^H B too, each step applied to B as soon as it is made
@@ -34,10 +32,11 @@ void geqrf_compact_async(TileMatrix<T>& A, TauPieces<T>& tau, TileMatrix<T>& fac
                          TileMatrix<T>* B = nullptr);
 /// C = op(Q) C or C op(Q), Q from the compact form of V's k = V.n() reflectors.
 template <Scalar T>
-void unmqr_compact_async(Side side, Op op, TileMatrix<T> const& V, TauPieces<T>& tau, TileMatrix<T>& factors,
-                         TileMatrix<T>& C, Sequence& s);
+void unmqr_compact_async(Side side, Op op, TileMatrix<T> const& V, TauPieces<T>& tau,
+                         TileMatrix<T>& factors, TileMatrix<T>& C, Sequence& s);
 /// A (m x n) = the first n columns of H_1 ... H_k, from the k reflectors in its first columns.
 template <Scalar T>
-void ungqr_compact_async(TileMatrix<T>& A, int64_t k, TauPieces<T>& tau, TileMatrix<T>& factors, Sequence& s);
+void ungqr_compact_async(TileMatrix<T>& A, int64_t k, TauPieces<T>& tau, TileMatrix<T>& factors,
+                         Sequence& s);
 
-}  // namespace tessera::la::detail
+}  // namespace tessera::inline la::detail

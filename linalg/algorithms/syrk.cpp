@@ -23,8 +23,8 @@ namespace tessera::inline la {
 namespace {
 
 template <Scalar T>
-void check_syrk_or_herk(std::string const& name, bool hermitian, Uplo uplo, Op trans, TileMatrix<T> const& A,
-                        TileMatrix<T> const& C)
+void check_syrk_or_herk(std::string const& name, bool hermitian, Uplo uplo, Op trans,
+                        TileMatrix<T> const& A, TileMatrix<T> const& C)
 {
     detail::require_triangle(name, uplo);
     // BLAS's meanings: syrk is op(A) op(A)^T, herk op(A) op(A)^H; for real T both are the same
@@ -32,21 +32,23 @@ void check_syrk_or_herk(std::string const& name, bool hermitian, Uplo uplo, Op t
     const Op t = hermitian && is_complex_v<T> ? Op::conjtrans : Op::trans;
     if constexpr (is_complex_v<T>)
         require(trans == Op::notrans || trans == t,
-                name + ": trans must be Op::notrans or " + (hermitian ? "Op::conjtrans" : "Op::trans") +
-                    " for a complex matrix");
+                name + ": trans must be Op::notrans or " +
+                    (hermitian ? "Op::conjtrans" : "Op::trans") + " for a complex matrix");
     else
         detail::require_op(name, "trans", trans);
     const bool notrans = trans == Op::notrans;
     const int64_t an = notrans ? A.m() : A.n(), ak = notrans ? A.n() : A.m();
-    require(C.m() == C.n() && an == C.n(),
-            name + ": op(A) is " + std::to_string(an) + " x " + std::to_string(ak) + ", C " + std::to_string(C.m()) +
-                " x " + std::to_string(C.n()) + ": C must be square of order the rows of op(A)");
-    require(C.n() == 0 || ak == 0 || A.nb() == C.nb(), name + ": A and C must have the same tile size");
+    require(C.m() == C.n() && an == C.n(), name + ": op(A) is " + std::to_string(an) + " x " +
+                                               std::to_string(ak) + ", C " + std::to_string(C.m()) +
+                                               " x " + std::to_string(C.n()) +
+                                               ": C must be square of order the rows of op(A)");
+    require(C.n() == 0 || ak == 0 || A.nb() == C.nb(),
+            name + ": A and C must have the same tile size");
 }
 
 template <Scalar T>
-void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T alpha, TileMatrix<T> const& A,
-                        T beta, TileMatrix<T>& C, Sequence& s)
+void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T alpha,
+                        TileMatrix<T> const& A, T beta, TileMatrix<T>& C, Sequence& s)
 {
     check_syrk_or_herk(fn, hermitian, uplo, trans, A, C);
     const auto call = detail::begin_call<T>(s, fn, {{"A", A}, {"C", C, true}});
@@ -60,8 +62,8 @@ void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T a
     if (kt == 0 || alpha == T(0)) {  // C = beta C on the triangle; A is not referenced (BLAS)
         if (beta == T(1)) return;
         for (int64_t n = 0; n < nt; ++n) {
-            s.submit(cl::syrk<T>, v(uplo), v(Op::notrans), v(hermitian), v(T(0)), read(C(n, n)), v(beta),
-                     readwrite(C(n, n)));
+            s.submit(cl::syrk<T>, v(uplo), v(Op::notrans), v(hermitian), v(T(0)), read(C(n, n)),
+                     v(beta), readwrite(C(n, n)));
             for (int64_t m = lower ? n + 1 : 0; m < (lower ? nt : n); ++m)
                 s.submit(cl::scale<T>, v(beta), readwrite(C(m, n)));
         }
@@ -69,7 +71,10 @@ void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T a
     }
     // op(A)(i, l), and gemm's op of its second operand, so that it computes
     // op(A)(m, l) op(A)(n, l)^T (^H) from the stored tiles.
-    auto opA = [&](int64_t i, int64_t l) -> auto const& { return notrans ? A(i, l) : A(l, i); };
+    auto opA = [&](int64_t i, int64_t l) -> auto const&
+    {
+        return notrans ? A(i, l) : A(l, i);
+    };
     const Op second = notrans ? t : Op::notrans;
     for (int64_t l = 0; l < kt; ++l) {
         const T lbeta = l == 0 ? beta : T(1);
@@ -79,8 +84,8 @@ void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T a
                      readwrite(C(n, n)));
             // C(m,n) = alpha op(A)(m,l) op(A)(n,l)^T + lbeta C(m,n), (m, n) in the triangle
             for (int64_t m = lower ? n + 1 : 0; m < (lower ? nt : n); ++m)
-                s.submit(cl::gemm<T>, v(op), v(second), v(alpha), read(opA(m, l)), read(opA(n, l)), v(lbeta),
-                         readwrite(C(m, n)));
+                s.submit(cl::gemm<T>, v(op), v(second), v(alpha), read(opA(m, l)), read(opA(n, l)),
+                         v(lbeta), readwrite(C(m, n)));
         }
     }
 }
@@ -88,14 +93,15 @@ void syrk_or_herk_async(char const* fn, bool hermitian, Uplo uplo, Op trans, T a
 }  // namespace
 
 template <Scalar T>
-void syrk_async(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta,
-                TileMatrix<T>& C, Sequence& s)
+void syrk_async(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A,
+                scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s)
 {
     syrk_or_herk_async<T>("syrk", false, uplo, trans, alpha, A, beta, C, s);
 }
 
 template <Scalar T>
-void syrk(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta, TileMatrix<T>& C)
+void syrk(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta,
+          TileMatrix<T>& C)
 {
     check_syrk_or_herk("syrk", false, uplo, trans, A, C);  // also when C is empty
     if (!C) return;
@@ -103,26 +109,28 @@ void syrk(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scal
 }
 
 template <Scalar T>
-void herk_async(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta, TileMatrix<T>& C,
-                Sequence& s)
+void herk_async(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta,
+                TileMatrix<T>& C, Sequence& s)
 {
     syrk_or_herk_async<T>("herk", true, uplo, trans, T(alpha), A, T(beta), C, s);
 }
 
 template <Scalar T>
-void herk(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta, TileMatrix<T>& C)
+void herk(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta,
+          TileMatrix<T>& C)
 {
     check_syrk_or_herk("herk", true, uplo, trans, A, C);  // also when C is empty
     if (!C) return;
     synchronously(C.runtime(), [&](Sequence& s) { herk_async(uplo, trans, alpha, A, beta, C, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                  \
-    template void syrk_async<T>(Uplo, Op, T, TileMatrix<T> const&, T, TileMatrix<T>&, Sequence&);              \
-    template void syrk<T>(Uplo, Op, T, TileMatrix<T> const&, T, TileMatrix<T>&);                                \
-    template void herk_async<T>(Uplo, Op, real_t<T>, TileMatrix<T> const&, real_t<T>, TileMatrix<T>&, Sequence&); \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void syrk_async<T>(Uplo, Op, T, TileMatrix<T> const&, T, TileMatrix<T>&, Sequence&);  \
+    template void syrk<T>(Uplo, Op, T, TileMatrix<T> const&, T, TileMatrix<T>&);                   \
+    template void herk_async<T>(Uplo, Op, real_t<T>, TileMatrix<T> const&, real_t<T>,              \
+                                TileMatrix<T>&, Sequence&);                                        \
     template void herk<T>(Uplo, Op, real_t<T>, TileMatrix<T> const&, real_t<T>, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

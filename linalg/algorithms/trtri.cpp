@@ -24,13 +24,13 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
+template <Scalar T> void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
 {
     detail::require_triangle("trtri", uplo);
-    require(diag == Diag::nonunit || diag == Diag::unit, "trtri: diag must be Diag::nonunit or Diag::unit");
-    require(A.m() == A.n(),
-            "trtri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) + ", not square");
+    require(diag == Diag::nonunit || diag == Diag::unit,
+            "trtri: diag must be Diag::nonunit or Diag::unit");
+    require(A.m() == A.n(), "trtri: A is " + std::to_string(A.m()) + " x " + std::to_string(A.n()) +
+                                ", not square");
     const auto call = detail::begin_call<T>(s, "trtri", {{"A", A}});
     using R = real_t<T>;
     auto v = [](auto x) { return rt::value(x); };
@@ -40,32 +40,32 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
     for (int64_t k = 0; k < nt; ++k) {
         if (uplo == Uplo::lower) {
             for (int64_t m = k + 1; m < nt; ++m)  // A(m,k) = -A(m,k) A(k,k)^{-1}
-                s.submit(cl::trsm<T>, v(Side::right), v(uplo), v(Op::notrans), v(diag), v(minus_one), read(A(k, k)),
-                         readwrite(A(m, k)));
+                s.submit(cl::trsm<T>, v(Side::right), v(uplo), v(Op::notrans), v(diag),
+                         v(minus_one), read(A(k, k)), readwrite(A(m, k)));
             for (int64_t m = k + 1; m < nt; ++m)
                 for (int64_t n = 0; n < k; ++n)  // A(m,n) += A(m,k) A(k,n)
-                    s.submit(cl::gemm<T>, v(Op::notrans), v(Op::notrans), v(one), read(A(m, k)), read(A(k, n)), v(one),
-                             readwrite(A(m, n)));
+                    s.submit(cl::gemm<T>, v(Op::notrans), v(Op::notrans), v(one), read(A(m, k)),
+                             read(A(k, n)), v(one), readwrite(A(m, n)));
             for (int64_t n = 0; n < k; ++n)  // A(k,n) = A(k,k)^{-1} A(k,n)
-                s.submit(cl::trsm<T>, v(Side::left), v(uplo), v(Op::notrans), v(diag), v(one), read(A(k, k)),
-                         readwrite(A(k, n)));
+                s.submit(cl::trsm<T>, v(Side::left), v(uplo), v(Op::notrans), v(diag), v(one),
+                         read(A(k, k)), readwrite(A(k, n)));
         } else {
             for (int64_t n = k + 1; n < nt; ++n)  // A(k,n) = -A(k,k)^{-1} A(k,n)
-                s.submit(cl::trsm<T>, v(Side::left), v(uplo), v(Op::notrans), v(diag), v(minus_one), read(A(k, k)),
-                         readwrite(A(k, n)));
+                s.submit(cl::trsm<T>, v(Side::left), v(uplo), v(Op::notrans), v(diag), v(minus_one),
+                         read(A(k, k)), readwrite(A(k, n)));
             for (int64_t m = 0; m < k; ++m)
                 for (int64_t n = k + 1; n < nt; ++n)  // A(m,n) += A(m,k) A(k,n)
-                    s.submit(cl::gemm<T>, v(Op::notrans), v(Op::notrans), v(one), read(A(m, k)), read(A(k, n)), v(one),
-                             readwrite(A(m, n)));
+                    s.submit(cl::gemm<T>, v(Op::notrans), v(Op::notrans), v(one), read(A(m, k)),
+                             read(A(k, n)), v(one), readwrite(A(m, n)));
             for (int64_t m = 0; m < k; ++m)  // A(m,k) = A(m,k) A(k,k)^{-1}
-                s.submit(cl::trsm<T>, v(Side::right), v(uplo), v(Op::notrans), v(diag), v(one), read(A(k, k)),
-                         readwrite(A(m, k)));
+                s.submit(cl::trsm<T>, v(Side::right), v(uplo), v(Op::notrans), v(diag), v(one),
+                         read(A(k, k)), readwrite(A(m, k)));
         }
         // A(k,k) = A(k,k)^{-1}, last: the solves above read the triangle itself. The diagonal
         // tiles do not wait for each other: each runs even after another's failure, so that
         // the first zero on the diagonal is the one reported (but not after an earlier call's).
-        s.submit_finding_info(finding, cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)), v(k * A.nb()),
-                              v(s.info_target(OnInfo::stops, finding)));
+        s.submit_finding_info(finding, cl::trtri<T>, v(uplo), v(diag), readwrite(A(k, k)),
+                              v(k * A.nb()), v(s.info_target(OnInfo::stops, finding)));
     }
 }
 
@@ -73,4 +73,4 @@ void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s)
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

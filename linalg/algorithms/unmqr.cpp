@@ -18,8 +18,8 @@ namespace detail {
 /// (ungqr, C starting as the identity), step k only to C's tile columns from k on: the
 /// others still hold columns of the identity, which step k's reflectors leave as they are.
 template <Scalar T>
-void apply_q(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, bool skip_identity,
-             Sequence& s)
+void apply_q(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C,
+             bool skip_identity, Sequence& s)
 {
     const int64_t kt = std::min(A.mt(), A.nt()), lines = side == Side::left ? C.nt() : C.mt();
     const bool as_listed = (side == Side::left) == (op != Op::notrans);
@@ -29,14 +29,15 @@ void apply_q(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, Ti
         if (!as_listed) std::ranges::reverse(eliminations);
         for (Elimination const& e : eliminations)
             for (int64_t line = skip_identity ? k : 0; line < lines; ++line)
-                apply_elimination(side, op, A, F, k, e, C, line, int(2 * (kt - step) - (line - (skip_identity ? k : 0))),
-                                  s);
+                apply_elimination(side, op, A, F, k, e, C, line,
+                                  int(2 * (kt - step) - (line - (skip_identity ? k : 0))), s);
     }
 }
 }  // namespace detail
 
 template <Scalar T>
-void unmqr_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, Sequence& s)
+void unmqr_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C,
+                 Sequence& s)
 {
     constexpr char const* fn = "unmqr";
     detail::require_side(fn, side);
@@ -44,9 +45,10 @@ void unmqr_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F
     detail::require_factors_of(fn, F, A);
     const int64_t reached = side == Side::left ? C.m() : C.n();
     require(reached == A.m() && (C.m() == 0 || C.n() == 0 || C.nb() == A.nb()), [&] {
-        return std::string(fn) + ": C (" + std::to_string(C.m()) + " x " + std::to_string(C.n()) + ", nb " +
-               std::to_string(C.nb()) + ") must have A's " + std::to_string(A.m()) + (side == Side::left ? " rows" : " columns") +
-               " and A's tile size " + std::to_string(A.nb());
+        return std::string(fn) + ": C (" + std::to_string(C.m()) + " x " + std::to_string(C.n()) +
+               ", nb " + std::to_string(C.nb()) + ") must have A's " + std::to_string(A.m()) +
+               (side == Side::left ? " rows" : " columns") + " and A's tile size " +
+               std::to_string(A.nb());
     });
     const auto call = detail::begin_call<T>(s, fn, {{"A", A}, {"C", C, true}});
     detail::apply_q(side, op, A, F, C, false, s);
@@ -64,11 +66,13 @@ void ungqr_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q
 {
     constexpr char const* fn = "ungqr";
     detail::require_factors_of(fn, F, A);
-    require(Q.m() == A.m() && Q.n() <= A.m() && (Q.m() == 0 || Q.n() == 0 || Q.nb() == A.nb()), [&] {
-        return std::string(fn) + ": Q (" + std::to_string(Q.m()) + " x " + std::to_string(Q.n()) + ", nb " +
-               std::to_string(Q.nb()) + ") must have A's " + std::to_string(A.m()) + " rows, at most as many columns, and A's tile size " +
-               std::to_string(A.nb());
-    });
+    require(
+        Q.m() == A.m() && Q.n() <= A.m() && (Q.m() == 0 || Q.n() == 0 || Q.nb() == A.nb()), [&] {
+            return std::string(fn) + ": Q (" + std::to_string(Q.m()) + " x " +
+                   std::to_string(Q.n()) + ", nb " + std::to_string(Q.nb()) + ") must have A's " +
+                   std::to_string(A.m()) + " rows, at most as many columns, and A's tile size " +
+                   std::to_string(A.nb());
+        });
     const auto call = detail::begin_call<T>(s, fn, {{"A", A}, {"Q", Q, true}});
     for (int64_t j = 0; j < Q.nt(); ++j)
         for (int64_t i = 0; i < Q.mt(); ++i)
@@ -76,19 +80,20 @@ void ungqr_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q
     detail::apply_q(Side::left, Op::notrans, A, F, Q, true, s);
 }
 
-template <Scalar T>
-void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q)
+template <Scalar T> void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q)
 {
     if (!Q || Q.m() == 0 || Q.n() == 0) return;
     (void)synchronously(Q.runtime(), [&](Sequence& s) { ungqr_async(A, F, Q, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                  \
-    template void unmqr_async<T>(Side, Op, TileMatrix<T> const&, QrFactors<T> const&, TileMatrix<T>&, Sequence&); \
-    template void unmqr<T>(Side, Op, TileMatrix<T> const&, QrFactors<T> const&, TileMatrix<T>&);                \
-    template void ungqr_async<T>(TileMatrix<T> const&, QrFactors<T> const&, TileMatrix<T>&, Sequence&);         \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void unmqr_async<T>(Side, Op, TileMatrix<T> const&, QrFactors<T> const&,              \
+                                 TileMatrix<T>&, Sequence&);                                       \
+    template void unmqr<T>(Side, Op, TileMatrix<T> const&, QrFactors<T> const&, TileMatrix<T>&);   \
+    template void ungqr_async<T>(TileMatrix<T> const&, QrFactors<T> const&, TileMatrix<T>&,        \
+                                 Sequence&);                                                       \
     template void ungqr<T>(TileMatrix<T> const&, QrFactors<T> const&, TileMatrix<T>&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -44,15 +44,15 @@ using PivotSearchRef = std::shared_ptr<kernels::cpu::PivotSearch>;
 /// The panel of step k: the tiles (k..mt-1, k), M rows from row `offset` of the matrix. Writes
 /// ipiv (min(M, n) entries) as LAPACK's, rows of the whole matrix from 1.
 template <Scalar T>
-void getrf_panel_tiles(rt::Span<Tile<T>> column, rt::Vector<int64_t> ipiv, int64_t offset, InfoTarget info,
-                       PivotSearchRef search)
+void getrf_panel_tiles(rt::Span<Tile<T>> column, rt::Vector<int64_t> ipiv, int64_t offset,
+                       InfoTarget info, PivotSearchRef search)
 {
     if (column.size() == 0) return;
-    const kernels::cpu::PanelRanks ranks{rt::parallel_rank(), rt::parallel_size(), &rt::parallel_barrier,
-                                         search.get()};
+    const kernels::cpu::PanelRanks ranks{rt::parallel_rank(), rt::parallel_size(),
+                                         &rt::parallel_barrier, search.get()};
     const int64_t nb = column[0].m;
-    const int64_t first_zero = kernels::cpu::getrf_panel<T>(column_tiles<T>(column), nb, column[0].n, ipiv.ptr,
-                                                            kernels::cpu::Pivoting::partial, ranks);
+    const int64_t first_zero = kernels::cpu::getrf_panel<T>(
+        column_tiles<T>(column), nb, column[0].n, ipiv.ptr, kernels::cpu::Pivoting::partial, ranks);
     if (ranks.rank != 0 || first_zero < 0) return;
     for (int64_t i = 0; i < ipiv.n; ++i) ipiv[i] += offset + 1;
     if (first_zero > 0) info.record(offset + first_zero);
@@ -60,31 +60,36 @@ void getrf_panel_tiles(rt::Span<Tile<T>> column, rt::Vector<int64_t> ipiv, int64
 /// On a GPU: one rank, cuSOLVER's getrf on the gathered panel (the info comes back
 /// asynchronously, recorded by the worker once the stream work is done).
 template <Scalar T>
-void getrf_panel_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column, rt::Vector<int64_t> ipiv,
-                            int64_t offset, InfoTarget info, PivotSearchRef)
+void getrf_panel_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column,
+                            rt::Vector<int64_t> ipiv, int64_t offset, InfoTarget info,
+                            PivotSearchRef)
 {
     if (column.size() == 0) return;
     kernels::cuda::getrf_panel<T>(cuda, column_tiles<T>(column), column[0].n, ipiv.ptr, offset,
                                   [info, offset](int64_t i) { info.record(offset + i); });
 }
 template <Scalar T>
-inline constexpr rt::PerfModel getrf_panel_model{
-    by_precision<T>("tile_sgetrf_panel", "tile_dgetrf_panel", "tile_cgetrf_panel", "tile_zgetrf_panel")};
+inline constexpr rt::PerfModel getrf_panel_model{by_precision<T>(
+    "tile_sgetrf_panel", "tile_dgetrf_panel", "tile_cgetrf_panel", "tile_zgetrf_panel")};
 template <Scalar T>
-inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<int64_t>, int64_t, InfoTarget, PivotSearchRef> getrf_panel{
-    .name = by_precision<T>("sgetrf_panel", "dgetrf_panel", "cgetrf_panel", "zgetrf_panel"),
-    .cpu = &getrf_panel_tiles<T>,
-    .cuda = TESSERA_IF_CUDA(&getrf_panel_tiles_cuda<T>),
-    .model = &getrf_panel_model<T>,
-    .flops = [](rt::Span<Tile<T>> const& column, rt::Vector<int64_t> const&, int64_t const&, InfoTarget const&,
-                PivotSearchRef const&) {
-        double m = 0;
-        for (Tile<T> t : column) m += double(t.m);
-        return fma_flops<T> * lu_multiply_adds(m, column.size() ? double(column[0].n) : 0.0);
-    },
-    .type = rt::ParallelKind::spmd,
-    .max_parallelism = kernels::cpu::PivotSearch::max_ranks,
-};
+inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<int64_t>, int64_t, InfoTarget,
+                         PivotSearchRef>
+    getrf_panel{
+        .name = by_precision<T>("sgetrf_panel", "dgetrf_panel", "cgetrf_panel", "zgetrf_panel"),
+        .cpu = &getrf_panel_tiles<T>,
+        .cuda = TESSERA_IF_CUDA(&getrf_panel_tiles_cuda<T>),
+        .model = &getrf_panel_model<T>,
+        .flops =
+            [](rt::Span<Tile<T>> const& column, rt::Vector<int64_t> const&, int64_t const&,
+               InfoTarget const&, PivotSearchRef const&) {
+                double m = 0;
+                for (Tile<T> t : column) m += double(t.m);
+                return fma_flops<T> *
+                       lu_multiply_adds(m, column.size() ? double(column[0].n) : 0.0);
+            },
+        .type = rt::ParallelKind::spmd,
+        .max_parallelism = kernels::cpu::PivotSearch::max_ranks,
+    };
 
 /// The interchanges of the panel whose first row is row `offset` of the matrix, applied to the
 /// tiles (k..mt-1, j) of another tile column (LAPACK's laswp on those rows).
@@ -92,18 +97,19 @@ template <Scalar T>
 void swap_rows_tiles(rt::Span<Tile<T>> column, rt::Vector<const int64_t> ipiv, int64_t offset)
 {
     if (column.size() == 0) return;
-    kernels::cpu::apply_row_swaps<T>(column_tiles<T>(column), column[0].m, column[0].n, ipiv.ptr, ipiv.n, offset,
-                                     offset, kernels::cpu::SwapOrder::forward);
+    kernels::cpu::apply_row_swaps<T>(column_tiles<T>(column), column[0].m, column[0].n, ipiv.ptr,
+                                     ipiv.n, offset, offset, kernels::cpu::SwapOrder::forward);
 }
 template <Scalar T>
-void swap_rows_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column, rt::Vector<const int64_t> ipiv,
-                          int64_t offset)
+void swap_rows_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column,
+                          rt::Vector<const int64_t> ipiv, int64_t offset)
 {
     if (column.size() == 0) return;
     const kernels::cuda::SwapPiece piece{ipiv.ptr, ipiv.n, offset};
     const int64_t width = column[0].n;
-    kernels::cuda::apply_row_swaps<T>(cuda, column_tiles<T>(column), std::span(&width, 1), column[0].m,
-                                      std::span(&piece, 1), offset, kernels::cpu::SwapOrder::forward);
+    kernels::cuda::apply_row_swaps<T>(cuda, column_tiles<T>(column), std::span(&width, 1),
+                                      column[0].m, std::span(&piece, 1), offset,
+                                      kernels::cpu::SwapOrder::forward);
 }
 template <Scalar T>
 inline constexpr rt::PerfModel swap_rows_model{
@@ -120,7 +126,8 @@ inline const rt::Codelet<rt::Span<Tile<T>>, rt::Vector<const int64_t>, int64_t> 
 /// piece k holds the entries from k times the first piece's size; forward (P^T B) or
 /// backward (P B).
 template <Scalar T>
-void swap_rows_all_pieces_tiles(rt::Span<Tile<T>> column, rt::Span<rt::Vector<const int64_t>> pieces,
+void swap_rows_all_pieces_tiles(rt::Span<Tile<T>> column,
+                                rt::Span<rt::Vector<const int64_t>> pieces,
                                 kernels::cpu::SwapOrder order)
 {
     if (column.size() == 0 || pieces.size() == 0) return;
@@ -130,12 +137,14 @@ void swap_rows_all_pieces_tiles(rt::Span<Tile<T>> column, rt::Span<rt::Vector<co
     for (int64_t step = 0; step < count; ++step) {
         const int64_t k = order == kernels::cpu::SwapOrder::forward ? step : count - 1 - step;
         rt::Vector<const int64_t> piece = pieces[std::size_t(k)];
-        kernels::cpu::apply_row_swaps<T>(tiles, column[0].m, column[0].n, piece.ptr, piece.n, k * piece_size, 0, order);
+        kernels::cpu::apply_row_swaps<T>(tiles, column[0].m, column[0].n, piece.ptr, piece.n,
+                                         k * piece_size, 0, order);
     }
 }
 /// The pieces as the CUDA kernels take them: piece k's entries swap rows (or columns) from k
 /// times the first piece's size.
-inline std::span<kernels::cuda::SwapPiece const> swap_pieces(rt::Span<rt::Vector<const int64_t>> pieces)
+inline std::span<kernels::cuda::SwapPiece const>
+swap_pieces(rt::Span<rt::Vector<const int64_t>> pieces)
 {
     thread_local std::vector<kernels::cuda::SwapPiece> list;
     list.clear();
@@ -146,18 +155,20 @@ inline std::span<kernels::cuda::SwapPiece const> swap_pieces(rt::Span<rt::Vector
 }
 template <Scalar T>
 void swap_rows_all_pieces_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column,
-                                     rt::Span<rt::Vector<const int64_t>> pieces, kernels::cpu::SwapOrder order)
+                                     rt::Span<rt::Vector<const int64_t>> pieces,
+                                     kernels::cpu::SwapOrder order)
 {
     if (column.size() == 0 || pieces.size() == 0) return;
     const int64_t width = column[0].n;
-    kernels::cuda::apply_row_swaps<T>(cuda, column_tiles<T>(column), std::span(&width, 1), column[0].m,
-                                      swap_pieces(pieces), 0, order);
+    kernels::cuda::apply_row_swaps<T>(cuda, column_tiles<T>(column), std::span(&width, 1),
+                                      column[0].m, swap_pieces(pieces), 0, order);
 }
 template <Scalar T>
 inline constexpr rt::PerfModel swap_rows_all_model{
     by_precision<T>("tile_slaswp_all", "tile_dlaswp_all", "tile_claswp_all", "tile_zlaswp_all")};
 template <Scalar T>
-inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>, kernels::cpu::SwapOrder>
+inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>,
+                         kernels::cpu::SwapOrder>
     swap_rows_all_pieces{
         .name = by_precision<T>("slaswp_all", "dlaswp_all", "claswp_all", "zlaswp_all"),
         .cpu = &swap_rows_all_pieces_tiles<T>,
@@ -180,13 +191,13 @@ void subtract_products(PanelTiles const& a, ConstTile<T> b, Tiles const& c, std:
     if (contiguous) {
         int64_t rows = 0;
         for (std::size_t i = first; i < c.size(); ++i) rows += c[i].m;
-        kernels::cpu::gemm<T>(Op::notrans, Op::notrans, rows, c[first].n, b.m, T(-1), a[first].ptr, a[first].ld,
-                              b.ptr, b.ld, T(1), c[first].ptr, c[first].ld);
+        kernels::cpu::gemm<T>(Op::notrans, Op::notrans, rows, c[first].n, b.m, T(-1), a[first].ptr,
+                              a[first].ld, b.ptr, b.ld, T(1), c[first].ptr, c[first].ld);
         return;
     }
     for (std::size_t i = first; i < c.size(); ++i)
-        kernels::cpu::gemm<T>(Op::notrans, Op::notrans, c[i].m, c[i].n, b.m, T(-1), a[i].ptr, a[i].ld, b.ptr, b.ld,
-                              T(1), c[i].ptr, c[i].ld);
+        kernels::cpu::gemm<T>(Op::notrans, Op::notrans, c[i].m, c[i].n, b.m, T(-1), a[i].ptr,
+                              a[i].ld, b.ptr, b.ld, T(1), c[i].ptr, c[i].ld);
 }
 
 /// Step k's whole update of a block of tile columns, rows k..mt-1, in one task:
@@ -199,8 +210,8 @@ void subtract_products(PanelTiles const& a, ConstTile<T> b, Tiles const& c, std:
 /// the panel's L once instead of once per tile column (OpenBLAS on one core: 55.9 against 54.9
 /// GFlop/s for nine columns of 768 at m = 7232).
 template <Scalar T>
-void update_columns_tiles(rt::Span<ConstTile<T>> panel, rt::Vector<const int64_t> ipiv, int64_t offset,
-                          rt::Span<Tile<T>> block)
+void update_columns_tiles(rt::Span<ConstTile<T>> panel, rt::Vector<const int64_t> ipiv,
+                          int64_t offset, rt::Span<Tile<T>> block)
 {
     const std::size_t rows = panel.size();
     if (rows == 0 || block.size() == 0) return;
@@ -211,11 +222,11 @@ void update_columns_tiles(rt::Span<ConstTile<T>> panel, rt::Vector<const int64_t
         thread_local std::vector<kernels::cpu::ColumnTile<T>> swapped;
         swapped.clear();
         for (Tile<T> t : column) swapped.push_back({t.ptr, t.m, t.ld});
-        kernels::cpu::apply_row_swaps<T>(swapped, column[0].m, width, ipiv.ptr, ipiv.n, offset, offset,
-                                         kernels::cpu::SwapOrder::forward);
+        kernels::cpu::apply_row_swaps<T>(swapped, column[0].m, width, ipiv.ptr, ipiv.n, offset,
+                                         offset, kernels::cpu::SwapOrder::forward);
         Tile<T> top = column[0];
-        kernels::cpu::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::unit, top.m, width, T(1), panel[0].ptr,
-                              panel[0].ld, top.ptr, top.ld);
+        kernels::cpu::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::unit, top.m, width, T(1),
+                              panel[0].ptr, panel[0].ld, top.ptr, top.ld);
         subtract_products<T>(panel, ConstTile<T>{top.ptr, top.m, width, top.ld}, column, 1);
     };
     // one array: tile (i, c) at the first tile plus its row offset plus its column offset times ld
@@ -226,7 +237,8 @@ void update_columns_tiles(rt::Span<ConstTile<T>> panel, rt::Vector<const int64_t
         int64_t row = 0;
         for (std::size_t i = 0; i < rows && one_array; ++i) {
             Tile<T> t = block[c * rows + i];
-            one_array = t.ld == first.ld && t.ptr == first.ptr + row + width * first.ld && t.n == block[c * rows].n;
+            one_array = t.ld == first.ld && t.ptr == first.ptr + row + width * first.ld &&
+                        t.n == block[c * rows].n;
             row += t.m;
         }
         width += block[c * rows].n;
@@ -238,13 +250,15 @@ void update_columns_tiles(rt::Span<ConstTile<T>> panel, rt::Vector<const int64_t
         return;
     }
     for (std::size_t c = 0; c < columns; ++c) {
-        column.assign(block.begin() + std::ptrdiff_t(c * rows), block.begin() + std::ptrdiff_t((c + 1) * rows));
+        column.assign(block.begin() + std::ptrdiff_t(c * rows),
+                      block.begin() + std::ptrdiff_t((c + 1) * rows));
         update();
     }
 }
 template <Scalar T>
 void update_columns_tiles_cuda(rt::CudaContext const& cuda, rt::Span<ConstTile<T>> panel,
-                               rt::Vector<const int64_t> ipiv, int64_t offset, rt::Span<Tile<T>> block)
+                               rt::Vector<const int64_t> ipiv, int64_t offset,
+                               rt::Span<Tile<T>> block)
 {
     const std::size_t rows = panel.size();
     if (rows == 0 || block.size() == 0) return;
@@ -262,12 +276,12 @@ void update_columns_tiles_cuda(rt::CudaContext const& cuda, rt::Span<ConstTile<T
                                       kernels::cpu::SwapOrder::forward);
     for (std::size_t c = 0; c < widths.size(); ++c) {
         Tile<T> top = block[c * rows];
-        kernels::cuda::trsm<T>(cuda, Side::left, Uplo::lower, Op::notrans, Diag::unit, top.m, top.n, T(1),
-                               panel[0].ptr, panel[0].ld, top.ptr, top.ld);
+        kernels::cuda::trsm<T>(cuda, Side::left, Uplo::lower, Op::notrans, Diag::unit, top.m, top.n,
+                               T(1), panel[0].ptr, panel[0].ld, top.ptr, top.ld);
         for (std::size_t i = 1; i < rows; ++i) {
             Tile<T> t = block[c * rows + i];
-            kernels::cuda::gemm<T>(cuda, Op::notrans, Op::notrans, t.m, t.n, top.m, T(-1), panel[i].ptr,
-                                   panel[i].ld, top.ptr, top.ld, T(1), t.ptr, t.ld);
+            kernels::cuda::gemm<T>(cuda, Op::notrans, Op::notrans, t.m, t.n, top.m, T(-1),
+                                   panel[i].ptr, panel[i].ld, top.ptr, top.ld, T(1), t.ptr, t.ld);
         }
     }
 }
@@ -275,22 +289,25 @@ template <Scalar T>
 inline constexpr rt::PerfModel update_columns_model{
     by_precision<T>("tile_slu_update", "tile_dlu_update", "tile_clu_update", "tile_zlu_update")};
 template <Scalar T>
-inline const rt::Codelet<rt::Span<ConstTile<T>>, rt::Vector<const int64_t>, int64_t, rt::Span<Tile<T>>>
+inline const rt::Codelet<rt::Span<ConstTile<T>>, rt::Vector<const int64_t>, int64_t,
+                         rt::Span<Tile<T>>>
     update_columns{
         .name = by_precision<T>("slu_update", "dlu_update", "clu_update", "zlu_update"),
         .cpu = &update_columns_tiles<T>,
         .cuda = TESSERA_IF_CUDA(&update_columns_tiles_cuda<T>),
         .model = &update_columns_model<T>,
-        .flops = [](rt::Span<ConstTile<T>> const& panel, rt::Vector<const int64_t> const&, int64_t const&,
-                    rt::Span<Tile<T>> const& block) {
-            // trsm: kb^2 n / 2, gemm: (M - kb) kb n, for the block's n columns and M rows
-            if (panel.size() == 0) return 0.0;
-            double m = 0, n = 0;
-            for (ConstTile<T> t : panel) m += double(t.m);
-            for (std::size_t c = 0; c < block.size(); c += panel.size()) n += double(block[c].n);
-            const double kb = double(panel[0].n);
-            return fma_flops<T> * (kb * kb * n / 2 + (m - kb) * kb * n);
-        },
+        .flops =
+            [](rt::Span<ConstTile<T>> const& panel, rt::Vector<const int64_t> const&,
+               int64_t const&, rt::Span<Tile<T>> const& block) {
+                // trsm: kb^2 n / 2, gemm: (M - kb) kb n, for the block's n columns and M rows
+                if (panel.size() == 0) return 0.0;
+                double m = 0, n = 0;
+                for (ConstTile<T> t : panel) m += double(t.m);
+                for (std::size_t c = 0; c < block.size(); c += panel.size())
+                    n += double(block[c].n);
+                const double kb = double(panel[0].n);
+                return fma_flops<T> * (kb * kb * n / 2 + (m - kb) * kb * n);
+            },
     };
 
 /// getri's last step on one tile row of inv(A): its columns swapped by every piece of the
@@ -305,8 +322,8 @@ void swap_columns_tiles(rt::Span<Tile<T>> row, rt::Span<rt::Vector<const int64_t
     const int64_t piece_size = pieces[0].n;
     for (auto k = int64_t(pieces.size()) - 1; k >= 0; --k) {
         rt::Vector<const int64_t> piece = pieces[std::size_t(k)];
-        kernels::cpu::apply_column_swaps<T>(tiles, row[0].n, row[0].m, piece.ptr, piece.n, k * piece_size,
-                                            kernels::cpu::SwapOrder::backward);
+        kernels::cpu::apply_column_swaps<T>(tiles, row[0].n, row[0].m, piece.ptr, piece.n,
+                                            k * piece_size, kernels::cpu::SwapOrder::backward);
     }
 }
 template <Scalar T>
@@ -321,8 +338,8 @@ void swap_columns_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> row,
                                          kernels::cpu::SwapOrder::backward);
 }
 template <Scalar T>
-inline constexpr rt::PerfModel swap_columns_model{
-    by_precision<T>("tile_sgetri_swap", "tile_dgetri_swap", "tile_cgetri_swap", "tile_zgetri_swap")};
+inline constexpr rt::PerfModel swap_columns_model{by_precision<T>(
+    "tile_sgetri_swap", "tile_dgetri_swap", "tile_cgetri_swap", "tile_zgetri_swap")};
 template <Scalar T>
 inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>> swap_columns{
     .name = by_precision<T>("sgetri_swap", "dgetri_swap", "cgetri_swap", "zgetri_swap"),
@@ -334,8 +351,7 @@ inline const rt::Codelet<rt::Span<Tile<T>>, rt::Span<rt::Vector<const int64_t>>>
 /// getri's split of a tile on or below the diagonal: l takes its part of the unit lower L
 /// (strictly below the diagonal of the matrix: the whole tile off the diagonal), and that
 /// part of a becomes zero, so that a holds the upper triangle inv(U) alone.
-template <Scalar T>
-void take_lower_tile(Tile<T> a, Tile<T> l, bool diagonal)
+template <Scalar T> void take_lower_tile(Tile<T> a, Tile<T> l, bool diagonal)
 {
     for (int64_t j = 0; j < a.n; ++j)
         for (int64_t i = 0; i < a.m; ++i) {
@@ -361,12 +377,12 @@ inline const rt::Codelet<Tile<T>, Tile<T>, bool> take_lower{
 
 /// LU without pivoting of one diagonal tile (the tile LU of the seeds' examples); its tile sits
 /// at row and column `offset` of the matrix.
-template <Scalar T>
-void getrf_nopiv_tile(Tile<T> a, int64_t offset, InfoTarget info)
+template <Scalar T> void getrf_nopiv_tile(Tile<T> a, int64_t offset, InfoTarget info)
 {
     const kernels::cpu::ColumnTile<T> tile{a.ptr, a.m, a.ld};
-    const int64_t first_zero = kernels::cpu::getrf_panel<T>(std::span(&tile, 1), std::max<int64_t>(a.m, 1), a.n,
-                                                            nullptr, kernels::cpu::Pivoting::none, {});
+    const int64_t first_zero =
+        kernels::cpu::getrf_panel<T>(std::span(&tile, 1), std::max<int64_t>(a.m, 1), a.n, nullptr,
+                                     kernels::cpu::Pivoting::none, {});
     if (first_zero > 0) info.record(offset + first_zero);
 }
 /// The info comes back asynchronously: recorded by the worker once the stream work is done.
@@ -377,17 +393,18 @@ void getrf_nopiv_tile_cuda(rt::CudaContext const& cuda, Tile<T> a, int64_t offse
                             [info, offset](int64_t i) { info.record(offset + i); });
 }
 template <Scalar T>
-inline constexpr rt::PerfModel getrf_nopiv_model{
-    by_precision<T>("tile_sgetrf_nopiv", "tile_dgetrf_nopiv", "tile_cgetrf_nopiv", "tile_zgetrf_nopiv")};
+inline constexpr rt::PerfModel getrf_nopiv_model{by_precision<T>(
+    "tile_sgetrf_nopiv", "tile_dgetrf_nopiv", "tile_cgetrf_nopiv", "tile_zgetrf_nopiv")};
 template <Scalar T>
 inline const rt::Codelet<Tile<T>, int64_t, InfoTarget> getrf_nopiv{
     .name = by_precision<T>("sgetrf_nopiv", "dgetrf_nopiv", "cgetrf_nopiv", "zgetrf_nopiv"),
     .cpu = &getrf_nopiv_tile<T>,
     .cuda = TESSERA_IF_CUDA(&getrf_nopiv_tile_cuda<T>),
     .model = &getrf_nopiv_model<T>,
-    .flops = [](Tile<T> const& a, int64_t const&, InfoTarget const&) {
-        return fma_flops<T> * lu_multiply_adds(double(a.m), double(a.n));
-    },
+    .flops =
+        [](Tile<T> const& a, int64_t const&, InfoTarget const&) {
+            return fma_flops<T> * lu_multiply_adds(double(a.m), double(a.n));
+        },
 };
 
 }  // namespace tessera::la::cl

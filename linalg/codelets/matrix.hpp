@@ -14,8 +14,7 @@
 namespace tessera::la::cl {
 
 // ---- copy: B = A, tile by tile (LAPACK layout <-> tile storage) -------------------------------
-template <Scalar T>
-void copy_tile(ConstTile<T> a, Tile<T> b)
+template <Scalar T> void copy_tile(ConstTile<T> a, Tile<T> b)
 {
     kernels::cpu::lacpy(a.m, a.n, a.ptr, a.ld, b.ptr, b.ld);
 }
@@ -37,12 +36,13 @@ inline double random_at(uint64_t seed, uint64_t k) noexcept
     return double(z >> 11) * 0x1.0p-53 - 0.5;
 }
 /// Entry (i, j) of the random m x n matrix of `seed` (complex: independent real and imaginary parts).
-template <Scalar T>
-T random_entry(uint64_t seed, int64_t i, int64_t j, int64_t m) noexcept
+template <Scalar T> T random_entry(uint64_t seed, int64_t i, int64_t j, int64_t m) noexcept
 {
     const uint64_t k = uint64_t(i) + uint64_t(j) * uint64_t(m);
-    if constexpr (is_complex_v<T>) return T(real_t<T>(random_at(seed, 2 * k)), real_t<T>(random_at(seed, 2 * k + 1)));
-    else return T(random_at(seed, k));
+    if constexpr (is_complex_v<T>)
+        return T(real_t<T>(random_at(seed, 2 * k)), real_t<T>(random_at(seed, 2 * k + 1)));
+    else
+        return T(random_at(seed, k));
 }
 
 /// Where a tile sits in the whole matrix and what the generator needs to know of it.
@@ -51,11 +51,11 @@ struct TilePlace {
     int64_t m = 0;           ///< rows of the whole matrix
     uint64_t seed = 0;
 };
-template <Scalar T>
-void random_tile(Tile<T> a, TilePlace p)
+template <Scalar T> void random_tile(Tile<T> a, TilePlace p)
 {
     for (int64_t j = 0; j < a.n; ++j)
-        for (int64_t i = 0; i < a.m; ++i) a(i, j) = random_entry<T>(p.seed, p.i0 + i, p.j0 + j, p.m);
+        for (int64_t i = 0; i < a.m; ++i)
+            a(i, j) = random_entry<T>(p.seed, p.i0 + i, p.j0 + j, p.m);
 }
 template <Scalar T>
 inline const rt::Codelet<Tile<T>, TilePlace> random{
@@ -78,13 +78,12 @@ inline double hpd_eigenvalue(HpdShape const& h, int64_t k) noexcept
 {
     return h.n <= 1 ? 1.0 : std::pow(h.kappa, -double(k) / double(h.n - 1));
 }
-template <Scalar T>
-T hpd_vector_entry(HpdShape const& h, int64_t k) noexcept
+template <Scalar T> T hpd_vector_entry(HpdShape const& h, int64_t k) noexcept
 {
-    return random_entry<T>(h.seed, k, 0, h.n) + T(real_t<T>(0.75));  // away from 0: a dense reflector
+    return random_entry<T>(h.seed, k, 0, h.n) +
+           T(real_t<T>(0.75));  // away from 0: a dense reflector
 }
-template <Scalar T>
-void hpd_tile(Tile<T> a, int64_t i0, int64_t j0, HpdShape h)
+template <Scalar T> void hpd_tile(Tile<T> a, int64_t i0, int64_t j0, HpdShape h)
 {
     using R = real_t<T>;
     for (int64_t j = 0; j < a.n; ++j) {
@@ -96,7 +95,8 @@ void hpd_tile(Tile<T> a, int64_t i0, int64_t j0, HpdShape h)
             const double di = hpd_eigenvalue(h, gi);
             const T vv = hpd_vector_entry<T>(h, gi) * vj;
             T x = vv * R(4 * h.t / (h.s * h.s) - 2 * (di + dj) / h.s);
-            if (gi == gj) x = T(R(std::real(x) + di));  // the diagonal of a Hermitian matrix is real
+            if (gi == gj)
+                x = T(R(std::real(x) + di));  // the diagonal of a Hermitian matrix is real
             a(i, j) = x;
         }
     }
@@ -119,8 +119,7 @@ inline const rt::Codelet<Tile<T>, int64_t, int64_t, HpdShape> hpd{
 /// nothing, unless its ssq is NaN (a NaN in a tile of zeros), which must reach the result
 /// (as in lange): adding NaN times anything makes the merged ssq NaN. Two infinite scales
 /// add their ssq: their ratio Inf/Inf would make a NaN where lange gives Inf.
-template <class R>
-void merge_ssq(R& scale, R& ssq, R scale_b, R ssq_b) noexcept
+template <class R> void merge_ssq(R& scale, R& ssq, R scale_b, R ssq_b) noexcept
 {
     if (scale_b == 0 && !std::isnan(ssq_b)) return;
     if (std::isinf(scale) && std::isinf(scale_b)) {
@@ -133,8 +132,7 @@ void merge_ssq(R& scale, R& ssq, R scale_b, R ssq_b) noexcept
     }
 }
 /// x > m, or x NaN: a NaN entry makes a maximum NaN, as in lange.
-template <class R>
-bool exceeds(R x, R m) noexcept
+template <class R> bool exceeds(R x, R m) noexcept
 {
     return x > m || std::isnan(x);
 }
@@ -146,36 +144,37 @@ void norm_tile(Norm norm, ConstTile<T> a, rt::Vector<real_t<T>> acc, int64_t off
 {
     using R = real_t<T>;
     switch (norm) {
-        case Norm::one:
-            for (int64_t j = 0; j < a.n; ++j) {
-                R s = 0;
-                for (int64_t i = 0; i < a.m; ++i) s += std::abs(a(i, j));
-                acc[offset + j] += s;
+    case Norm::one:
+        for (int64_t j = 0; j < a.n; ++j) {
+            R s = 0;
+            for (int64_t i = 0; i < a.m; ++i) s += std::abs(a(i, j));
+            acc[offset + j] += s;
+        }
+        break;
+    case Norm::inf:
+        for (int64_t j = 0; j < a.n; ++j)
+            for (int64_t i = 0; i < a.m; ++i) acc[offset + i] += std::abs(a(i, j));
+        break;
+    case Norm::max: {
+        R m = acc[0];
+        for (int64_t j = 0; j < a.n; ++j)
+            for (int64_t i = 0; i < a.m; ++i)
+                if (const R x = std::abs(a(i, j)); exceeds(x, m)) m = x;
+        acc[0] = m;
+        break;
+    }
+    case Norm::fro: {
+        // each real or imaginary part x is the sum of squares |x|^2 1 (lassq's step)
+        R scale = 0, ssq = 1;
+        for (int64_t j = 0; j < a.n; ++j)
+            for (int64_t i = 0; i < a.m; ++i) {
+                merge_ssq(scale, ssq, R(std::abs(std::real(a(i, j)))), R(1));
+                if constexpr (is_complex_v<T>)
+                    merge_ssq(scale, ssq, R(std::abs(std::imag(a(i, j)))), R(1));
             }
-            break;
-        case Norm::inf:
-            for (int64_t j = 0; j < a.n; ++j)
-                for (int64_t i = 0; i < a.m; ++i) acc[offset + i] += std::abs(a(i, j));
-            break;
-        case Norm::max: {
-            R m = acc[0];
-            for (int64_t j = 0; j < a.n; ++j)
-                for (int64_t i = 0; i < a.m; ++i)
-                    if (const R x = std::abs(a(i, j)); exceeds(x, m)) m = x;
-            acc[0] = m;
-            break;
-        }
-        case Norm::fro: {
-            // each real or imaginary part x is the sum of squares |x|^2 1 (lassq's step)
-            R scale = 0, ssq = 1;
-            for (int64_t j = 0; j < a.n; ++j)
-                for (int64_t i = 0; i < a.m; ++i) {
-                    merge_ssq(scale, ssq, R(std::abs(std::real(a(i, j)))), R(1));
-                    if constexpr (is_complex_v<T>) merge_ssq(scale, ssq, R(std::abs(std::imag(a(i, j)))), R(1));
-                }
-            merge_ssq(acc[0], acc[1], scale, ssq);
-            break;
-        }
+        merge_ssq(acc[0], acc[1], scale, ssq);
+        break;
+    }
     }
 }
 template <Scalar T>
@@ -195,16 +194,18 @@ inline const rt::Codelet<rt::Vector<R>> norm_zero{
 template <class R>
 inline const rt::Codelet<rt::Vector<R>, rt::Vector<const R>> norm_add{
     .name = std::is_same_v<R, float> ? "snorm_add" : "dnorm_add",
-    .cpu = +[](rt::Vector<R> a, rt::Vector<const R> b) {
-        for (int64_t k = 0; k < a.n; ++k) a[k] += b[k];
-    },
+    .cpu =
+        +[](rt::Vector<R> a, rt::Vector<const R> b) {
+            for (int64_t k = 0; k < a.n; ++k) a[k] += b[k];
+        },
 };
 template <class R>
 inline const rt::Codelet<rt::Vector<R>, rt::Vector<const R>> norm_max{
     .name = std::is_same_v<R, float> ? "snorm_max" : "dnorm_max",
-    .cpu = +[](rt::Vector<R> a, rt::Vector<const R> b) {
-        if (exceeds(b[0], a[0])) a[0] = b[0];
-    },
+    .cpu =
+        +[](rt::Vector<R> a, rt::Vector<const R> b) {
+            if (exceeds(b[0], a[0])) a[0] = b[0];
+        },
 };
 template <class R>
 inline const rt::Codelet<rt::Vector<R>, rt::Vector<const R>> norm_ssq{
@@ -214,8 +215,7 @@ inline const rt::Codelet<rt::Vector<R>, rt::Vector<const R>> norm_ssq{
 
 /// The norm from its reduced accumulator, written to *value: the largest column or row sum,
 /// the maximum, or scale sqrt(ssq).
-template <class R>
-void norm_finish(Norm norm, rt::Vector<const R> acc, R* value)
+template <class R> void norm_finish(Norm norm, rt::Vector<const R> acc, R* value)
 {
     R result = 0;
     if (norm == Norm::fro) {
@@ -237,11 +237,11 @@ inline const rt::Codelet<Norm, rt::Vector<const R>, R*> norm_finish_task{
 namespace tessera::la::cl {
 
 // ---- scale: A = alpha A (BLAS's beta C when alpha op(A) op(B) vanishes) ------------------------
-template <Scalar T>
-void scale_tile(T alpha, Tile<T> a)
+template <Scalar T> void scale_tile(T alpha, Tile<T> a)
 {
     for (int64_t j = 0; j < a.n; ++j)
-        for (int64_t i = 0; i < a.m; ++i) a(i, j) = alpha == T(0) ? T(0) : alpha * a(i, j);  // 0: NaN-free, as BLAS
+        for (int64_t i = 0; i < a.m; ++i)
+            a(i, j) = alpha == T(0) ? T(0) : alpha * a(i, j);  // 0: NaN-free, as BLAS
 }
 template <Scalar T>
 inline const rt::Codelet<T, Tile<T>> scale{

@@ -47,25 +47,29 @@ template <Scalar Hi>
 void round_tile_cuda(rt::CudaContext const& cuda, ConstTile<Hi> hi, Tile<lower_precision_t<Hi>> lo,
                      std::atomic<bool>* overflow)
 {
-    kernels::cuda::round_to_single(cuda, hi.m, hi.n, hi.ptr, hi.ld, lo.ptr, lo.ld,
-                                   [overflow] { overflow->store(true, std::memory_order_relaxed); });
+    kernels::cuda::round_to_single(cuda, hi.m, hi.n, hi.ptr, hi.ld, lo.ptr, lo.ld, [overflow] {
+        overflow->store(true, std::memory_order_relaxed);
+    });
 }
 template <Scalar Hi>
-inline const rt::Codelet<ConstTile<Hi>, Tile<lower_precision_t<Hi>>, std::atomic<bool>*> round_to_single{
-    .name = is_complex_v<Hi> ? "zlag2c" : "dlag2s",
-    .cpu = &round_tile<Hi>,
-    .cuda = TESSERA_IF_CUDA(&round_tile_cuda<Hi>),
-};
+inline const rt::Codelet<ConstTile<Hi>, Tile<lower_precision_t<Hi>>, std::atomic<bool>*>
+    round_to_single{
+        .name = is_complex_v<Hi> ? "zlag2c" : "dlag2s",
+        .cpu = &round_tile<Hi>,
+        .cuda = TESSERA_IF_CUDA(&round_tile_cuda<Hi>),
+    };
 
 /// hi = lo widened (accumulate: hi = hi + lo widened, the refinement's x = x + d).
 template <Scalar Hi>
 void widen_tile(ConstTile<lower_precision_t<Hi>> lo, Tile<Hi> hi, bool accumulate)
 {
     for (int64_t j = 0; j < hi.n; ++j)
-        for (int64_t i = 0; i < hi.m; ++i) hi(i, j) = (accumulate ? hi(i, j) : Hi(0)) + Hi(lo(i, j));
+        for (int64_t i = 0; i < hi.m; ++i)
+            hi(i, j) = (accumulate ? hi(i, j) : Hi(0)) + Hi(lo(i, j));
 }
 template <Scalar Hi>
-void widen_tile_cuda(rt::CudaContext const& cuda, ConstTile<lower_precision_t<Hi>> lo, Tile<Hi> hi, bool accumulate)
+void widen_tile_cuda(rt::CudaContext const& cuda, ConstTile<lower_precision_t<Hi>> lo, Tile<Hi> hi,
+                     bool accumulate)
 {
     kernels::cuda::widen_to_double(cuda, hi.m, hi.n, lo.ptr, lo.ld, hi.ptr, hi.ld, accumulate);
 }

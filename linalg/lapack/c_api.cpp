@@ -32,8 +32,8 @@ E option(char const* routine, char c, int position, E (*parse)(char, char const*
     } catch (InvalidArgument const& e) {
         std::string why = e.what();  // ": 'c' is not one of ...", after the empty name
         if (why.rfind(": ", 0) == 0) why.erase(0, 2);
-        throw InvalidLapackArgument(std::string(routine) + ": argument " + std::to_string(position) + " (" + name +
-                                        "): " + why,
+        throw InvalidLapackArgument(std::string(routine) + ": argument " +
+                                        std::to_string(position) + " (" + name + "): " + why,
                                     position);
     }
 }
@@ -41,30 +41,42 @@ Op op(char const* routine, char c, int position, char const* name)
 {
     return option(routine, c, position, &op_from_char, name);
 }
-Uplo uplo(char const* routine, char c, int position) { return option(routine, c, position, &uplo_from_char, "uplo"); }
-Side side(char const* routine, char c, int position) { return option(routine, c, position, &side_from_char, "side"); }
-Diag diag(char const* routine, char c, int position) { return option(routine, c, position, &diag_from_char, "diag"); }
+Uplo uplo(char const* routine, char c, int position)
+{
+    return option(routine, c, position, &uplo_from_char, "uplo");
+}
+Side side(char const* routine, char c, int position)
+{
+    return option(routine, c, position, &side_from_char, "side");
+}
+Diag diag(char const* routine, char c, int position)
+{
+    return option(routine, c, position, &diag_from_char, "diag");
+}
 
 template <class T>
-int gemm_c(char ta, char tb, int m, int n, int k, T alpha, T const* A, int lda, T const* B, int ldb, T beta, T* C,
-           int ldc)
+int gemm_c(char ta, char tb, int m, int n, int k, T alpha, T const* A, int lda, T const* B, int ldb,
+           T beta, T* C, int ldc)
 {
     return guarded([&] {
-        const Op a = op("gemm", ta, 1, "transa");  // parsed in order: the first bad argument is reported
+        const Op a =
+            op("gemm", ta, 1, "transa");  // parsed in order: the first bad argument is reported
         const Op b = op("gemm", tb, 2, "transb");
         la::gemm<T>(a, b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     });
 }
 template <class T>
-int symm_c(bool hermitian, char sd, char ul, int m, int n, T alpha, T const* A, int lda, T const* B, int ldb, T beta,
-           T* C, int ldc)
+int symm_c(bool hermitian, char sd, char ul, int m, int n, T alpha, T const* A, int lda, T const* B,
+           int ldb, T beta, T* C, int ldc)
 {
     return guarded([&] {
         char const* routine = hermitian ? "hemm" : "symm";
         const Side s = side(routine, sd, 1);
         const Uplo u = uplo(routine, ul, 2);
-        if (hermitian) la::hemm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
-        else la::symm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+        if (hermitian)
+            la::hemm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+        else
+            la::symm<T>(s, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
     });
 }
 template <class T>
@@ -76,7 +88,8 @@ int syrk_c(char ul, char tr, int n, int k, T alpha, T const* A, int lda, T beta,
     });
 }
 template <class T>
-int herk_c(char ul, char tr, int n, int k, real_t<T> alpha, T const* A, int lda, real_t<T> beta, T* C, int ldc)
+int herk_c(char ul, char tr, int n, int k, real_t<T> alpha, T const* A, int lda, real_t<T> beta,
+           T* C, int ldc)
 {
     return guarded([&] {
         const Uplo u = uplo("herk", ul, 1);
@@ -84,7 +97,8 @@ int herk_c(char ul, char tr, int n, int k, real_t<T> alpha, T const* A, int lda,
     });
 }
 template <class T>
-int trsm_c(bool solve, char sd, char ul, char ta, char dg, int m, int n, T alpha, T const* A, int lda, T* B, int ldb)
+int trsm_c(bool solve, char sd, char ul, char ta, char dg, int m, int n, T alpha, T const* A,
+           int lda, T* B, int ldb)
 {
     return guarded([&] {
         char const* routine = solve ? "trsm" : "trmm";
@@ -92,35 +106,32 @@ int trsm_c(bool solve, char sd, char ul, char ta, char dg, int m, int n, T alpha
         const Uplo u = uplo(routine, ul, 2);
         const Op o = op(routine, ta, 3, "transa");
         const Diag d = diag(routine, dg, 4);
-        if (solve) la::trsm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
-        else la::trmm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
+        if (solve)
+            la::trsm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
+        else
+            la::trmm<T>(s, u, o, d, m, n, alpha, A, lda, B, ldb);
     });
 }
-template <class T>
-int potrf_c(char ul, int n, T* A, int lda)
+template <class T> int potrf_c(char ul, int n, T* A, int lda)
 {
     return guarded([&] { return la::potrf<T>(uplo("potrf", ul, 1), n, A, lda); });
 }
-template <class T>
-int potrs_c(char ul, int n, int nrhs, T const* A, int lda, T* B, int ldb)
+template <class T> int potrs_c(char ul, int n, int nrhs, T const* A, int lda, T* B, int ldb)
 {
     return guarded([&] { return la::potrs<T>(uplo("potrs", ul, 1), n, nrhs, A, lda, B, ldb); });
 }
-template <class T>
-int posv_c(char ul, int n, int nrhs, T* A, int lda, T* B, int ldb)
+template <class T> int posv_c(char ul, int n, int nrhs, T* A, int lda, T* B, int ldb)
 {
     return guarded([&] { return la::posv<T>(uplo("posv", ul, 1), n, nrhs, A, lda, B, ldb); });
 }
-template <class T>
-int potri_c(char ul, int n, T* A, int lda)
+template <class T> int potri_c(char ul, int n, T* A, int lda)
 {
     return guarded([&] { return la::potri<T>(uplo("potri", ul, 1), n, A, lda); });
 }
 
 // The LU family: LAPACK's C interfaces take int pivots; the C++ forms take int64_t. A null
 // ipiv goes through as null, so that the C++ checks name it.
-template <class T>
-int getrf_c(int m, int n, T* A, int lda, int* ipiv)
+template <class T> int getrf_c(int m, int n, T* A, int lda, int* ipiv)
 {
     return guarded([&] {
         std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, std::min(m, n))) : 0);
@@ -129,8 +140,7 @@ int getrf_c(int m, int n, T* A, int lda, int* ipiv)
         return info;
     });
 }
-template <class T>
-int getrf_nopiv_c(int m, int n, T* A, int lda)
+template <class T> int getrf_nopiv_c(int m, int n, T* A, int lda)
 {
     return guarded([&] { return la::getrf_nopiv<T>(m, n, A, lda); });
 }
@@ -144,8 +154,7 @@ int getrs_c(char tr, int n, int nrhs, T const* A, int lda, int const* ipiv, T* B
         return la::getrs<T>(trans, n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb);
     });
 }
-template <class T>
-int gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T* B, int ldb)
+template <class T> int gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T* B, int ldb)
 {
     return guarded([&] {
         std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, n)) : 0);
@@ -155,8 +164,7 @@ int gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T* B, int ldb)
     });
 }
 
-template <class T>
-int getri_c(int n, T* A, int lda, int const* ipiv)
+template <class T> int getri_c(int n, T* A, int lda, int const* ipiv)
 {
     return guarded([&] {
         std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, n)) : 0);
@@ -166,43 +174,50 @@ int getri_c(int n, T* A, int lda, int const* ipiv)
 }
 
 // The QR family.
-template <class T>
-int geqrf_c(bool lq, int m, int n, T* A, int lda, T* tau)
+template <class T> int geqrf_c(bool lq, int m, int n, T* A, int lda, T* tau)
 {
-    return guarded([&] { return lq ? la::gelqf<T>(m, n, A, lda, tau) : la::geqrf<T>(m, n, A, lda, tau); });
+    return guarded(
+        [&] { return lq ? la::gelqf<T>(m, n, A, lda, tau) : la::geqrf<T>(m, n, A, lda, tau); });
 }
 template <class T>
-int unmqr_c(bool lq, char sd, char tr, int m, int n, int k, T const* A, int lda, T const* tau, T* C, int ldc)
+int unmqr_c(bool lq, char sd, char tr, int m, int n, int k, T const* A, int lda, T const* tau, T* C,
+            int ldc)
 {
     return guarded([&] {
-        char const* routine = lq ? (la::is_complex_v<T> ? "unmlq" : "ormlq") : (la::is_complex_v<T> ? "unmqr" : "ormqr");
+        char const* routine = lq ? (la::is_complex_v<T> ? "unmlq" : "ormlq")
+                                 : (la::is_complex_v<T> ? "unmqr" : "ormqr");
         const Side s = side(routine, sd, 1);
         const Op o = op(routine, tr, 2, "trans");
-        return lq ? la::unmlq<T>(s, o, m, n, k, A, lda, tau, C, ldc) : la::unmqr<T>(s, o, m, n, k, A, lda, tau, C, ldc);
+        return lq ? la::unmlq<T>(s, o, m, n, k, A, lda, tau, C, ldc)
+                  : la::unmqr<T>(s, o, m, n, k, A, lda, tau, C, ldc);
     });
 }
-template <class T>
-int ungqr_c(bool lq, int m, int n, int k, T* A, int lda, T const* tau)
+template <class T> int ungqr_c(bool lq, int m, int n, int k, T* A, int lda, T const* tau)
 {
-    return guarded([&] { return lq ? la::unglq<T>(m, n, k, A, lda, tau) : la::ungqr<T>(m, n, k, A, lda, tau); });
+    return guarded([&] {
+        return lq ? la::unglq<T>(m, n, k, A, lda, tau) : la::ungqr<T>(m, n, k, A, lda, tau);
+    });
 }
-template <class T>
-int gels_c(char tr, int m, int n, int nrhs, T* A, int lda, T* B, int ldb)
+template <class T> int gels_c(char tr, int m, int n, int nrhs, T* A, int lda, T* B, int ldb)
 {
-    return guarded([&] { return la::gels<T>(op("gels", tr, 1, "trans"), m, n, nrhs, A, lda, B, ldb); });
+    return guarded(
+        [&] { return la::gels<T>(op("gels", tr, 1, "trans"), m, n, nrhs, A, lda, B, ldb); });
 }
 
 template <class T>
-int mixed_gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T const* B, int ldb, T* X, int ldx, int* iter)
+int mixed_gesv_c(int n, int nrhs, T* A, int lda, int* ipiv, T const* B, int ldb, T* X, int ldx,
+                 int* iter)
 {
     return guarded([&] {
         std::vector<int64_t> p(ipiv ? std::size_t(std::max(0, n)) : 0);
         int64_t it = 0;
         int64_t info = 0;
         if constexpr (std::is_same_v<T, double>)
-            info = la::dsgesv(n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb, X, ldx, iter ? &it : nullptr);
+            info = la::dsgesv(n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb, X, ldx,
+                              iter ? &it : nullptr);
         else
-            info = la::zcgesv(n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb, X, ldx, iter ? &it : nullptr);
+            info = la::zcgesv(n, nrhs, A, lda, ipiv ? p.data() : nullptr, B, ldb, X, ldx,
+                              iter ? &it : nullptr);
         std::copy(p.begin(), p.end(), ipiv);
         *iter = int(it);
         return info;
@@ -220,16 +235,23 @@ int tessera_init(void)
 {
     return guarded([] { la::init(); });
 }
-void tessera_finalize(void) { la::finalize(); }
+void tessera_finalize(void)
+{
+    la::finalize();
+}
 int tessera_set_tile_size(int nb)
 {
     return guarded([&] {
         if (nb < 0)
-            throw InvalidLapackArgument("tessera_set_tile_size: nb = " + std::to_string(nb) + " must be >= 0", 1);
+            throw InvalidLapackArgument(
+                "tessera_set_tile_size: nb = " + std::to_string(nb) + " must be >= 0", 1);
         la::set_tile_size(nb);
     });
 }
-const char* tessera_last_error(void) { return capi::last_error().c_str(); }
+const char* tessera_last_error(void)
+{
+    return capi::last_error().c_str();
+}
 
 // clang-format off
 int tessera_sgemm(char ta, char tb, int m, int n, int k, float alpha, const float* A, int lda, const float* B, int ldb, float beta, float* C, int ldc) { return gemm_c(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); }

@@ -31,8 +31,7 @@ inline void remember(char const* what) noexcept
 }
 
 /// Runs `call` (returning LAPACK's info or void) and maps exceptions to LAPACK's info.
-template <class F>
-int guarded(F&& call) noexcept
+template <class F> int guarded(F&& call) noexcept
 {
     try {
         last_error().clear();

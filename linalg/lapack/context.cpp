@@ -23,8 +23,8 @@ struct Library {
     std::mutex m;
     std::condition_variable changed;  // `calls` dropped to 0, or a finalize() ended
     std::unique_ptr<rt::Runtime> rt;
-    int64_t calls = 0;        // LAPACK-style calls holding rt (detail::LibraryCall)
-    bool finalizing = false;  // a finalize() waits for the calls: new ones wait for it
+    int64_t calls = 0;          // LAPACK-style calls holding rt (detail::LibraryCall)
+    bool finalizing = false;    // a finalize() waits for the calls: new ones wait for it
     ~Library() { rt.reset(); }  // at exit: waits for the tasks, stops the workers
 };
 thread_local int calls_on_this_thread = 0;  // LibraryCall nesting (posv's potrf)
@@ -40,7 +40,8 @@ void init(rt::RuntimeConfig config)
 {
     Library& lib = library();
     std::lock_guard lock(lib.m);
-    require(!lib.rt, "tessera::init: the runtime is already running (call tessera::finalize first)");
+    require(!lib.rt,
+            "tessera::init: the runtime is already running (call tessera::finalize first)");
     lib.rt = std::make_unique<rt::Runtime>(std::move(config));
 }
 
@@ -51,7 +52,8 @@ void finalize() noexcept
     {
         std::unique_lock lock(lib.m);
         lib.changed.wait(lock, [&] { return !lib.finalizing; });  // another finalize() first
-        lib.finalizing = true;  // new calls wait: a steady stream of them would never let calls reach 0
+        lib.finalizing =
+            true;  // new calls wait: a steady stream of them would never let calls reach 0
         lib.changed.wait(lock, [&] { return lib.calls == 0; });
         r = std::move(lib.rt);
         lib.finalizing = false;
@@ -95,15 +97,23 @@ detail::LibraryCall::~LibraryCall()
     if (--lib.calls == 0) lib.changed.notify_all();
 }
 
-bool detail::inside_library_call() noexcept { return calls_on_this_thread > 0; }
+bool detail::inside_library_call() noexcept
+{
+    return calls_on_this_thread > 0;
+}
 
 void set_tile_size(int64_t nb)
 {
-    if (nb < 0) throw InvalidArgument("set_tile_size: nb = " + std::to_string(nb) + " must be >= 0 (0: automatic)");
+    if (nb < 0)
+        throw InvalidArgument("set_tile_size: nb = " + std::to_string(nb) +
+                              " must be >= 0 (0: automatic)");
     tile_size_override.store(nb, std::memory_order_relaxed);
 }
 
-bool tile_size_is_set() noexcept { return tile_size_override.load(std::memory_order_relaxed) != 0; }
+bool tile_size_is_set() noexcept
+{
+    return tile_size_override.load(std::memory_order_relaxed) != 0;
+}
 
 namespace {
 /// A best tile size measured with tessera-bench on the 2-core reference machine
@@ -115,7 +125,8 @@ struct MeasuredBest {
 // gemm runs 20% faster than a 256 one), yet small enough to leave every worker work on the
 // critical path of the factorization, so the best size grows with n. posv (a factorization
 // and a solve) has the same best sizes.
-constexpr MeasuredBest cholesky_best[] = {{1000, 192}, {2000, 320}, {4000, 512}, {8000, 768}, {16000, 1024}};
+constexpr MeasuredBest cholesky_best[] = {
+    {1000, 192}, {2000, 320}, {4000, 512}, {8000, 768}, {16000, 1024}};
 // dpotri: trtri and lauum run a trsm or trmm on every off-diagonal tile, slower per flop
 // than gemm, and the diagonal tiles' trtri runs at half of gemm's speed: fewer, larger tiles
 // win once the matrix has enough of them.
@@ -126,13 +137,13 @@ constexpr MeasuredBest inverse_best[] = {{1000, 192}, {2000, 512}, {4000, 768}, 
 constexpr MeasuredBest qr_best[] = {{500, 64}, {1000, 96}, {2000, 128}, {4000, 192}, {8000, 224}};
 
 /// nb at order n, interpolated in log-log between the measured points, flat beyond the ends.
-template <std::size_t N>
-double interpolate(MeasuredBest const (&best)[N], double n)
+template <std::size_t N> double interpolate(MeasuredBest const (&best)[N], double n)
 {
     double nb = best[0].nb;
     for (std::size_t i = 1; i < N; ++i)
         if (n >= best[i - 1].n) {
-            const double t = std::min(1.0, std::log(n / best[i - 1].n) / std::log(best[i].n / best[i - 1].n));
+            const double t =
+                std::min(1.0, std::log(n / best[i - 1].n) / std::log(best[i].n / best[i - 1].n));
             nb = best[i - 1].nb * std::pow(best[i].nb / best[i - 1].nb, t);
         }
     return nb;
@@ -150,12 +161,14 @@ int64_t tile_size(Routine routine, [[maybe_unused]] char precision, int64_t n)
 {
     if (int64_t nb = tile_size_override.load(std::memory_order_relaxed)) return nb;
     const double x = double(std::max<int64_t>(n, 1));
-    const bool inverse = routine == Routine::potri || routine == Routine::getri;  // getri: potri's until measured
-    double nb = inverse                    ? interpolate(inverse_best, x)
+    const bool inverse =
+        routine == Routine::potri || routine == Routine::getri;  // getri: potri's until measured
+    double nb = inverse                     ? interpolate(inverse_best, x)
                 : routine == Routine::geqrf ? interpolate(qr_best, x)
                                             : interpolate(cholesky_best, x);
     // More workers need more tiles: the same critical path shared by more units.
-    const unsigned workers = initialized() ? runtime().worker_count() : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = initialized() ? runtime().worker_count()
+                                           : std::max(1u, std::thread::hardware_concurrency());
     nb *= std::sqrt(2.0 / std::max(2u, workers));
     // The precision does not move the best size: spotrf ran best with dpotrf's sizes (192,
     // 256, 384 to 768, 768 at n = 1000 to 8000), and zpotrf at n = 4000 with 512 (0.99x
@@ -190,11 +203,13 @@ int64_t tile_size(Routine routine, char precision, int64_t m, int64_t n)
     // m = 20000 on 2 cores, against LAPACKE: n = 100, 0.74x as one panel (the recursive kernel,
     // its tiles shared by the ranks), 0.32x as 3 tile columns; n = 200, 1.02x against 0.81x;
     // but n = 256, 0.86x against 0.92x (docs/benchmarks.md).
-    if (routine == Routine::getrf && !tile_size_is_set() && n >= 1 && n <= 200 && m >= 4 * n) return n;
+    if (routine == Routine::getrf && !tile_size_is_set() && n >= 1 && n <= 200 && m >= 4 * n)
+        return n;
     // The same for geqrf: m = 100000, n = 200 on 2 cores, 1.54x LAPACKE as one panel, 1.34x
     // as two.
-    if (routine == Routine::geqrf && !tile_size_is_set() && n >= 1 && n <= 256 && m >= 4 * n) return n;
+    if (routine == Routine::geqrf && !tile_size_is_set() && n >= 1 && n <= 256 && m >= 4 * n)
+        return n;
     return tile_size(routine, precision, std::min(m, n));
 }
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

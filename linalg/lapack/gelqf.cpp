@@ -19,8 +19,7 @@ namespace tessera::inline la {
 
 namespace {
 /// The m x n a's conjugate transpose, n x m.
-template <Scalar T>
-std::vector<T> conj_transposed(int64_t m, int64_t n, T const* a, int64_t lda)
+template <Scalar T> std::vector<T> conj_transposed(int64_t m, int64_t n, T const* a, int64_t lda)
 {
     std::vector<T> b(std::size_t(m * n));
     kernels::cpu::conj_transpose<T>(m, n, a, lda, b.data(), std::max<int64_t>(n, 1));
@@ -28,8 +27,7 @@ std::vector<T> conj_transposed(int64_t m, int64_t n, T const* a, int64_t lda)
 }
 }  // namespace
 
-template <Scalar T>
-int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
+template <Scalar T> int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
 {
     constexpr char const* fn = "gelqf";
     detail::check_factorization_arguments(fn, m, n, a, lda, tau);
@@ -45,12 +43,12 @@ int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
 }
 
 template <Scalar T>
-int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
-              int64_t ldc)
+int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda,
+              T const* tau, T* c, int64_t ldc)
 {
     constexpr char const* fn = is_complex_v<T> ? "unmlq" : "ormlq";  // LAPACK's name
-    const int64_t nq =
-        detail::check_reflector_application<is_complex_v<T>>(fn, side, op, m, n, k, a, lda, true, tau, c, ldc);
+    const int64_t nq = detail::check_reflector_application<is_complex_v<T>>(
+        fn, side, op, m, n, k, a, lda, true, tau, c, ldc);
     if (m == 0 || n == 0 || k == 0) return 0;
     if (detail::inside_task()) {
         detail::run_inline([&] { kernels::cpu::unmlq<T>(side, op, m, n, k, a, lda, tau, c, ldc); });
@@ -62,8 +60,7 @@ int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int
     return unmqr<T>(side, qr_op, m, n, k, v.data(), nq, tau, c, ldc);
 }
 
-template <Scalar T>
-int64_t unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
+template <Scalar T> int64_t unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
 {
     constexpr char const* fn = is_complex_v<T> ? "unglq" : "orglq";  // LAPACK's name
     detail::check_reflector_forming(fn, m, n, k, a, lda, true, tau);
@@ -79,11 +76,12 @@ int64_t unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
     return 0;
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                    \
-    template int64_t gelqf<T>(int64_t, int64_t, T*, int64_t, T*);                                                 \
-    template int64_t unmlq<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);     \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t gelqf<T>(int64_t, int64_t, T*, int64_t, T*);                                  \
+    template int64_t unmlq<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*,    \
+                              T*, int64_t);                                                        \
     template int64_t unglq<T>(int64_t, int64_t, int64_t, T*, int64_t, T const*);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

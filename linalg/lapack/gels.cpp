@@ -26,15 +26,13 @@ namespace tessera::inline la {
 
 namespace {
 /// Rows [r0, r1) of the nrhs columns of b set to zero.
-template <Scalar T>
-void zero_rows(int64_t r0, int64_t r1, int64_t nrhs, T* b, int64_t ldb)
+template <Scalar T> void zero_rows(int64_t r0, int64_t r1, int64_t nrhs, T* b, int64_t ldb)
 {
     for (int64_t j = 0; j < nrhs; ++j)
         for (int64_t i = r0; i < r1; ++i) b[i + j * ldb] = T(0);
 }
 /// The first (from 1) exactly zero diagonal entry of the k x k triangle of a, or 0.
-template <Scalar T>
-int64_t zero_diagonal(int64_t k, T const* a, int64_t lda)
+template <Scalar T> int64_t zero_diagonal(int64_t k, T const* a, int64_t lda)
 {
     for (int64_t i = 0; i < k; ++i)
         if (a[i + i * lda] == T(0)) return i + 1;
@@ -44,7 +42,8 @@ int64_t zero_diagonal(int64_t k, T const* a, int64_t lda)
 /// A = Q R (compact form) and B = Q^H B in one sequence of tasks: each panel's Q_k^H reaches
 /// B as soon as it is made, beside the factorization's own updates.
 template <Scalar T>
-void factor_and_apply_qh(int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* tau, T* b, int64_t ldb)
+void factor_and_apply_qh(int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* tau, T* b,
+                         int64_t ldb)
 {
     const detail::LibraryCall library_call;
     rt::Runtime& rt = library_call.runtime();
@@ -53,7 +52,8 @@ void factor_and_apply_qh(int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, 
     auto B = TileMatrix<T>::wrap(rt, b, m, nrhs, ldb, nb);
     detail::TauPieces<T> pieces{rt, tau, n, nb};
     auto factors = detail::panel_factors<T>(rt, A.nt(), nb);
-    (void)synchronously(rt, [&](Sequence& s) { detail::geqrf_compact_async(A, pieces, factors, s, &B); });
+    (void)synchronously(
+        rt, [&](Sequence& s) { detail::geqrf_compact_async(A, pieces, factors, s, &B); });
 }
 }  // namespace
 
@@ -61,8 +61,9 @@ template <Scalar T>
 int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb)
 {
     constexpr char const* fn = "gels";
-    detail::check_option(op == Op::notrans || op == Op::conjtrans || (op == Op::trans && !is_complex_v<T>), fn, 1,
-                         "trans", op);
+    detail::check_option(op == Op::notrans || op == Op::conjtrans ||
+                             (op == Op::trans && !is_complex_v<T>),
+                         fn, 1, "trans", op);
     detail::check_dimension(fn, 2, "m", m);
     detail::check_dimension(fn, 3, "n", n);
     detail::check_dimension(fn, 4, "nrhs", nrhs);
@@ -75,7 +76,8 @@ int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b,
         return 0;
     }
     if (detail::inside_task())
-        return detail::run_inline([&] { return kernels::cpu::gels<T>(op, m, n, nrhs, a, lda, b, ldb); });
+        return detail::run_inline(
+            [&] { return kernels::cpu::gels<T>(op, m, n, nrhs, a, lda, b, ldb); });
     const bool notrans = op == Op::notrans;
     std::vector<T> tau(std::size_t(std::min(m, n)));
     if (m >= n && notrans) {
@@ -87,7 +89,8 @@ int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b,
     if (m >= n) {
         (void)geqrf<T>(m, n, a, lda, tau.data());
         if (const int64_t info = zero_diagonal(n, a, lda)) return info;
-        trsm<T>(Side::left, Uplo::upper, Op::conjtrans, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
+        trsm<T>(Side::left, Uplo::upper, Op::conjtrans, Diag::nonunit, n, nrhs, T(1), a, lda, b,
+                ldb);
         zero_rows<T>(n, m, nrhs, b, ldb);
         (void)unmqr<T>(Side::left, Op::notrans, m, nrhs, n, a, lda, tau.data(), b, ldb);
         return 0;
@@ -101,13 +104,15 @@ int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b,
     } else {
         (void)unmlq<T>(Side::left, Op::notrans, n, nrhs, m, a, lda, tau.data(), b, ldb);
         if (const int64_t info = zero_diagonal(m, a, lda)) return info;
-        trsm<T>(Side::left, Uplo::lower, Op::conjtrans, Diag::nonunit, m, nrhs, T(1), a, lda, b, ldb);
+        trsm<T>(Side::left, Uplo::lower, Op::conjtrans, Diag::nonunit, m, nrhs, T(1), a, lda, b,
+                ldb);
     }
     return 0;
 }
 
-#define TESSERA_INSTANTIATE(T) template int64_t gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

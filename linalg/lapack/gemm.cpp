@@ -37,15 +37,16 @@ struct Blocks {
 Blocks gemm_blocks(rt::Runtime& rt, int64_t m, int64_t n, char precision)
 {
     if (const int64_t width = detail::strip_width(rt, n)) return {m, width};
-    if (const int64_t height = detail::strip_width(rt, m)) return {height, n};  // C too narrow: rows
+    if (const int64_t height = detail::strip_width(rt, m))
+        return {height, n};  // C too narrow: rows
     const int64_t nb = tile_size(Routine::gemm, precision, std::max(m, n));
     return {nb, nb};
 }
 }  // namespace
 
 template <Scalar T>
-void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> alpha, T const* a, int64_t lda,
-          T const* b, int64_t ldb, scalar_arg<T> beta, T* c, int64_t ldc)
+void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> alpha, T const* a,
+          int64_t lda, T const* b, int64_t ldb, scalar_arg<T> beta, T* c, int64_t ldc)
 {
     constexpr char const* fn = "gemm";
     detail::check_option(detail::is_operation(transa), fn, 1, "transa", transa);
@@ -66,11 +67,14 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     detail::check_leading(fn, 13, "ldc", ldc, m);
     if (quick) return;
     if (detail::inside_task())
-        return detail::run_inline([&] { kernels::cpu::gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
+        return detail::run_inline([&] {
+            kernels::cpu::gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        });
     const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     if (!uses_ab) {  // C = beta C: A and B are not referenced
-        auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, tile_size(Routine::gemm, precision_letter<T>(), std::max(m, n)));
+        auto C = TileMatrix<T>::wrap(
+            rt, c, m, n, ldc, tile_size(Routine::gemm, precision_letter<T>(), std::max(m, n)));
         scale(beta, C);
         return;
     }
@@ -80,15 +84,20 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     int64_t kb = k;
     for (rt::MemoryNodeInfo const& node : rt.memory_nodes())
         if (node.capacity > 0) {
-            while (std::size_t(mb) * std::size_t(nb) * sizeof(T) > node.capacity / 8 && (mb > 1 || nb > 1))
+            while (std::size_t(mb) * std::size_t(nb) * sizeof(T) > node.capacity / 8 &&
+                   (mb > 1 || nb > 1))
                 (mb >= nb ? mb : nb) = (std::max(mb, nb) + 1) / 2;
-            kb = std::min<int64_t>(kb, std::max<int64_t>(1, int64_t(node.capacity / 8 / (std::size_t(mb + nb) * sizeof(T)))));
+            kb = std::min<int64_t>(
+                kb, std::max<int64_t>(
+                        1, int64_t(node.capacity / 8 / (std::size_t(mb + nb) * sizeof(T)))));
         }
     const int64_t mt = (m + mb - 1) / mb, nt = (n + nb - 1) / nb, kt = (k + kb - 1) / kb;
     // Block (i, j) of C: rows [i mb, i mb + mi), columns [j nb, j nb + nj). Panel (i, q) of
     // op(A): its rows [i mb, i mb + mi), columns [q kb, q kb + kq); panel (q, j) of op(B)
     // likewise. A and B are only read: read-only handles over their const memory.
-    auto span = [](int64_t rows, int64_t cols, int64_t ld) { return std::size_t((cols - 1) * ld + rows) * sizeof(T); };
+    auto span = [](int64_t rows, int64_t cols, int64_t ld) {
+        return std::size_t((cols - 1) * ld + rows) * sizeof(T);
+    };
     const rt::PinnedRegion pinned_a = rt.pin_for_transfers(a, span(arows, ta ? m : k, lda));
     const rt::PinnedRegion pinned_b = rt.pin_for_transfers(b, span(brows, tb ? k : n, ldb));
     const rt::PinnedRegion pinned_c = rt.pin_for_transfers(c, span(m, n, ldc));
@@ -100,7 +109,9 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
     apanels.reserve(std::size_t(mt * kt));
     bpanels.reserve(std::size_t(nt * kt));
     for (int64_t j = 0; j < nt; ++j)
-        for (int64_t i = 0; i < mt; ++i) cblocks.emplace_back(rt, rt::Matrix<T>{c + i * mb + j * nb * ldc, rows(i), cols(j), ldc});
+        for (int64_t i = 0; i < mt; ++i)
+            cblocks.emplace_back(rt,
+                                 rt::Matrix<T>{c + i * mb + j * nb * ldc, rows(i), cols(j), ldc});
     for (int64_t q = 0; q < kt; ++q) {
         const int64_t k0 = q * kb, kq = std::min(kb, k - k0);
         for (int64_t i = 0; i < mt; ++i) {
@@ -120,14 +131,16 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
         for (int64_t j = 0; j < nt; ++j)
             for (int64_t i = 0; i < mt; ++i)
                 s.submit(cl::gemm<T>, rt::value(transa), rt::value(transb), rt::value(T(alpha)),
-                         read(apanels[std::size_t(q * mt + i)]), read(bpanels[std::size_t(q * nt + j)]),
-                         rt::value(q == 0 ? T(beta) : T(1)), readwrite(cblocks[std::size_t(j * mt + i)]));
+                         read(apanels[std::size_t(q * mt + i)]),
+                         read(bpanels[std::size_t(q * nt + j)]), rt::value(q == 0 ? T(beta) : T(1)),
+                         readwrite(cblocks[std::size_t(j * mt + i)]));
     s.wait();
 }
 
-#define TESSERA_INSTANTIATE(T) \
-    template void gemm<T>(Op, Op, int64_t, int64_t, int64_t, T, T const*, int64_t, T const*, int64_t, T, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void gemm<T>(Op, Op, int64_t, int64_t, int64_t, T, T const*, int64_t, T const*,       \
+                          int64_t, T, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

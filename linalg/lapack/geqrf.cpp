@@ -13,8 +13,7 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
+template <Scalar T> int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
 {
     constexpr char const* fn = "geqrf";
     detail::check_factorization_arguments(fn, m, n, a, lda, tau);
@@ -29,16 +28,17 @@ int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau)
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
     detail::TauPieces<T> pieces{rt, tau, std::min(m, n), nb};
     auto factors = detail::panel_factors<T>(rt, std::min(A.mt(), A.nt()), nb);
-    return synchronously(rt, [&](Sequence& s) { detail::geqrf_compact_async(A, pieces, factors, s); });
+    return synchronously(rt,
+                         [&](Sequence& s) { detail::geqrf_compact_async(A, pieces, factors, s); });
 }
 
 template <Scalar T>
-int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau, T* c,
-              int64_t ldc)
+int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda,
+              T const* tau, T* c, int64_t ldc)
 {
     constexpr char const* fn = is_complex_v<T> ? "unmqr" : "ormqr";  // LAPACK's name
-    const int64_t nq =
-        detail::check_reflector_application<is_complex_v<T>>(fn, side, op, m, n, k, a, lda, false, tau, c, ldc);
+    const int64_t nq = detail::check_reflector_application<is_complex_v<T>>(
+        fn, side, op, m, n, k, a, lda, false, tau, c, ldc);
     if (m == 0 || n == 0 || k == 0) return 0;
     if (detail::inside_task()) {
         detail::run_inline([&] { kernels::cpu::unmqr<T>(side, op, m, n, k, a, lda, tau, c, ldc); });
@@ -52,11 +52,12 @@ int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int
     // tau is only read (tasks take its pieces with read access)
     detail::TauPieces<T> pieces{rt, const_cast<T*>(tau), k, nb};
     auto factors = detail::panel_factors<T>(rt, V.matrix().nt(), nb);
-    return synchronously(rt, [&](Sequence& s) { detail::unmqr_compact_async(side, op, V.matrix(), pieces, factors, C, s); });
+    return synchronously(rt, [&](Sequence& s) {
+        detail::unmqr_compact_async(side, op, V.matrix(), pieces, factors, C, s);
+    });
 }
 
-template <Scalar T>
-int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
+template <Scalar T> int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
 {
     constexpr char const* fn = is_complex_v<T> ? "ungqr" : "orgqr";  // LAPACK's name
     detail::check_reflector_forming(fn, m, n, k, a, lda, false, tau);
@@ -71,14 +72,16 @@ int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, T const* tau)
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
     detail::TauPieces<T> pieces{rt, const_cast<T*>(tau), k, nb};  // only read
     auto factors = detail::panel_factors<T>(rt, (k + nb - 1) / nb, nb);
-    return synchronously(rt, [&](Sequence& s) { detail::ungqr_compact_async(A, k, pieces, factors, s); });
+    return synchronously(
+        rt, [&](Sequence& s) { detail::ungqr_compact_async(A, k, pieces, factors, s); });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                    \
-    template int64_t geqrf<T>(int64_t, int64_t, T*, int64_t, T*);                                                 \
-    template int64_t unmqr<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);     \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t geqrf<T>(int64_t, int64_t, T*, int64_t, T*);                                  \
+    template int64_t unmqr<T>(Side, Op, int64_t, int64_t, int64_t, T const*, int64_t, T const*,    \
+                              T*, int64_t);                                                        \
     template int64_t ungqr<T>(int64_t, int64_t, int64_t, T*, int64_t, T const*);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -20,9 +20,11 @@ int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, in
 {
     detail::check_lu_solver_arguments("gesv", n, nrhs, a, lda, ipiv, b, ldb);
     if (n == 0) return 0;
-    if (detail::inside_task()) {  // each inline (library_call.hpp): the factorization, then the solve
+    if (detail::
+            inside_task()) {  // each inline (library_call.hpp): the factorization, then the solve
         if (const int64_t info = getrf(n, n, a, lda, ipiv); info != 0 || nrhs == 0) return info;
-        return getrs(Op::notrans, n, nrhs, static_cast<T const*>(a), lda, static_cast<int64_t const*>(ipiv), b, ldb);
+        return getrs(Op::notrans, n, nrhs, static_cast<T const*>(a), lda,
+                     static_cast<int64_t const*>(ipiv), b, ldb);
     }
     const detail::LibraryCall library_call;
     rt::Runtime& rt = library_call.runtime();
@@ -35,18 +37,21 @@ int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, in
     return detail::solve_on_copy_of_b(
         rt, n, nrhs, b, ldb, nb,
         [&](TileMatrix<T>& X, Sequence& s) {
-            if (width > 0) detail::getrf_then_forward_solve_async(A, P, &X, s);
-            else gesv_async(A, P, X, s);
+            if (width > 0)
+                detail::getrf_then_forward_solve_async(A, P, &X, s);
+            else
+                gesv_async(A, P, X, s);
         },
         [&](T* x) {
             if (width > 0)
-                detail::lu_solve_in_strips<T>(rt, detail::LuSolvePart::upper_only, Op::notrans, n, nrhs, a, lda,
-                                              nullptr, x, n, width);
+                detail::lu_solve_in_strips<T>(rt, detail::LuSolvePart::upper_only, Op::notrans, n,
+                                              nrhs, a, lda, nullptr, x, n, width);
         });
 }
 
-#define TESSERA_INSTANTIATE(T) template int64_t gesv<T>(int64_t, int64_t, T*, int64_t, int64_t*, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t gesv<T>(int64_t, int64_t, T*, int64_t, int64_t*, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

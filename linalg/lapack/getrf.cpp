@@ -14,17 +14,18 @@ namespace tessera::inline la {
 namespace {
 /// The whole m x n array as one tile column, factored on the calling thread.
 template <Scalar T>
-int64_t factor_inline(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv, kernels::cpu::Pivoting pivoting)
+int64_t factor_inline(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv,
+                      kernels::cpu::Pivoting pivoting)
 {
     const kernels::cpu::ColumnTile<T> whole{a, m, lda};
-    const int64_t info = kernels::cpu::getrf_panel<T>(std::span(&whole, 1), m, n, ipiv, pivoting, {});
+    const int64_t info =
+        kernels::cpu::getrf_panel<T>(std::span(&whole, 1), m, n, ipiv, pivoting, {});
     if (ipiv)
         for (int64_t i = 0; i < std::min(m, n); ++i) ++ipiv[i];  // LAPACK's rows from 1
     return info;
 }
 
-template <Scalar T>
-void check_getrf(char const* fn, int64_t m, int64_t n, T const* a, int64_t lda)
+template <Scalar T> void check_getrf(char const* fn, int64_t m, int64_t n, T const* a, int64_t lda)
 {
     detail::check_dimension(fn, 1, "m", m);
     detail::check_dimension(fn, 2, "n", n);
@@ -33,15 +34,15 @@ void check_getrf(char const* fn, int64_t m, int64_t n, T const* a, int64_t lda)
 }
 }  // namespace
 
-template <Scalar T>
-int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv)
+template <Scalar T> int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv)
 {
     constexpr char const* fn = "getrf";
     check_getrf(fn, m, n, a, lda);
     detail::check_array(fn, 5, "ipiv", ipiv, m == 0 || n == 0);
     if (m == 0 || n == 0) return 0;
     if (detail::inside_task())
-        return detail::run_inline([&] { return factor_inline(m, n, a, lda, ipiv, kernels::cpu::Pivoting::partial); });
+        return detail::run_inline(
+            [&] { return factor_inline(m, n, a, lda, ipiv, kernels::cpu::Pivoting::partial); });
     const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::getrf, precision_letter<T>(), m, n);
@@ -50,23 +51,24 @@ int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv)
     return getrf(A, P);
 }
 
-template <Scalar T>
-int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda)
+template <Scalar T> int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda)
 {
     check_getrf("getrf_nopiv", m, n, a, lda);
     if (m == 0 || n == 0) return 0;
     if (detail::inside_task())
-        return detail::run_inline([&] { return factor_inline<T>(m, n, a, lda, nullptr, kernels::cpu::Pivoting::none); });
+        return detail::run_inline(
+            [&] { return factor_inline<T>(m, n, a, lda, nullptr, kernels::cpu::Pivoting::none); });
     const detail::LibraryCall library_call;
     rt::Runtime& rt = library_call.runtime();
-    auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, tile_size(Routine::getrf, precision_letter<T>(), std::min(m, n)));
+    auto A = TileMatrix<T>::wrap(rt, a, m, n, lda,
+                                 tile_size(Routine::getrf, precision_letter<T>(), std::min(m, n)));
     return getrf_nopiv(A);
 }
 
-#define TESSERA_INSTANTIATE(T)                                                  \
-    template int64_t getrf<T>(int64_t, int64_t, T*, int64_t, int64_t*);         \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t getrf<T>(int64_t, int64_t, T*, int64_t, int64_t*);                            \
     template int64_t getrf_nopiv<T>(int64_t, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -17,24 +17,25 @@ namespace tessera::inline la {
 
 namespace {
 /// getri on the calling thread: inv(U) in place, L moved out, A inv(L), columns swapped.
-template <Scalar T>
-void getri_inline(int64_t n, T* a, int64_t lda, int64_t const* ipiv)
+template <Scalar T> void getri_inline(int64_t n, T* a, int64_t lda, int64_t const* ipiv)
 {
-    (void)kernels::cpu::trtri<T>(Uplo::upper, Diag::nonunit, n, a, lda);  // U's diagonal was checked
+    (void)kernels::cpu::trtri<T>(Uplo::upper, Diag::nonunit, n, a,
+                                 lda);  // U's diagonal was checked
     std::vector<T> l(static_cast<std::size_t>(n * n), T(0));
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = j + 1; i < n; ++i) {
             l[std::size_t(i + j * n)] = a[i + j * lda];
             a[i + j * lda] = T(0);
         }
-    kernels::cpu::trsm<T>(Side::right, Uplo::lower, Op::notrans, Diag::unit, n, n, T(1), l.data(), n, a, lda);
+    kernels::cpu::trsm<T>(Side::right, Uplo::lower, Op::notrans, Diag::unit, n, n, T(1), l.data(),
+                          n, a, lda);
     const kernels::cpu::RowTile<T> whole{a, n, lda};
-    kernels::cpu::apply_column_swaps<T>(std::span(&whole, 1), n, n, ipiv, n, 0, kernels::cpu::SwapOrder::backward);
+    kernels::cpu::apply_column_swaps<T>(std::span(&whole, 1), n, n, ipiv, n, 0,
+                                        kernels::cpu::SwapOrder::backward);
 }
 }  // namespace
 
-template <Scalar T>
-int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* ipiv)
+template <Scalar T> int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* ipiv)
 {
     constexpr char const* fn = "getri";
     detail::check_dimension(fn, 1, "n", n);
@@ -60,4 +61,4 @@ int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* ipiv)
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -18,7 +18,8 @@ namespace tessera::inline la {
 namespace detail {
 /// getrs on the calling thread: B = U^{-1} L^{-1} P^T B, or P L^{-op} U^{-op} B.
 template <Scalar T>
-void getrs_inline(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_t const* ipiv, T* b, int64_t ldb)
+void getrs_inline(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_t const* ipiv,
+                  T* b, int64_t ldb)
 {
     using kernels::cpu::SwapOrder;
     const kernels::cpu::ColumnTile<T> whole{b, n, ldb};
@@ -27,18 +28,23 @@ void getrs_inline(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, in
     };
     if (trans == Op::notrans) {
         swaps(SwapOrder::forward);
-        kernels::cpu::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::unit, n, nrhs, T(1), a, lda, b, ldb);
-        kernels::cpu::trsm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
+        kernels::cpu::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::unit, n, nrhs, T(1), a,
+                              lda, b, ldb);
+        kernels::cpu::trsm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, n, nrhs, T(1), a,
+                              lda, b, ldb);
     } else {
-        kernels::cpu::trsm<T>(Side::left, Uplo::upper, trans, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
-        kernels::cpu::trsm<T>(Side::left, Uplo::lower, trans, Diag::unit, n, nrhs, T(1), a, lda, b, ldb);
+        kernels::cpu::trsm<T>(Side::left, Uplo::upper, trans, Diag::nonunit, n, nrhs, T(1), a, lda,
+                              b, ldb);
+        kernels::cpu::trsm<T>(Side::left, Uplo::lower, trans, Diag::unit, n, nrhs, T(1), a, lda, b,
+                              ldb);
         swaps(SwapOrder::backward);
     }
 }
 }  // namespace detail
 
 template <Scalar T>
-int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_t const* ipiv, T* b, int64_t ldb)
+int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_t const* ipiv, T* b,
+              int64_t ldb)
 {
     constexpr char const* fn = "getrs";
     detail::check_option(detail::is_operation(trans), fn, 1, "trans", trans);
@@ -57,7 +63,8 @@ int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_
     const detail::LibraryCall library_call;
     rt::Runtime& rt = library_call.runtime();
     if (const int64_t width = detail::strip_width(rt, nrhs)) {
-        detail::lu_solve_in_strips(rt, detail::LuSolvePart::whole, trans, n, nrhs, a, lda, ipiv, b, ldb, width);
+        detail::lu_solve_in_strips(rt, detail::LuSolvePart::whole, trans, n, nrhs, a, lda, ipiv, b,
+                                   ldb, width);
         return 0;
     }
     const int64_t nb = tile_size(Routine::getrs, precision_letter<T>(), n);
@@ -68,10 +75,11 @@ int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_
     return 0;
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                   \
-    template void detail::getrs_inline<T>(Op, int64_t, int64_t, T const*, int64_t, int64_t const*, T*, int64_t); \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void detail::getrs_inline<T>(Op, int64_t, int64_t, T const*, int64_t, int64_t const*, \
+                                          T*, int64_t);                                            \
     template int64_t getrs<T>(Op, int64_t, int64_t, T const*, int64_t, int64_t const*, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -33,12 +33,14 @@ bool inside_library_call() noexcept;
 /// True on a runtime's worker thread (inside a task or its callback). A LAPACK-style call made
 /// there never submits tasks: it would have to wait for them, and a worker waiting on the
 /// runtime can deadlock it (every worker may be waiting). It runs its kernels inline instead.
-inline bool inside_task() noexcept { return rt::Runtime::current_worker() != rt::no_worker; }
+inline bool inside_task() noexcept
+{
+    return rt::Runtime::current_worker() != rt::no_worker;
+}
 
 /// Runs `kernels()` on the calling thread, with OpenBLAS on that one thread (the runtime
 /// owns the cores): a nested call as a user of a BLAS expects it, the sequential routine.
-template <class Kernels>
-decltype(auto) run_inline(Kernels&& kernels)
+template <class Kernels> decltype(auto) run_inline(Kernels&& kernels)
 {
     const auto one_blas_thread = la::kernels::cpu::single_threaded_blas();
     return std::forward<Kernels>(kernels)();

@@ -18,15 +18,16 @@ namespace tessera::inline la::detail {
 
 /// Which part of the solve with A = P L U the strips get.
 enum class LuSolvePart {
-    whole,     ///< op(A) X = B: with trans = N, U^{-1} L^{-1} P^T B; else P L^{-op} U^{-op} B
-    upper_only ///< U X = B (trans = N)
+    whole,      ///< op(A) X = B: with trans = N, U^{-1} L^{-1} P^T B; else P L^{-op} U^{-op} B
+    upper_only  ///< U X = B (trans = N)
 };
 
 /// Solves the n x nrhs array b (ld ldb) in strips of `width` columns with the factors a (ld
 /// lda) and, for the whole solve, the n interchanges ipiv (from 1); waits.
 template <Scalar T>
-void lu_solve_in_strips(rt::Runtime& rt, LuSolvePart part, Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda,
-                        int64_t const* ipiv, T* b, int64_t ldb, int64_t width)
+void lu_solve_in_strips(rt::Runtime& rt, LuSolvePart part, Op trans, int64_t n, int64_t nrhs,
+                        T const* a, int64_t lda, int64_t const* ipiv, T* b, int64_t ldb,
+                        int64_t width)
 {
     const rt::ReadOnlyHandle factors(rt, rt::Matrix<T const>{a, n, n, lda});
     std::vector<rt::Handle<rt::Matrix<T>>> strips;
@@ -42,11 +43,12 @@ void lu_solve_in_strips(rt::Runtime& rt, LuSolvePart part, Op trans, int64_t n, 
     for (auto& strip : strips) {
         auto swaps = [&](kernels::cpu::SwapOrder order) {
             std::vector<rt::Handle<rt::Matrix<T>>*> column{&strip};
-            s.submit(cl::swap_rows_all_pieces<T>, rt::readwrite_all(column), rt::read_all(pieces), rt::value(order));
+            s.submit(cl::swap_rows_all_pieces<T>, rt::readwrite_all(column), rt::read_all(pieces),
+                     rt::value(order));
         };
         auto solve = [&](Uplo uplo, Op op, Diag diag) {
-            s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(op), rt::value(diag),
-                     rt::value(T(1)), read(factors), readwrite(strip));
+            s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(op),
+                     rt::value(diag), rt::value(T(1)), read(factors), readwrite(strip));
         };
         if (!whole) {
             solve(Uplo::upper, Op::notrans, Diag::nonunit);

@@ -14,8 +14,8 @@ namespace tessera::inline la {
 namespace {
 
 template <Scalar T>
-int64_t mixed_gesv(char const* fn, int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T const* b,
-                   int64_t ldb, T* x, int64_t ldx, int64_t* iter)
+int64_t mixed_gesv(char const* fn, int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv,
+                   T const* b, int64_t ldb, T* x, int64_t ldx, int64_t* iter)
 {
     detail::check_lu_solver_arguments(fn, n, nrhs, a, lda, ipiv, b, ldb);
     detail::check_array(fn, 8, "X", x, n == 0 || nrhs == 0);
@@ -43,16 +43,17 @@ int64_t mixed_gesv(char const* fn, int64_t n, int64_t nrhs, T* a, int64_t lda, i
 
 }  // namespace
 
-int64_t dsgesv(int64_t n, int64_t nrhs, double* a, int64_t lda, int64_t* ipiv, double const* b, int64_t ldb, double* x,
-               int64_t ldx, int64_t* iter)
+int64_t dsgesv(int64_t n, int64_t nrhs, double* a, int64_t lda, int64_t* ipiv, double const* b,
+               int64_t ldb, double* x, int64_t ldx, int64_t* iter)
 {
     return mixed_gesv("dsgesv", n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
 }
 
 int64_t zcgesv(int64_t n, int64_t nrhs, std::complex<double>* a, int64_t lda, int64_t* ipiv,
-               std::complex<double> const* b, int64_t ldb, std::complex<double>* x, int64_t ldx, int64_t* iter)
+               std::complex<double> const* b, int64_t ldb, std::complex<double>* x, int64_t ldx,
+               int64_t* iter)
 {
     return mixed_gesv("zcgesv", n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
 }
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -28,7 +28,8 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     detail::check_array(fn, 6, "B", b, n == 0 || nrhs == 0);
     detail::check_leading(fn, 7, "ldb", ldb, n);
     if (n == 0) return 0;
-    if (detail::inside_task()) {  // each inline (library_call.hpp): the factorization, then the solve
+    if (detail::
+            inside_task()) {  // each inline (library_call.hpp): the factorization, then the solve
         if (const int64_t info = potrf(uplo, n, a, lda); info != 0 || nrhs == 0) return info;
         return potrs(uplo, n, nrhs, static_cast<T const*>(a), lda, b, ldb);
     }
@@ -42,11 +43,13 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);
     if (nrhs == 0) return potrf(uplo, A);  // as LAPACK: A is factored even then
     return detail::solve_on_copy_of_b(
-        rt, n, nrhs, b, ldb, nb, [&](TileMatrix<T>& X, Sequence& s) { posv_async(uplo, A, X, s); }, [](T*) {});
+        rt, n, nrhs, b, ldb, nb, [&](TileMatrix<T>& X, Sequence& s) { posv_async(uplo, A, X, s); },
+        [](T*) {});
 }
 
-#define TESSERA_INSTANTIATE(T) template int64_t posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -9,8 +9,7 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
+template <Scalar T> int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
 {
     constexpr char const* fn = "potrf";
     detail::check_option(uplo == Uplo::lower || uplo == Uplo::upper, fn, 1, "uplo", uplo);
@@ -18,10 +17,12 @@ int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
     detail::check_array(fn, 3, "A", a, n == 0);
     detail::check_leading(fn, 4, "lda", lda, n);
     if (n == 0) return 0;
-    if (detail::inside_task()) return detail::run_inline([&] { return kernels::cpu::potrf<T>(uplo, n, a, lda); });
+    if (detail::inside_task())
+        return detail::run_inline([&] { return kernels::cpu::potrf<T>(uplo, n, a, lda); });
     const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
-    auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potrf, precision_letter<T>(), n));
+    auto A =
+        TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potrf, precision_letter<T>(), n));
     return potrf(uplo, A);
 }
 
@@ -29,4 +30,4 @@ int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -10,8 +10,7 @@
 
 namespace tessera::inline la {
 
-template <Scalar T>
-int64_t potri(Uplo uplo, int64_t n, T* a, int64_t lda)
+template <Scalar T> int64_t potri(Uplo uplo, int64_t n, T* a, int64_t lda)
 {
     constexpr char const* fn = "potri";
     detail::check_option(uplo == Uplo::lower || uplo == Uplo::upper, fn, 1, "uplo", uplo);
@@ -23,13 +22,15 @@ int64_t potri(Uplo uplo, int64_t n, T* a, int64_t lda)
     if (n == 0) return 0;
     if (detail::inside_task())
         return detail::run_inline([&] {
-            const int64_t info = kernels::cpu::trtri<T>(uplo, Diag::nonunit, n, a, lda);  // 0: no zero on the diagonal
+            const int64_t info = kernels::cpu::trtri<T>(uplo, Diag::nonunit, n, a,
+                                                        lda);  // 0: no zero on the diagonal
             kernels::cpu::lauum<T>(uplo, n, a, lda);
             return info;
         });
     const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
-    auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potri, precision_letter<T>(), n));
+    auto A =
+        TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potri, precision_letter<T>(), n));
     return potri(uplo, A);
 }
 
@@ -37,4 +38,4 @@ int64_t potri(Uplo uplo, int64_t n, T* a, int64_t lda)
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -23,8 +23,8 @@ namespace {
 /// A X = B with A = L L^H (L Y = B, then L^H X = Y) or A = U^H U (U^H Y = B, then U X = Y),
 /// one strip of `width` columns of B per task pair.
 template <Scalar T>
-void potrs_in_strips(rt::Runtime& rt, Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b, int64_t ldb,
-                     int64_t width)
+void potrs_in_strips(rt::Runtime& rt, Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda,
+                     T* b, int64_t ldb, int64_t width)
 {
     const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
     const Op first = uplo == Uplo::lower ? Op::notrans : conjtrans;
@@ -38,8 +38,8 @@ void potrs_in_strips(rt::Runtime& rt, Uplo uplo, int64_t n, int64_t nrhs, T cons
     const auto call = s.call("potrs");  // one call, not one per task
     for (auto& strip : strips)
         for (Op op : {first, second})
-            s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(op), rt::value(Diag::nonunit),
-                     rt::value(T(1)), read(factor), readwrite(strip));
+            s.submit(cl::trsm<T>, rt::value(Side::left), rt::value(uplo), rt::value(op),
+                     rt::value(Diag::nonunit), rt::value(T(1)), read(factor), readwrite(strip));
     s.wait();
 }
 }  // namespace
@@ -59,8 +59,10 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
     if (detail::inside_task())
         return detail::run_inline([&] {
             const Op conjtrans = is_complex_v<T> ? Op::conjtrans : Op::trans;
-            for (Op op : uplo == Uplo::lower ? std::array{Op::notrans, conjtrans} : std::array{conjtrans, Op::notrans})
-                kernels::cpu::trsm<T>(Side::left, uplo, op, Diag::nonunit, n, nrhs, T(1), a, lda, b, ldb);
+            for (Op op : uplo == Uplo::lower ? std::array{Op::notrans, conjtrans}
+                                             : std::array{conjtrans, Op::notrans})
+                kernels::cpu::trsm<T>(Side::left, uplo, op, Diag::nonunit, n, nrhs, T(1), a, lda, b,
+                                      ldb);
             return int64_t{0};
         });
     const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
@@ -76,8 +78,9 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
     return 0;
 }
 
-#define TESSERA_INSTANTIATE(T) template int64_t potrs<T>(Uplo, int64_t, int64_t, T const*, int64_t, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t potrs<T>(Uplo, int64_t, int64_t, T const*, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -24,11 +24,12 @@ namespace tessera::inline la::detail {
 /// finish(copy) on the copy (ld n), X unregistered, and copies it back into b. Returns that
 /// info.
 template <Scalar T, class Solve, class Finish>
-int64_t solve_on_copy_of_b(rt::Runtime& rt, int64_t n, int64_t nrhs, T* b, int64_t ldb, int64_t nb, Solve&& solve,
-                           Finish&& finish)
+int64_t solve_on_copy_of_b(rt::Runtime& rt, int64_t n, int64_t nrhs, T* b, int64_t ldb, int64_t nb,
+                           Solve&& solve, Finish&& finish)
 {
     const std::unique_ptr<T, void (*)(void*) noexcept> copy{
-        static_cast<T*>(rt.allocate_for_transfers(std::size_t(n) * std::size_t(nrhs) * sizeof(T))), &rt::free_pinned};
+        static_cast<T*>(rt.allocate_for_transfers(std::size_t(n) * std::size_t(nrhs) * sizeof(T))),
+        &rt::free_pinned};
     kernels::cpu::lacpy(n, nrhs, b, ldb, copy.get(), n);
     int64_t info = 0;
     {

@@ -16,8 +16,8 @@ namespace {
 /// syrk (hermitian = false) or herk: BLAS's checks and numbering, then the tile form. BLAS's
 /// trans: any of N, T, C for real T; N or T for csyrk/zsyrk; N or C for cherk/zherk.
 template <Scalar T>
-void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, T const* a,
-                  int64_t lda, T beta, T* c, int64_t ldc)
+void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n, int64_t k,
+                  T alpha, T const* a, int64_t lda, T beta, T* c, int64_t ldc)
 {
     detail::check_option(uplo == Uplo::lower || uplo == Uplo::upper, fn, 1, "uplo", uplo);
     const bool valid_trans = trans == Op::notrans || (!is_complex_v<T> && trans == Op::trans) ||
@@ -38,7 +38,9 @@ void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n
     detail::check_leading(fn, 10, "ldc", ldc, n);
     if (quick) return;
     if (detail::inside_task())
-        return detail::run_inline([&] { kernels::cpu::syrk<T>(uplo, trans, hermitian, n, k, alpha, a, lda, beta, c, ldc); });
+        return detail::run_inline([&] {
+            kernels::cpu::syrk<T>(uplo, trans, hermitian, n, k, alpha, a, lda, beta, c, ldc);
+        });
     const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::syrk, precision_letter<T>(), std::max(n, k));
@@ -47,9 +49,12 @@ void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n
     // makes the tile form compute C = beta C on the triangle.
     const T* none = nullptr;
     const auto A = uses_a ? TileMatrix<T>::wrap(rt, a, arows, acols, lda, nb)
-                          : TileMatrix<T>::wrap(rt, none, notrans ? n : 0, notrans ? 0 : n, std::max<int64_t>(1, n), nb);
-    if (hermitian) herk(uplo, trans, std::real(alpha), A.matrix(), std::real(beta), C);
-    else syrk(uplo, trans, alpha, A.matrix(), beta, C);
+                          : TileMatrix<T>::wrap(rt, none, notrans ? n : 0, notrans ? 0 : n,
+                                                std::max<int64_t>(1, n), nb);
+    if (hermitian)
+        herk(uplo, trans, std::real(alpha), A.matrix(), std::real(beta), C);
+    else
+        syrk(uplo, trans, alpha, A.matrix(), beta, C);
 }
 
 }  // namespace
@@ -62,16 +67,17 @@ void syrk(Uplo uplo, Op trans, int64_t n, int64_t k, scalar_arg<T> alpha, T cons
 }
 
 template <Scalar T>
-void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, T const* a, int64_t lda, real_t<T> beta, T* c,
-          int64_t ldc)
+void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, T const* a, int64_t lda,
+          real_t<T> beta, T* c, int64_t ldc)
 {
     syrk_or_herk<T>("herk", true, uplo, trans, n, k, T(alpha), a, lda, T(beta), c, ldc);
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                             \
-    template void syrk<T>(Uplo, Op, int64_t, int64_t, T, T const*, int64_t, T, T*, int64_t);                \
-    template void herk<T>(Uplo, Op, int64_t, int64_t, real_t<T>, T const*, int64_t, real_t<T>, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void syrk<T>(Uplo, Op, int64_t, int64_t, T, T const*, int64_t, T, T*, int64_t);       \
+    template void herk<T>(Uplo, Op, int64_t, int64_t, real_t<T>, T const*, int64_t, real_t<T>, T*, \
+                          int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

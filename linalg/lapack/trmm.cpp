@@ -7,19 +7,21 @@
 namespace tessera::inline la {
 
 template <Scalar T>
-void trmm(Side side, Uplo uplo, Op transa, Diag diag, int64_t m, int64_t n, scalar_arg<T> alpha, T const* a,
-          int64_t lda, T* b, int64_t ldb)
+void trmm(Side side, Uplo uplo, Op transa, Diag diag, int64_t m, int64_t n, scalar_arg<T> alpha,
+          T const* a, int64_t lda, T* b, int64_t ldb)
 {
-    detail::triangular_in_place<T>("trmm", Routine::trmm, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb,
-                                   [&](TileMatrix<T> const& A, TileMatrix<T>& B) {
-                                       trmm(side, uplo, transa, diag, alpha, A, B);
-                                   },
-                                   [&] { kernels::cpu::trmm<T>(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb); });
+    detail::triangular_in_place<T>(
+        "trmm", Routine::trmm, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb,
+        [&](TileMatrix<T> const& A, TileMatrix<T>& B) {
+            trmm(side, uplo, transa, diag, alpha, A, B);
+        },
+        [&] { kernels::cpu::trmm<T>(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb); });
 }
 
-#define TESSERA_INSTANTIATE(T) \
-    template void trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*,        \
+                          int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

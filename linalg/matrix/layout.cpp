@@ -19,8 +19,9 @@ namespace {
 template <Scalar T>
 void check_lapack_array(TileMatrix<T> const& A, T const* a, int64_t lda, char const* fn)
 {
-    require(lda >= std::max<int64_t>(1, A.m()), std::string(fn) + ": lda = " + std::to_string(lda) +
-                                                    " must be >= max(1, m = " + std::to_string(A.m()) + ")");
+    require(lda >= std::max<int64_t>(1, A.m()),
+            std::string(fn) + ": lda = " + std::to_string(lda) +
+                " must be >= max(1, m = " + std::to_string(A.m()) + ")");
     require(lda <= std::numeric_limits<int>::max(),
             std::string(fn) + ": lda = " + std::to_string(lda) + " exceeds the BLAS's int");
     require(a != nullptr || A.m() == 0 || A.n() == 0, std::string(fn) + ": the array is null");
@@ -29,15 +30,18 @@ void check_lapack_array(TileMatrix<T> const& A, T const* a, int64_t lda, char co
 /// it): the registration an earlier conversion of the sequence made of it, or a new one, kept
 /// until s is done.
 template <Scalar T>
-TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, bool writes, Sequence& s, char const* fn)
+TileMatrix<T>& wrap_lapack(TileMatrix<T> const& A, T* a, int64_t lda, bool writes, Sequence& s,
+                           char const* fn)
 {
     T const* end = a + (A.n() - 1) * lda + A.m();
-    const std::string shape = std::string(1, precision_letter<T>()) + " " + std::to_string(A.m()) + " x " +
-                              std::to_string(A.n()) + ", lda " + std::to_string(lda) + ", nb " + std::to_string(A.nb());
+    const std::string shape = std::string(1, precision_letter<T>()) + " " + std::to_string(A.m()) +
+                              " x " + std::to_string(A.n()) + ", lda " + std::to_string(lda) +
+                              ", nb " + std::to_string(A.nb());
     auto W = std::static_pointer_cast<TileMatrix<T>>(
         s.registration_of(a, end, shape, writes, std::string(fn) + ": the array"));
     if (!W) {
-        W = std::make_shared<TileMatrix<T>>(TileMatrix<T>::wrap(A.runtime(), a, A.m(), A.n(), lda, A.nb()));
+        W = std::make_shared<TileMatrix<T>>(
+            TileMatrix<T>::wrap(A.runtime(), a, A.m(), A.n(), lda, A.nb()));
         s.keep_registration(a, end, shape, writes, W);
     }
     return *W;
@@ -69,16 +73,14 @@ void tiles_to_lapack_async(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& 
         for (int64_t i = 0; i < A.mt(); ++i) s.submit(cl::copy<T>, read(A(i, j)), write(W(i, j)));
 }
 
-template <Scalar T>
-void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A)
+template <Scalar T> void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A)
 {
     check_lapack_array(A, a, lda, "lapack_to_tiles");
     if (!A) return;
     synchronously(A.runtime(), [&](Sequence& s) { lapack_to_tiles_async(a, lda, A, s); });
 }
 
-template <Scalar T>
-void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda)
+template <Scalar T> void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda)
 {
     check_lapack_array(A, a, lda, "tiles_to_lapack");
     if (!A) return;
@@ -86,20 +88,21 @@ void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda)
 }
 
 template <Scalar T>
-TileMatrix<T> tile_copy_of(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda, int64_t nb)
+TileMatrix<T> tile_copy_of(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda,
+                           int64_t nb)
 {
     TileMatrix<T> A{rt, m, n, nb};
     lapack_to_tiles(a, lda, A);
     return A;
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                  \
-    template void lapack_to_tiles_async(T const*, int64_t, TileMatrix<T>&, Sequence&);         \
-    template void tiles_to_lapack_async(TileMatrix<T> const&, T*, int64_t, Sequence&);         \
-    template void lapack_to_tiles(T const*, int64_t, TileMatrix<T>&);                          \
-    template void tiles_to_lapack(TileMatrix<T> const&, T*, int64_t);                          \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void lapack_to_tiles_async(T const*, int64_t, TileMatrix<T>&, Sequence&);             \
+    template void tiles_to_lapack_async(TileMatrix<T> const&, T*, int64_t, Sequence&);             \
+    template void lapack_to_tiles(T const*, int64_t, TileMatrix<T>&);                              \
+    template void tiles_to_lapack(TileMatrix<T> const&, T*, int64_t);                              \
     template TileMatrix<T> tile_copy_of(rt::Runtime&, T const*, int64_t, int64_t, int64_t, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

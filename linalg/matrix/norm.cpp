@@ -18,14 +18,19 @@ void norm_async(Norm kind, TileMatrix<T> const& A, real_t<T>* value, Sequence& s
 {
     using R = real_t<T>;
     require(value != nullptr, "norm_async: value is null");
-    require(detail::is_norm(kind), "norm: kind must be Norm::one, Norm::inf, Norm::max or Norm::fro");
+    require(detail::is_norm(kind),
+            "norm: kind must be Norm::one, Norm::inf, Norm::max or Norm::fro");
     const auto call = detail::begin_call<T>(s, "norm", {{"A", A}});
-    if (s.failed()) return;  // as every call on a failed sequence: nothing submitted, nothing written
+    if (s.failed())
+        return;  // as every call on a failed sequence: nothing submitted, nothing written
     if (A.m() == 0 || A.n() == 0) {
         *value = R(0);
         return;
     }
-    const int64_t length = kind == Norm::one ? A.n() : kind == Norm::inf ? A.m() : kind == Norm::max ? 1 : 2;
+    const int64_t length = kind == Norm::one   ? A.n()
+                           : kind == Norm::inf ? A.m()
+                           : kind == Norm::max ? 1
+                                               : 2;
     using Accumulator = rt::Handle<rt::Vector<R>>;
     auto acc = std::make_shared<Accumulator>(
         Accumulator::temporary(A.runtime(), rt::Vector<R>{nullptr, length}));
@@ -37,16 +42,18 @@ void norm_async(Norm kind, TileMatrix<T> const& A, real_t<T>* value, Sequence& s
     s.submit(cl::norm_zero<R>, write(*acc));
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) {
-            const int64_t offset = kind == Norm::one ? j * A.nb() : kind == Norm::inf ? i * A.nb() : 0;
+            const int64_t offset = kind == Norm::one   ? j * A.nb()
+                                   : kind == Norm::inf ? i * A.nb()
+                                                       : 0;
             s.submit(cl::norm<T>, rt::value(kind), read(A(i, j)), reduce(*acc), rt::value(offset));
         }
     s.submit(cl::norm_finish_task<R>, rt::value(kind), read(*acc), rt::value(value));
 }
 
-template <Scalar T>
-real_t<T> norm(Norm kind, TileMatrix<T> const& A)
+template <Scalar T> real_t<T> norm(Norm kind, TileMatrix<T> const& A)
 {
-    require(detail::is_norm(kind), "norm: kind must be Norm::one, Norm::inf, Norm::max or Norm::fro");
+    require(detail::is_norm(kind),
+            "norm: kind must be Norm::one, Norm::inf, Norm::max or Norm::fro");
     real_t<T> value = 0;
     if (A.m() == 0 || A.n() == 0) return value;  // also a matrix with no runtime
     Sequence s{A.runtime()};
@@ -55,10 +62,10 @@ real_t<T> norm(Norm kind, TileMatrix<T> const& A)
     return value;
 }
 
-#define TESSERA_INSTANTIATE(T)                                                          \
-    template void norm_async(Norm, TileMatrix<T> const&, real_t<T>*, Sequence&);        \
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void norm_async(Norm, TileMatrix<T> const&, real_t<T>*, Sequence&);                   \
     template real_t<T> norm(Norm, TileMatrix<T> const&);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -8,7 +8,8 @@
 
 namespace tessera::inline la {
 
-std::shared_ptr<Pivots::Storage> Pivots::make(rt::Runtime& rt, int64_t* data, int64_t count, int64_t nb)
+std::shared_ptr<Pivots::Storage> Pivots::make(rt::Runtime& rt, int64_t* data, int64_t count,
+                                              int64_t nb)
 {
     require(count >= 0, "Pivots: count = " + std::to_string(count) + " must be >= 0");
     require(nb >= 1, "Pivots: nb = " + std::to_string(nb) + " must be >= 1");
@@ -23,11 +24,13 @@ std::shared_ptr<Pivots::Storage> Pivots::make(rt::Runtime& rt, int64_t* data, in
         s->data = s->owned.data();
     }
     for (int64_t first = 0; first < count; first += nb)
-        s->pieces.emplace_back(rt, rt::Vector<int64_t>{s->data + first, std::min(nb, count - first)});
+        s->pieces.emplace_back(rt,
+                               rt::Vector<int64_t>{s->data + first, std::min(nb, count - first)});
     return s;
 }
 
-Pivots::Pivots(rt::Runtime& rt, int64_t count, int64_t nb) : s_(make(rt, nullptr, count, nb)) {}
+Pivots::Pivots(rt::Runtime& rt, int64_t count, int64_t nb) : s_(make(rt, nullptr, count, nb))
+{}
 
 Pivots Pivots::wrap(rt::Runtime& rt, int64_t* ipiv, int64_t count, int64_t nb)
 {
@@ -41,18 +44,24 @@ Pivots Pivots::copy_of(rt::Runtime& rt, int64_t const* ipiv, int64_t count, int6
 {
     require(ipiv != nullptr || count <= 0, "Pivots::copy_of: ipiv is a null pointer");
     Pivots p{rt, count, nb};
-    std::copy(ipiv, ipiv + std::max<int64_t>(count, 0), p.s_->data);  // registered, no task yet: the host copy is valid
+    std::copy(ipiv, ipiv + std::max<int64_t>(count, 0),
+              p.s_->data);  // registered, no task yet: the host copy is valid
     return p;
 }
 
 Pivots::Piece& Pivots::piece(int64_t k)
 {
-    require(s_ && k >= 0 && k < pieces(),
-            [&] { return "Pivots: piece " + std::to_string(k) + " out of range [0, " + std::to_string(pieces()) + ")"; });
+    require(s_ && k >= 0 && k < pieces(), [&] {
+        return "Pivots: piece " + std::to_string(k) + " out of range [0, " +
+               std::to_string(pieces()) + ")";
+    });
     return s_->pieces[std::size_t(k)];
 }
 
-Pivots::Piece const& Pivots::piece(int64_t k) const { return const_cast<Pivots&>(*this).piece(k); }
+Pivots::Piece const& Pivots::piece(int64_t k) const
+{
+    return const_cast<Pivots&>(*this).piece(k);
+}
 
 int64_t Pivots::operator[](int64_t i) const
 {
@@ -73,4 +82,4 @@ rt::Runtime& Pivots::runtime() const
     return *s_->rt;
 }
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -14,7 +14,10 @@
 namespace tessera::inline la {
 
 namespace {
-int64_t tiles_along(int64_t extent, int64_t nb) { return extent == 0 ? 0 : 1 + (extent - 1) / nb; }
+int64_t tiles_along(int64_t extent, int64_t nb)
+{
+    return extent == 0 ? 0 : 1 + (extent - 1) / nb;
+}
 
 /// Tile rows per flat domain. A flat tree's parallelism at step k is its trailing tile
 /// columns (each column's updates form one chain through the pivot's tile): enough when A
@@ -29,8 +32,7 @@ int64_t automatic_domain(int64_t mt, int64_t nt, unsigned workers)
 }
 }  // namespace
 
-template <Scalar T>
-QrFactors<T>::Storage::~Storage()
+template <Scalar T> QrFactors<T>::Storage::~Storage()
 {
     square.clear();  // unregistered first: waits for their tasks
     triangle.clear();
@@ -40,8 +42,7 @@ QrFactors<T>::Storage::~Storage()
 template <Scalar T>
 QrFactors<T>::QrFactors(TileMatrix<T> const& A, QrTree tree, int64_t ib)
     : QrFactors(A.runtime(), A.m(), A.n(), A.nb(), tree, ib)
-{
-}
+{}
 
 template <Scalar T>
 QrFactors<T> QrFactors<T>::for_lq(TileMatrix<T> const& A, QrTree tree, int64_t ib)
@@ -61,14 +62,18 @@ QrFactors<T>::QrFactors(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb, QrTre
     s->mt = tiles_along(m, nb);
     s->kt = std::min(s->mt, tiles_along(n, nb));
     s->ib = ib > 0 ? std::min(ib, s->nb) : std::min<int64_t>(32, s->nb);
-    s->domain = tree == QrTree::flat     ? std::max<int64_t>(s->mt, 1)
-                : tree == QrTree::binary ? 1
-                                         : automatic_domain(s->mt, tiles_along(n, nb), s->rt->worker_count());
+    s->domain = tree == QrTree::flat ? std::max<int64_t>(s->mt, 1)
+                : tree == QrTree::binary
+                    ? 1
+                    : automatic_domain(s->mt, tiles_along(n, nb), s->rt->worker_count());
     const bool merges = s->domain < s->mt;
-    const int64_t count = s->kt * s->mt - s->kt * (s->kt - 1) / 2;  // tiles on and below the diagonal
+    const int64_t count =
+        s->kt * s->mt - s->kt * (s->kt - 1) / 2;  // tiles on and below the diagonal
     const int64_t per_tile = s->ib * s->nb;
     const int64_t factors = count * (merges ? 2 : 1);
-    if (factors > 0) s->buffer = static_cast<T*>(s->rt->allocate_for_transfers(std::size_t(factors * per_tile) * sizeof(T)));
+    if (factors > 0)
+        s->buffer = static_cast<T*>(
+            s->rt->allocate_for_transfers(std::size_t(factors * per_tile) * sizeof(T)));
     T* next = s->buffer;
     auto add = [&](std::vector<Tile>& list) {
         list.reserve(std::size_t(count));
@@ -84,14 +89,12 @@ QrFactors<T>::QrFactors(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb, QrTre
     s_ = std::move(s);
 }
 
-template <Scalar T>
-bool QrFactors<T>::fits(int64_t m, int64_t n, int64_t nb) const noexcept
+template <Scalar T> bool QrFactors<T>::fits(int64_t m, int64_t n, int64_t nb) const noexcept
 {
     return s_ && s_->m == m && s_->n == n && s_->nb == nb;
 }
 
-template <Scalar T>
-rt::Runtime& QrFactors<T>::runtime() const
+template <Scalar T> rt::Runtime& QrFactors<T>::runtime() const
 {
     require(s_ != nullptr, "QrFactors: no runtime (a default-constructed QrFactors)");
     return *s_->rt;
@@ -101,4 +104,4 @@ rt::Runtime& QrFactors<T>::runtime() const
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -18,10 +18,12 @@ Sequence::Sequence(rt::Runtime& rt) : rt_(&rt), state_(std::make_unique<State>()
     // of which run on a sequence, are refused inside a task before they submit anything (the
     // LAPACK-style calls run inline there instead).
     require(rt::Runtime::current_worker() == rt::no_worker,
-            "Sequence: cannot be used inside a task (its wait could deadlock the runtime); the tile calls "
+            "Sequence: cannot be used inside a task (its wait could deadlock the runtime); the "
+            "tile calls "
             "cannot either: submit the tile algorithm's tasks from the application, or call the "
             "LAPACK-style routine, which runs inline in a task");
-    state_->one_blas_thread = kernels::cpu::single_threaded_blas();  // every tile call has a sequence
+    state_->one_blas_thread =
+        kernels::cpu::single_threaded_blas();  // every tile call has a sequence
 }
 
 Sequence::~Sequence()
@@ -90,21 +92,24 @@ std::optional<SequenceCall> Sequence::failed_call() const
 
 uint64_t detail::CallNames::add(std::string_view routine)
 {
-    if (runs_.empty() || runs_.back().routine != routine) runs_.push_back({count_ + 1, std::string(routine)});
+    if (runs_.empty() || runs_.back().routine != routine)
+        runs_.push_back({count_ + 1, std::string(routine)});
     return ++count_;
 }
 
 std::string const& detail::CallNames::name(uint64_t call) const
 {
     require(call >= 1 && call <= count_, "Sequence: no call " + std::to_string(call));
-    auto after = std::upper_bound(runs_.begin(), runs_.end(), call, [](uint64_t c, Run const& r) { return c < r.first; });
+    auto after = std::upper_bound(runs_.begin(), runs_.end(), call,
+                                  [](uint64_t c, Run const& r) { return c < r.first; });
     return std::prev(after)->routine;
 }
 
 Sequence::CallScope Sequence::call(std::string const& routine)
 {
     if (state_->open_depth == 0) {
-        state_->open_call = state_->calls.add(routine);  // first: if it throws, no call is left open
+        state_->open_call =
+            state_->calls.add(routine);  // first: if it throws, no call is left open
     }
     ++state_->open_depth;
     return CallScope{state_.get()};
@@ -121,12 +126,14 @@ uint64_t Sequence::current_call(std::string_view codelet)
     return state_->calls.add(codelet);
 }
 
-std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* end, std::string const& shape,
-                                                bool writes, std::string const& what)
+std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* end,
+                                                std::string const& shape, bool writes,
+                                                std::string const& what)
 {
     // Every other registration that overlaps is checked, also those after a match: a write
     // through the match would not be ordered with their reads.
-    const auto b = reinterpret_cast<std::uintptr_t>(begin), e = reinterpret_cast<std::uintptr_t>(end);
+    const auto b = reinterpret_cast<std::uintptr_t>(begin),
+               e = reinterpret_cast<std::uintptr_t>(end);
     Registration* match = nullptr;
     for (Registration& r : state_->registrations) {
         if (r.begin == b && r.end == e && r.shape == shape) {
@@ -134,7 +141,8 @@ std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* e
             continue;
         }
         require(e <= r.begin || r.end <= b || !(writes || r.writes),
-                what + " overlaps an array converted earlier in the sequence as " + r.shape + ", not " + shape +
+                what + " overlaps an array converted earlier in the sequence as " + r.shape +
+                    ", not " + shape +
                     ", and one of the two writes it: wait for the sequence first");
     }
     if (!match) return nullptr;
@@ -145,8 +153,9 @@ std::shared_ptr<void> Sequence::registration_of(void const* begin, void const* e
 void Sequence::keep_registration(void const* begin, void const* end, std::string shape, bool writes,
                                  std::shared_ptr<void> registration)
 {
-    state_->registrations.push_back({reinterpret_cast<std::uintptr_t>(begin), reinterpret_cast<std::uintptr_t>(end),
-                                     std::move(shape), writes, std::move(registration)});
+    state_->registrations.push_back({reinterpret_cast<std::uintptr_t>(begin),
+                                     reinterpret_cast<std::uintptr_t>(end), std::move(shape),
+                                     writes, std::move(registration)});
 }
 
 // ---- what the templates and the tasks need of the state ---------------------------------------------
@@ -163,21 +172,36 @@ InfoTarget Sequence::info_target(OnInfo on_info, uint64_t finding) const noexcep
 
 uint64_t Sequence::finding_call()
 {
-    return state_->finding_tokens.emplace_back(state_->info, state_->finding_tokens.size() + 1).call();
+    return state_->finding_tokens.emplace_back(state_->info, state_->finding_tokens.size() + 1)
+        .call();
 }
 
-int64_t Sequence::info() const noexcept { return state_->info.value.load(std::memory_order_relaxed); }
+int64_t Sequence::info() const noexcept
+{
+    return state_->info.value.load(std::memory_order_relaxed);
+}
 
-bool Sequence::failed() const noexcept { return state_->info.failed.cancelled() || state_->error != nullptr; }
+bool Sequence::failed() const noexcept
+{
+    return state_->info.failed.cancelled() || state_->error != nullptr;
+}
 
-void Sequence::keep_alive(std::shared_ptr<void const> p) { state_->kept.push_back(std::move(p)); }
+void Sequence::keep_alive(std::shared_ptr<void const> p)
+{
+    state_->kept.push_back(std::move(p));
+}
 
-rt::CancelToken& Sequence::failure_token() noexcept { return state_->info.failed; }
+rt::CancelToken& Sequence::failure_token() noexcept
+{
+    return state_->info.failed;
+}
 
 rt::CancelToken& Sequence::finding_token(uint64_t finding)
 {
-    require(finding >= 1 && finding <= state_->finding_tokens.size(),
-            [&] { return "submit_finding_info: " + std::to_string(finding) + " is not a finding_call() of this sequence"; });
+    require(finding >= 1 && finding <= state_->finding_tokens.size(), [&] {
+        return "submit_finding_info: " + std::to_string(finding) +
+               " is not a finding_call() of this sequence";
+    });
     return state_->finding_tokens[std::size_t(finding - 1)];
 }
 
@@ -197,4 +221,4 @@ rt::TaskRef Sequence::kept(uint64_t call, rt::TaskRef t)
     return t;
 }
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

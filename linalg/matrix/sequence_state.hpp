@@ -28,7 +28,8 @@ struct InfoSlot {
     static constexpr uint64_t none_yet = UINT64_MAX;
 
     std::atomic<int64_t> value{0};
-    rt::CancelToken failed;  // the sequence's tasks are tied to it (a task's exception cancels it too)
+    rt::CancelToken
+        failed;  // the sequence's tasks are tied to it (a task's exception cancels it too)
     /// The call (Sequence::finding_call) whose tasks recorded every failure so far: none_yet
     /// before the first one, no_call once other tasks, or several calls, recorded one.
     std::atomic<uint64_t> failing_call{none_yet};
@@ -50,7 +51,8 @@ struct InfoSlot {
         // cancelled with no record yet: a task's exception came first
         const uint64_t mine = failed.cancelled() ? no_call : finding;
         uint64_t seen = none_yet;
-        if (!failing_call.compare_exchange_strong(seen, mine, std::memory_order_relaxed) && seen != finding)
+        if (!failing_call.compare_exchange_strong(seen, mine, std::memory_order_relaxed) &&
+            seen != finding)
             failing_call.store(no_call, std::memory_order_relaxed);
         failed.cancel();  // publishes failing_call with it
     }
@@ -73,7 +75,8 @@ private:
         std::atomic_flag& flag;
         explicit SpinLock(std::atomic_flag& f) noexcept : flag(f)
         {
-            while (flag.test_and_set(std::memory_order_acquire)) flag.wait(true, std::memory_order_relaxed);
+            while (flag.test_and_set(std::memory_order_acquire))
+                flag.wait(true, std::memory_order_relaxed);
         }
         ~SpinLock()
         {
@@ -91,7 +94,10 @@ private:
 class FindingCallToken final : public rt::CancelToken {
 public:
     FindingCallToken(InfoSlot& slot, uint64_t call) : slot_(slot), call_(call) {}
-    bool cancelled() const noexcept override { return CancelToken::cancelled() || slot_.failed_elsewhere(call_); }
+    bool cancelled() const noexcept override
+    {
+        return CancelToken::cancelled() || slot_.failed_elsewhere(call_);
+    }
     void cancel() noexcept override
     {
         CancelToken::cancel();
@@ -140,19 +146,19 @@ struct Sequence::Submitted {
 struct Sequence::State {
     detail::InfoSlot info;
     std::exception_ptr error;
-    uint64_t error_call = 0;  // the call whose task or submission threw `error`
-    std::vector<Submitted> tasks;  // not known to be done at the last sweep
-    std::size_t sweep_at = 1024;   // sweep the done tasks out of `tasks` at this size
-    std::exception_ptr task_error;  // the first task error found by a sweep...
+    uint64_t error_call = 0;              // the call whose task or submission threw `error`
+    std::vector<Submitted> tasks;         // not known to be done at the last sweep
+    std::size_t sweep_at = 1024;          // sweep the done tasks out of `tasks` at this size
+    std::exception_ptr task_error;        // the first task error found by a sweep...
     uint64_t task_error_id = UINT64_MAX;  // ... by task id (submission order)
     uint64_t task_error_call = 0;
     detail::CallNames calls;
-    uint64_t open_call = 0;          // 0: none open
-    int open_depth = 0;              // the open call's scopes: its own and those inside it
+    uint64_t open_call = 0;  // 0: none open
+    int open_depth = 0;      // the open call's scopes: its own and those inside it
     std::vector<std::shared_ptr<void const>> kept;
     std::vector<Registration> registrations;
     std::shared_ptr<void> one_blas_thread;  // OpenBLAS single-threaded while this lives
     std::deque<detail::FindingCallToken> finding_tokens;  // call c's is at c - 1
 };
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -16,7 +16,10 @@ namespace tessera::inline la {
 
 namespace {
 // ceil(extent / nb), without extent + nb - 1, which overflows for nb near INT64_MAX
-int64_t tiles_along(int64_t extent, int64_t nb) { return extent == 0 ? 0 : 1 + (extent - 1) / nb; }
+int64_t tiles_along(int64_t extent, int64_t nb)
+{
+    return extent == 0 ? 0 : 1 + (extent - 1) / nb;
+}
 
 /// A column-major array: `m` x `n` elements of `bytes` each from address `first`, `ld` apart.
 struct ArrayExtent {
@@ -34,13 +37,13 @@ struct ArrayExtent {
 bool arrays_share_an_element(ArrayExtent const& a, ArrayExtent const& b)
 {
     const std::uintptr_t origin = std::min(a.first, b.first);
-    const bool on_one_grid = a.ld == b.ld && a.bytes == b.bytes && (a.first - origin) % a.bytes == 0 &&
-                             (b.first - origin) % b.bytes == 0;
+    const bool on_one_grid = a.ld == b.ld && a.bytes == b.bytes &&
+                             (a.first - origin) % a.bytes == 0 && (b.first - origin) % b.bytes == 0;
     if (!on_one_grid) return a.first < b.end() && b.first < a.end();
     struct Rectangle {
         int64_t r0, r1, c0, c1;  // rows [r0, r1) x columns [c0, c1)
     };
-    auto rectangles = [&](ArrayExtent const& x, Rectangle (&out)[2]) {
+    auto rectangles = [&](ArrayExtent const& x, Rectangle(&out)[2]) {
         const auto offset = int64_t((x.first - origin) / x.bytes);
         const int64_t r = offset % x.ld, c = offset / x.ld;
         if (r + x.m <= x.ld) {
@@ -55,26 +58,27 @@ bool arrays_share_an_element(ArrayExtent const& a, ArrayExtent const& b)
     const int na = rectangles(a, ra), nb = rectangles(b, rb);
     for (int i = 0; i < na; ++i)
         for (int j = 0; j < nb; ++j)
-            if (ra[i].r0 < rb[j].r1 && rb[j].r0 < ra[i].r1 && ra[i].c0 < rb[j].c1 && rb[j].c0 < ra[i].c1) return true;
+            if (ra[i].r0 < rb[j].r1 && rb[j].r0 < ra[i].r1 && ra[i].c0 < rb[j].c1 &&
+                rb[j].c0 < ra[i].c1)
+                return true;
     return false;
 }
 }  // namespace
 
-template <Scalar T>
-TileMatrix<T>::Storage::~Storage()
+template <Scalar T> TileMatrix<T>::Storage::~Storage()
 {
     tiles.clear();  // unregisters every tile: waits for its tasks, data back in `buffer`
     rt::free_pinned(buffer);
 }
 
-template <Scalar T>
-TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
+template <Scalar T> TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
 {
     require(m >= 0, "TileMatrix: m = " + std::to_string(m) + " must be >= 0");
     require(n >= 0, "TileMatrix: n = " + std::to_string(n) + " must be >= 0");
     require(nb >= 1, "TileMatrix: nb = " + std::to_string(nb) + " must be >= 1");
     require(n == 0 || m <= int64_t(std::numeric_limits<std::size_t>::max() / sizeof(T)) / n,
-            "TileMatrix: m x n = " + std::to_string(m) + " x " + std::to_string(n) + " elements exceed the address space");
+            "TileMatrix: m x n = " + std::to_string(m) + " x " + std::to_string(n) +
+                " elements exceed the address space");
     auto s = std::make_shared<Storage>();
     s->rt = &rt;
     s->m = m;
@@ -82,7 +86,8 @@ TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
     s->nb = nb;
     s->mt = tiles_along(m, nb);
     s->nt = tiles_along(n, nb);
-    s->buffer = static_cast<T*>(rt.allocate_for_transfers(std::size_t(m) * std::size_t(n) * sizeof(T)));
+    s->buffer =
+        static_cast<T*>(rt.allocate_for_transfers(std::size_t(m) * std::size_t(n) * sizeof(T)));
     s->tiles.reserve(std::size_t(s->mt * s->nt));
     T* next = s->buffer;
     for (int64_t j = 0; j < s->nt; ++j)
@@ -99,12 +104,14 @@ TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
 }
 
 template <Scalar T>
-TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda, int64_t nb)
+TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda,
+                                  int64_t nb)
 {
     require(m >= 0, "TileMatrix::wrap: m = " + std::to_string(m) + " must be >= 0");
     require(n >= 0, "TileMatrix::wrap: n = " + std::to_string(n) + " must be >= 0");
-    require(lda >= std::max<int64_t>(1, m),
-            "TileMatrix::wrap: lda = " + std::to_string(lda) + " must be >= max(1, m = " + std::to_string(m) + ")");
+    require(lda >= std::max<int64_t>(1, m), "TileMatrix::wrap: lda = " + std::to_string(lda) +
+                                                " must be >= max(1, m = " + std::to_string(m) +
+                                                ")");
     // a tile's leading dimension is lda, and the BLAS and LAPACK the kernels call take int
     require(lda <= std::numeric_limits<int>::max(),
             "TileMatrix::wrap: lda = " + std::to_string(lda) + " exceeds the BLAS's int (" +
@@ -121,7 +128,8 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
     s->nt = tiles_along(n, nb);
     s->array = a;
     s->lda = lda;
-    if (m > 0 && n > 0) s->pinned = rt.pin_for_transfers(a, std::size_t((n - 1) * lda + m) * sizeof(T));
+    if (m > 0 && n > 0)
+        s->pinned = rt.pin_for_transfers(a, std::size_t((n - 1) * lda + m) * sizeof(T));
     s->tiles.reserve(std::size_t(s->mt * s->nt));
     for (int64_t j = 0; j < s->nt; ++j)
         for (int64_t i = 0; i < s->mt; ++i) {
@@ -137,31 +145,32 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
 }
 
 template <Scalar T>
-ReadOnlyTileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda, int64_t nb)
+ReadOnlyTileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n,
+                                          int64_t lda, int64_t nb)
 {
     // Handles register writable memory; only the read-only view leaves this function, and
     // the tile calls never write a matrix they take as const.
     return ReadOnlyTileMatrix<T>(wrap(rt, const_cast<T*>(a), m, n, lda, nb));
 }
 
-template <Scalar T>
-std::size_t TileMatrix<T>::index(int64_t i, int64_t j) const
+template <Scalar T> std::size_t TileMatrix<T>::index(int64_t i, int64_t j) const
 {
     if (!(i >= 0 && i < mt_ && j >= 0 && j < nt_)) [[unlikely]]  // the message only on failure
         throw InvalidArgument("TileMatrix: tile (" + std::to_string(i) + ", " + std::to_string(j) +
-                              ") is outside the " + std::to_string(mt_) + " x " + std::to_string(nt_) + " tiles");
+                              ") is outside the " + std::to_string(mt_) + " x " +
+                              std::to_string(nt_) + " tiles");
     return std::size_t((i0_ + i) + (j0_ + j) * s_->mt);
 }
 
 template <Scalar T>
 TileMatrix<T> TileMatrix<T>::sub(int64_t i, int64_t j, int64_t mt, int64_t nt) const
 {
-    require(i >= 0 && mt >= 0 && i + mt <= mt_, "TileMatrix::sub: tile rows [" + std::to_string(i) + ", " +
-                                                    std::to_string(i + mt) + ") outside [0, " +
-                                                    std::to_string(mt_) + ")");
-    require(j >= 0 && nt >= 0 && j + nt <= nt_, "TileMatrix::sub: tile columns [" + std::to_string(j) + ", " +
-                                                    std::to_string(j + nt) + ") outside [0, " +
-                                                    std::to_string(nt_) + ")");
+    require(i >= 0 && mt >= 0 && i + mt <= mt_, "TileMatrix::sub: tile rows [" + std::to_string(i) +
+                                                    ", " + std::to_string(i + mt) +
+                                                    ") outside [0, " + std::to_string(mt_) + ")");
+    require(j >= 0 && nt >= 0 && j + nt <= nt_,
+            "TileMatrix::sub: tile columns [" + std::to_string(j) + ", " + std::to_string(j + nt) +
+                ") outside [0, " + std::to_string(nt_) + ")");
     TileMatrix v = *this;
     v.i0_ = i0_ + i;
     v.j0_ = j0_ + j;
@@ -173,23 +182,22 @@ TileMatrix<T> TileMatrix<T>::sub(int64_t i, int64_t j, int64_t mt, int64_t nt) c
     return v;
 }
 
-template <Scalar T>
-bool TileMatrix<T>::overlaps(TileMatrix const& other) const noexcept
+template <Scalar T> bool TileMatrix<T>::overlaps(TileMatrix const& other) const noexcept
 {
     if (!s_ || !other.s_ || m_ == 0 || n_ == 0 || other.m_ == 0 || other.n_ == 0) return false;
     if (s_ == other.s_)
-        return i0_ < other.i0_ + other.mt_ && other.i0_ < i0_ + mt_ && j0_ < other.j0_ + other.nt_ &&
-               other.j0_ < j0_ + nt_;
+        return i0_ < other.i0_ + other.mt_ && other.i0_ < i0_ + mt_ &&
+               j0_ < other.j0_ + other.nt_ && other.j0_ < j0_ + nt_;
     if (!s_->array || !other.s_->array) return false;  // tile storage of its own is no one else's
     auto extent = [](TileMatrix const& x) {
         T const* first = x.s_->array + x.i0_ * x.s_->nb + x.j0_ * x.s_->nb * x.s_->lda;
-        return ArrayExtent{reinterpret_cast<std::uintptr_t>(first), x.m_, x.n_, x.s_->lda, sizeof(T)};
+        return ArrayExtent{reinterpret_cast<std::uintptr_t>(first), x.m_, x.n_, x.s_->lda,
+                           sizeof(T)};
     };
     return arrays_share_an_element(extent(*this), extent(other));
 }
 
-template <Scalar T>
-rt::Runtime& TileMatrix<T>::runtime() const
+template <Scalar T> rt::Runtime& TileMatrix<T>::runtime() const
 {
     require(s_ != nullptr, "TileMatrix: empty matrix has no runtime");
     return *s_->rt;
@@ -200,4 +208,4 @@ template class TileMatrix<double>;
 template class TileMatrix<std::complex<float>>;
 template class TileMatrix<std::complex<double>>;
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -31,7 +31,8 @@ ContextId SchedulingContexts::create(std::vector<WorkerId> const& workers)
 
 std::vector<WorkerId> SchedulingContexts::workers(ContextId c) const
 {
-    require(c.value < count(), [&] { return "context_workers: unknown context " + std::to_string(c.value); });
+    require(c.value < count(),
+            [&] { return "context_workers: unknown context " + std::to_string(c.value); });
     std::vector<WorkerId> out;
     for (WorkerId w = 0; w < workers_; ++w)
         if (contains(c.value, w)) out.push_back(w);

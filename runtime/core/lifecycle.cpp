@@ -50,22 +50,30 @@ void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index, std::
         if (element != no_element) a += ", element " + std::to_string(element);
         return a + ": " + what;
     };
-    require(s != nullptr && s->registered.load(std::memory_order_acquire), [&] { return arg("handle is not registered"); });
+    require(s != nullptr && s->registered.load(std::memory_order_acquire),
+            [&] { return arg("handle is not registered"); });
     require(s->rt == t->rt, [&] { return arg("handle belongs to another runtime"); });
     {
         std::lock_guard lock(s->m);
-        require(!s->partitioned, [&] { return arg("handle is partitioned; use its sub-handles or unpartition it"); });
+        require(!s->partitioned, [&] {
+            return arg("handle is partitioned; use its sub-handles or unpartition it");
+        });
     }
     if (m == Mode::REDUX)
-        require(s->reduction.redux != nullptr, [&] { return arg("reduce(h) needs h.set_reduction(init, redux) first"); });
+        require(s->reduction.redux != nullptr,
+                [&] { return arg("reduce(h) needs h.set_reduction(init, redux) first"); });
     for (BufferSlot const& b : t->buffers)
         if (b.state == s && b.mode != m)
-            require(coherent(b.mode) && coherent(m) && b.mode != Mode::COMMUTE && m != Mode::COMMUTE,
+            require(coherent(b.mode) && coherent(m) && b.mode != Mode::COMMUTE &&
+                        m != Mode::COMMUTE,
                     [&] { return arg("the same handle twice, with modes that do not combine"); });
     t->buffers.push_back(BufferSlot{s, s->host_ptr, &s->layout, m});  // where it executes, set then
 }
 
-void task_begin_buffer_parameter(Task* t) { t->buffer_groups.push_back(uint32_t(t->buffers.size())); }
+void task_begin_buffer_parameter(Task* t)
+{
+    t->buffer_groups.push_back(uint32_t(t->buffers.size()));
+}
 
 void* task_value_storage(Task* t, std::size_t size, std::size_t align)
 {
@@ -79,10 +87,22 @@ void* task_value_storage(Task* t, std::size_t size, std::size_t align)
     return t->values;
 }
 
-void task_values_constructed(Task* t, void (*destroy)(void*)) noexcept { t->destroy_values = destroy; }
-void task_set_priority(Task* t, int p) noexcept { t->priority = p; }
-void task_set_callback(Task* t, std::function<void()>&& f) { t->callback = std::move(f); }
-void task_set_cancel_token(Task* t, CancelToken* token) noexcept { t->cancel_token = token; }
+void task_values_constructed(Task* t, void (*destroy)(void*)) noexcept
+{
+    t->destroy_values = destroy;
+}
+void task_set_priority(Task* t, int p) noexcept
+{
+    t->priority = p;
+}
+void task_set_callback(Task* t, std::function<void()>&& f)
+{
+    t->callback = std::move(f);
+}
+void task_set_cancel_token(Task* t, CancelToken* token) noexcept
+{
+    t->cancel_token = token;
+}
 void task_set_tag(Task* t, TagId id)
 {
     t->has_tag = true;
@@ -92,8 +112,9 @@ void task_set_tag(Task* t, TagId id)
 void task_set_worker(Task* t, unsigned w, std::size_t arg_index)
 {
     require(w < t->rt->worker_count(), [&] {
-        return "submit: argument " + std::to_string(arg_index + 1) + ": on_worker(" + std::to_string(w) +
-               "): there are " + std::to_string(t->rt->worker_count()) + " workers";
+        return "submit: argument " + std::to_string(arg_index + 1) + ": on_worker(" +
+               std::to_string(w) + "): there are " + std::to_string(t->rt->worker_count()) +
+               " workers";
     });
     t->bound_worker = w;
 }
@@ -101,8 +122,8 @@ void task_set_worker(Task* t, unsigned w, std::size_t arg_index)
 void task_set_context(Task* t, ContextId c, std::size_t arg_index)
 {
     require(c.value < t->rt->contexts().count(), [&] {
-        return "submit: argument " + std::to_string(arg_index + 1) + ": in_context: unknown context " +
-               std::to_string(c.value);
+        return "submit: argument " + std::to_string(arg_index + 1) +
+               ": in_context: unknown context " + std::to_string(c.value);
     });
     t->context = c.value;
 }
@@ -110,16 +131,21 @@ void task_set_context(Task* t, ContextId c, std::size_t arg_index)
 void task_add_dependency(Task* t, TaskRef const& pred, std::size_t arg_index)
 {
     require(Internals::task(pred) != nullptr, [&] {
-        return "submit: argument " + std::to_string(arg_index + 1) + ": after() names an empty task reference";
+        return "submit: argument " + std::to_string(arg_index + 1) +
+               ": after() names an empty task reference";
     });
     require(Internals::task(pred)->rt == t->rt, [&] {
-        return "submit: argument " + std::to_string(arg_index + 1) + ": after() names a task of another runtime";
+        return "submit: argument " + std::to_string(arg_index + 1) +
+               ": after() names a task of another runtime";
     });
     task_retain(Internals::task(pred));
     t->explicit_preds.push_back(Internals::task(pred));
 }
 
-void task_discard(Task* t) noexcept { recycle_task(t); }
+void task_discard(Task* t) noexcept
+{
+    recycle_task(t);
+}
 
 namespace {
 /// Implicit dependencies of each handle t uses; a handle named twice counts once, with the
@@ -149,12 +175,15 @@ TaskRef task_submit(Task* t)
     RuntimeImpl& rt = *t->rt;
     rt.find_implementations(t);
     if (!rt.runnable_somewhere(t)) {
-        std::string what = t->bound_worker != no_worker ? "on_worker(" + std::to_string(t->bound_worker) + ")" : "no worker";
+        std::string what = t->bound_worker != no_worker
+                               ? "on_worker(" + std::to_string(t->bound_worker) + ")"
+                               : "no worker";
         std::string name(t->ops->name(t->codelet));
         const std::size_t bytes = t->data_bytes;
         task_discard(t);
         throw InvalidArgument("submit: " + what + " can run codelet '" + name +
-                              "' (its implementations, where and can_execute, and the units' memory: its data takes " +
+                              "' (its implementations, where and can_execute, and the units' "
+                              "memory: its data takes " +
                               std::to_string(bytes) + " bytes)");
     }
     if (t->has_tag) {
@@ -191,18 +220,18 @@ void RuntimeImpl::on_submit(Task* t)
 void RuntimeImpl::control_ready(Task* t, std::vector<Task*>& completed_now)
 {
     switch (t->kind) {
-        case Task::Kind::acquire:  // the application thread waiting in acquire() takes it
-            t->ready.store(1, std::memory_order_release);
-            t->ready.notify_all();
-            break;
-        case Task::Kind::join:
-            completed_now.push_back(t);
-            break;
-        case Task::Kind::reduction:
-            advance_reduction(t, completed_now);
-            break;
-        case Task::Kind::codelet:
-            break;
+    case Task::Kind::acquire:  // the application thread waiting in acquire() takes it
+        t->ready.store(1, std::memory_order_release);
+        t->ready.notify_all();
+        break;
+    case Task::Kind::join:
+        completed_now.push_back(t);
+        break;
+    case Task::Kind::reduction:
+        advance_reduction(t, completed_now);
+        break;
+    case Task::Kind::codelet:
+        break;
     }
 }
 
@@ -302,7 +331,8 @@ void RuntimeImpl::execute(Task* t, WorkerId w)
 
 bool RuntimeImpl::begin(Task* t, WorkerId w)
 {
-    if (!t->skips() && !take_commute_handles(t, t->buffers)) return false;  // pushed again when its turn comes
+    if (!t->skips() && !take_commute_handles(t, t->buffers))
+        return false;  // pushed again when its turn comes
     t->ran_on = w;
     policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
     return true;
@@ -373,8 +403,9 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
 
         for (std::size_t i = 0; i < t->buffers.size(); ++i) {
             DataState* s = t->buffers[i].state;
-            bool first_use = std::none_of(t->buffers.begin(), t->buffers.begin() + std::ptrdiff_t(i),
-                                          [&](BufferSlot const& b) { return b.state == s; });
+            bool first_use =
+                std::none_of(t->buffers.begin(), t->buffers.begin() + std::ptrdiff_t(i),
+                             [&](BufferSlot const& b) { return b.state == s; });
             if (first_use) s->access_done();
         }
 
@@ -401,7 +432,8 @@ void RuntimeImpl::complete(Task* first, WorkerId w)
         else
             retire();
         t->done.notify_all();
-        for (Task* r : released) drop_dependency(r, w, work);  // tasks whose tags waited for this one
+        for (Task* r : released)
+            drop_dependency(r, w, work);  // tasks whose tags waited for this one
         released.clear();
         task_release(t);  // the runtime's reference
     }

@@ -4,11 +4,13 @@
 
 namespace tessera::rt::detail {
 
-Machine::Machine(std::vector<std::unique_ptr<Driver>> drivers) : drivers_(std::move(drivers)) {}
+Machine::Machine(std::vector<std::unique_ptr<Driver>> drivers) : drivers_(std::move(drivers))
+{}
 
 Machine::~Machine() = default;
 
-NodeId Machine::add_node(NodeKind kind, std::size_t capacity, std::unique_ptr<DeviceBackend> device, LinkModel link)
+NodeId Machine::add_node(NodeKind kind, std::size_t capacity, std::unique_ptr<DeviceBackend> device,
+                         LinkModel link)
 {
     NodeId id = NodeId(nodes_.size());
     DeviceBackend* raw = device.get();
@@ -17,11 +19,15 @@ NodeId Machine::add_node(NodeKind kind, std::size_t capacity, std::unique_ptr<De
     nodes_.push_back(std::make_unique<MemoryNode>(id, kind, capacity, raw));
     // where the GPU has no room for what the node does not account for (a workspace, a plan),
     // the node frees unused replicas first
-    if (raw) raw->reclaim_node_memory = [n = nodes_.back().get()](std::size_t bytes) { return n->reclaim(bytes); };
+    if (raw)
+        raw->reclaim_node_memory = [n = nodes_.back().get()](std::size_t bytes) {
+            return n->reclaim(bytes);
+        };
     return id;
 }
 
-WorkerId Machine::add_worker(WorkerInfo info, Driver& driver, std::string perf_arch, unsigned bind_core, double slowdown)
+WorkerId Machine::add_worker(WorkerInfo info, Driver& driver, std::string perf_arch,
+                             unsigned bind_core, double slowdown)
 {
     info.id = WorkerId(workers_.size());
     workers_.push_back(info);
@@ -49,7 +55,8 @@ void Machine::finish()
                          [&](WorkerId r) { return workers_[r].arch == w.arch; }))
             arch_representatives_.push_back(w.id);
     links_ = LinkCounters(node_count());
-    for (NodeId n = 1; n < node_count(); ++n) transfers_.add_channels(n, node_links_[n], devices_[n].get());
+    for (NodeId n = 1; n < node_count(); ++n)
+        transfers_.add_channels(n, node_links_[n], devices_[n].get());
 }
 
 std::vector<WorkerId> Machine::neighbours(WorkerId w) const
@@ -65,7 +72,8 @@ std::vector<WorkerId> Machine::neighbours(WorkerId w) const
     std::stable_sort(out.begin(), out.end(), [&](WorkerId a, WorkerId b) {
         int ca = closeness(a), cb = closeness(b);
         if (ca != cb) return ca > cb;
-        return (a + worker_count() - w) % worker_count() < (b + worker_count() - w) % worker_count();
+        return (a + worker_count() - w) % worker_count() <
+               (b + worker_count() - w) % worker_count();
     });
     return out;
 }

@@ -34,8 +34,8 @@ public:
     // ---- set-up, by the drivers (Driver::add_to) ----
     /// A memory node: the host (first), an emulated device, or a GPU whose `device` allocates
     /// and copies. `link` slows the copies of a node without device to an emulated link.
-    NodeId add_node(NodeKind kind, std::size_t capacity, std::unique_ptr<DeviceBackend> device = nullptr,
-                    LinkModel link = {});
+    NodeId add_node(NodeKind kind, std::size_t capacity,
+                    std::unique_ptr<DeviceBackend> device = nullptr, LinkModel link = {});
     /// A worker run by `driver` (its id is set here); `perf_arch` names its performance models
     /// ("cpu", "emu0", "cuda0"), `bind_core` is the core its thread is bound to when
     /// info.core >= 0, and its kernels last `slowdown` times longer (an emulated slow device).
@@ -57,7 +57,10 @@ public:
     /// The smallest such capacity of any worker (0: no worker's memory is limited).
     std::size_t smallest_memory() const noexcept { return smallest_memory_; }
     /// One worker per distinct architecture, in worker order.
-    std::vector<WorkerId> const& arch_representatives() const noexcept { return arch_representatives_; }
+    std::vector<WorkerId> const& arch_representatives() const noexcept
+    {
+        return arch_representatives_;
+    }
     std::vector<std::vector<WorkerId>> const& combined_workers() const noexcept { return groups_; }
     /// The other workers, CPU workers by closeness in the hwloc tree first.
     std::vector<WorkerId> neighbours(WorkerId w) const;
@@ -66,7 +69,10 @@ public:
     unsigned node_count() const noexcept { return unsigned(nodes_.size()); }
     MemoryNode& node(NodeId n) const noexcept { return *nodes_[n]; }
     /// A node's GPU, or nullptr (the host, an emulated device).
-    DeviceBackend* device(NodeId n) const noexcept { return n < devices_.size() ? devices_[n].get() : nullptr; }
+    DeviceBackend* device(NodeId n) const noexcept
+    {
+        return n < devices_.size() ? devices_[n].get() : nullptr;
+    }
     /// Can data move between nodes a and b in one copy? Always when one is the host; between
     /// two GPUs with peer access; never between other devices (they go through the host).
     bool peers(NodeId a, NodeId b) const noexcept;

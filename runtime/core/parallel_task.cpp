@@ -12,8 +12,8 @@ namespace tessera::rt::detail {
 
 namespace {
 thread_local unsigned tls_rank = 0, tls_size = 1;
-thread_local Task* tls_task = nullptr;       // the parallel task this thread runs a rank of
-thread_local unsigned tls_barriers = 0;      // parallel_barrier() calls it made in that task
+thread_local Task* tls_task = nullptr;   // the parallel task this thread runs a rank of
+thread_local unsigned tls_barriers = 0;  // parallel_barrier() calls it made in that task
 
 /// Each member of a parallel task's group arrives; returns once all have (phase 1: its data is
 /// ready; phase 2: its kernel is done everywhere).
@@ -73,7 +73,8 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
         tls_barriers = 0;
         try {
             KernelArgs args = kernel_args(t, t->running_slots);
-            t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0), args);
+            t->ops->run(t->codelet, Arch::cpu, first_runnable_implementation(t, w).value_or(0),
+                        args);
         } catch (...) {
             fail(t, std::current_exception());
             if (spmd) break_barriers(t);
@@ -85,7 +86,9 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
     arrive(t, 2);
     if (rank == 0) {
         if (!t->failed && !t->cancelled) {
-            record_sample(t, w, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            record_sample(
+                t, w,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
             if (t->callback) {
                 try {
                     t->callback();
@@ -105,8 +108,14 @@ void RuntimeImpl::execute_parallel(Task* t, WorkerId w)
 }  // namespace tessera::rt::detail
 
 namespace tessera::rt {
-unsigned parallel_rank() noexcept { return detail::tls_rank; }
-unsigned parallel_size() noexcept { return detail::tls_size; }
+unsigned parallel_rank() noexcept
+{
+    return detail::tls_rank;
+}
+unsigned parallel_size() noexcept
+{
+    return detail::tls_size;
+}
 
 bool parallel_barrier() noexcept
 {

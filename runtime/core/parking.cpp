@@ -4,7 +4,10 @@
 
 namespace tessera::rt::detail {
 
-Parking::Parking(unsigned workers) { resize(workers); }
+Parking::Parking(unsigned workers)
+{
+    resize(workers);
+}
 
 void Parking::resize(unsigned workers)
 {

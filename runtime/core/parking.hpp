@@ -35,8 +35,7 @@ public:
     void wake(WorkerId w) noexcept;
     /// Wakes one idle worker satisfying `able` (the most recently idle one, whose caches are
     /// warmest). Returns false if none was idle and able.
-    template <class Pred>
-    bool wake_one(Pred&& able) noexcept
+    template <class Pred> bool wake_one(Pred&& able) noexcept
     {
         std::atomic_thread_fence(std::memory_order_seq_cst);
         if (idle_count_.load(std::memory_order_relaxed) == 0) return false;

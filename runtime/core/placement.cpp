@@ -22,7 +22,8 @@ std::size_t distinct_data_bytes(Task const* t) noexcept
 {
     std::size_t bytes = 0;
     for (auto b = t->buffers.begin(); b != t->buffers.end(); ++b)
-        if (std::none_of(t->buffers.begin(), b, [&](BufferSlot const& o) { return o.state == b->state; }))
+        if (std::none_of(t->buffers.begin(), b,
+                         [&](BufferSlot const& o) { return o.state == b->state; }))
             bytes += b->layout->bytes();
     return bytes;
 }
@@ -49,7 +50,7 @@ bool RuntimeImpl::no_other_can_run(Task const* t, WorkerId w) const
 {
     for (WorkerId v = 0; v < worker_count(); ++v)
         if (v != w && !retired(v) && able(t, v)) return false;  // it goes to v
-    return true;  // to w, which fails it
+    return true;                                                // to w, which fails it
 }
 
 bool RuntimeImpl::runnable_somewhere(Task const* t) const
@@ -63,8 +64,10 @@ bool RuntimeImpl::runnable_somewhere(Task const* t) const
     for (WorkerId w : machine_.arch_representatives()) {
         if (!first_runnable_implementation(t, w)) continue;
         if (holds_data_of(t, w)) return true;
-        for (WorkerId v = 0; v < worker_count(); ++v)  // another unit of w's kind may have more memory
-            if (machine_.worker(v).arch == machine_.worker(w).arch && holds_data_of(t, v)) return true;
+        for (WorkerId v = 0; v < worker_count();
+             ++v)  // another unit of w's kind may have more memory
+            if (machine_.worker(v).arch == machine_.worker(w).arch && holds_data_of(t, v))
+                return true;
     }
     return false;
 }

@@ -45,7 +45,8 @@ double RuntimeImpl::expected_transfer(Task* t, WorkerId w)
 
 void RuntimeImpl::record_sample(Task* t, WorkerId w, double seconds)
 {
-    std::string arch = t->group_size > 1 ? "cpu_x" + std::to_string(t->group_size) : machine_.perf_arch(w);
+    std::string arch =
+        t->group_size > 1 ? "cpu_x" + std::to_string(t->group_size) : machine_.perf_arch(w);
     predictor_.record(shape_of(t), arch, seconds);
 }
 
@@ -54,7 +55,8 @@ void RuntimeImpl::calibrate_bus()
     BusCalibrationInput in;
     std::ostringstream sig;  // what the links depend on: the nodes, then each driver's say
     sig << "nodes " << machine_.node_count();
-    for (NodeId n = 1; n < machine_.node_count(); ++n) sig << (machine_.node(n).kind() == NodeKind::cuda ? " cuda" : " emu");
+    for (NodeId n = 1; n < machine_.node_count(); ++n)
+        sig << (machine_.node(n).kind() == NodeKind::cuda ? " cuda" : " emu");
     for (auto const& driver : machine_.drivers()) sig << driver->link_signature(config_);
     in.signature = sig.str();
     for (NodeId n = 0; n < machine_.node_count(); ++n) in.devices.push_back(machine_.device(n));

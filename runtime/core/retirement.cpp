@@ -32,8 +32,8 @@ void RuntimeImpl::retire_worker(WorkerId w, std::string const& why)
         retired_[w].store(true, std::memory_order_release);
     }
     any_retired_.store(true, std::memory_order_release);  // after the worker's own flag
-    std::fprintf(stderr, "tessera: worker %u (%s) retired: %s; the other workers take its tasks\n", w,
-                 machine_.perf_arch(w).c_str(), why.c_str());
+    std::fprintf(stderr, "tessera: worker %u (%s) retired: %s; the other workers take its tasks\n",
+                 w, machine_.perf_arch(w).c_str(), why.c_str());
     for (ReadyTask t : policy_->withdraw(w)) hand_back(Internals::task(t), w, false);
     // A push may have woken this worker alone for a task that now waits for the others, in a
     // shared queue or a deque they steal from: every sleeper looks again.
@@ -67,8 +67,9 @@ void RuntimeImpl::hand_back(Task* t, WorkerId w, bool popped)
         why = retired_why_[w];
     }
     fail(t, std::make_exception_ptr(DeviceError("task '" + std::string(t->ops->name(t->codelet)) +
-                                                "': no worker in service can run it; worker " + std::to_string(w) +
-                                                " (" + machine_.perf_arch(w) + ") was retired: " + why)));
+                                                "': no worker in service can run it; worker " +
+                                                std::to_string(w) + " (" + machine_.perf_arch(w) +
+                                                ") was retired: " + why)));
     if (popped) policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
     complete(t, w);  // cancels what depends on it
 }

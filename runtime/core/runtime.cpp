@@ -19,8 +19,14 @@ thread_local RuntimeImpl* tls_runtime = nullptr;
 thread_local WorkerId tls_worker = no_worker;
 }  // namespace
 
-WorkerId current_worker_id() noexcept { return tls_worker; }
-RuntimeImpl* current_worker_runtime() noexcept { return tls_runtime; }
+WorkerId current_worker_id() noexcept
+{
+    return tls_worker;
+}
+RuntimeImpl* current_worker_runtime() noexcept
+{
+    return tls_runtime;
+}
 void set_current_worker(RuntimeImpl* rt, WorkerId w) noexcept
 {
     tls_runtime = rt;
@@ -29,7 +35,8 @@ void set_current_worker(RuntimeImpl* rt, WorkerId w) noexcept
 
 // ---- start and stop ---------------------------------------------------------------------------------
 
-RuntimeImpl::RuntimeImpl(RuntimeConfig config) : RuntimeImpl(std::move(config), make_drivers()) {}
+RuntimeImpl::RuntimeImpl(RuntimeConfig config) : RuntimeImpl(std::move(config), make_drivers())
+{}
 
 RuntimeImpl::RuntimeImpl(RuntimeConfig config, std::vector<std::unique_ptr<Driver>> drivers)
     : config_(std::move(config)), machine_(std::move(drivers))
@@ -55,7 +62,8 @@ RuntimeImpl::RuntimeImpl(RuntimeConfig config, std::vector<std::unique_ptr<Drive
     for (WorkerId w = 0; w < n; ++w) {
         threads_.emplace_back([this, w] {
             set_current_worker(this, w);
-            if (machine_.worker(w).core >= 0) machine_.topology().bind_current_thread(machine_.bind_core(w));
+            if (machine_.worker(w).core >= 0)
+                machine_.topology().bind_current_thread(machine_.bind_core(w));
             machine_.driver_of(w).run_worker(*this, w);
             set_current_worker(nullptr, no_worker);
         });
@@ -98,7 +106,8 @@ void RuntimeImpl::untrack(DataState* d) noexcept
 
 WorkerInfo const& RuntimeImpl::worker(WorkerId w) const
 {
-    require(w < worker_count(), [&] { return "worker: id " + std::to_string(w) + " out of range"; });
+    require(w < worker_count(),
+            [&] { return "worker: id " + std::to_string(w) + " out of range"; });
     return machine_.worker(w);
 }
 
@@ -125,7 +134,8 @@ void RuntimeImpl::push_to_group(ReadyTask rt, std::size_t g)
 {
     Task* t = Internals::task(rt);
     auto const& groups = machine_.combined_workers();
-    require(g < groups.size(), [&] { return "push_to_group: no combined worker " + std::to_string(g); });
+    require(g < groups.size(),
+            [&] { return "push_to_group: no combined worker " + std::to_string(g); });
     auto const& members = groups[g];
     t->group = g;
     t->group_size = unsigned(members.size());
@@ -137,7 +147,8 @@ void RuntimeImpl::push_to_group(ReadyTask rt, std::size_t g)
 std::vector<uint64_t> RuntimeImpl::executed_per_worker() const
 {
     std::vector<uint64_t> out(worker_count());
-    for (WorkerId w = 0; w < worker_count(); ++w) out[w] = executed_[w].executed.load(std::memory_order_relaxed);
+    for (WorkerId w = 0; w < worker_count(); ++w)
+        out[w] = executed_[w].executed.load(std::memory_order_relaxed);
     return out;
 }
 
@@ -145,13 +156,22 @@ std::vector<uint64_t> RuntimeImpl::executed_per_worker() const
 
 namespace tessera::rt {
 
-Runtime::Runtime(RuntimeConfig config) : impl_(std::make_unique<detail::RuntimeImpl>(std::move(config))) {}
-Runtime::Runtime(std::unique_ptr<detail::RuntimeImpl> impl) noexcept : impl_(std::move(impl)) {}
+Runtime::Runtime(RuntimeConfig config)
+    : impl_(std::make_unique<detail::RuntimeImpl>(std::move(config)))
+{}
+Runtime::Runtime(std::unique_ptr<detail::RuntimeImpl> impl) noexcept : impl_(std::move(impl))
+{}
 Runtime::~Runtime() = default;
 
-void Runtime::wait_all() { impl_->wait_all(); }
+void Runtime::wait_all()
+{
+    impl_->wait_all();
+}
 
-void Runtime::declare_tag_deps(TagId id, std::span<TagId const> deps) { impl_->tags().declare_deps(id, deps); }
+void Runtime::declare_tag_deps(TagId id, std::span<TagId const> deps)
+{
+    impl_->tags().declare_deps(id, deps);
+}
 void Runtime::wait_tag(TagId id)
 {
     require(detail::current_worker_id() == no_worker,
@@ -164,27 +184,58 @@ void Runtime::notify_tag(TagId id)
     impl_->tags().notify(id, released);
     for (detail::Task* t : released) impl_->release_dependency(t, no_worker);
 }
-void Runtime::remove_tag(TagId id) { impl_->tags().remove(id); }
+void Runtime::remove_tag(TagId id)
+{
+    impl_->tags().remove(id);
+}
 
-unsigned Runtime::worker_count() const noexcept { return impl_->worker_count(); }
-WorkerInfo const& Runtime::worker(WorkerId w) const { return impl_->worker(w); }
-std::string_view Runtime::scheduler() const noexcept { return impl_->policy().name(); }
-RuntimeConfig const& Runtime::config() const noexcept { return impl_->config(); }
-int64_t Runtime::pending_tasks() const noexcept { return impl_->pending_tasks(); }
-std::vector<uint64_t> Runtime::executed_per_worker() const { return impl_->executed_per_worker(); }
+unsigned Runtime::worker_count() const noexcept
+{
+    return impl_->worker_count();
+}
+WorkerInfo const& Runtime::worker(WorkerId w) const
+{
+    return impl_->worker(w);
+}
+std::string_view Runtime::scheduler() const noexcept
+{
+    return impl_->policy().name();
+}
+RuntimeConfig const& Runtime::config() const noexcept
+{
+    return impl_->config();
+}
+int64_t Runtime::pending_tasks() const noexcept
+{
+    return impl_->pending_tasks();
+}
+std::vector<uint64_t> Runtime::executed_per_worker() const
+{
+    return impl_->executed_per_worker();
+}
 bool Runtime::worker_retired(WorkerId w) const
 {
     (void)impl_->worker(w);  // throws for an unknown worker
     return impl_->retired(w);
 }
-void Runtime::record_dependencies(bool on) { impl_->recorder().set_recording(on); }
-std::vector<DependencyEdge> Runtime::recorded_dependencies() const { return impl_->recorder().edges(); }
-WorkerId Runtime::current_worker() noexcept { return detail::current_worker_id(); }
+void Runtime::record_dependencies(bool on)
+{
+    impl_->recorder().set_recording(on);
+}
+std::vector<DependencyEdge> Runtime::recorded_dependencies() const
+{
+    return impl_->recorder().edges();
+}
+WorkerId Runtime::current_worker() noexcept
+{
+    return detail::current_worker_id();
+}
 
 std::vector<MemoryNodeInfo> Runtime::memory_nodes() const
 {
     std::vector<MemoryNodeInfo> out;
-    for (NodeId n = 0; n < impl_->machine().node_count(); ++n) out.push_back(impl_->machine().node(n).info());
+    for (NodeId n = 0; n < impl_->machine().node_count(); ++n)
+        out.push_back(impl_->machine().node(n).info());
     return out;
 }
 namespace {
@@ -201,25 +252,46 @@ PinnedRegion Runtime::pin_for_transfers(void const* p, std::size_t bytes) const
     if (bytes < impl_->pin_threshold() || !has_gpu(*impl_)) return {};
     return PinnedRegion(p, bytes);
 }
-std::size_t Runtime::pin_threshold() const noexcept { return impl_->pin_threshold(); }
-void* Runtime::allocate_for_transfers(std::size_t bytes) const { return allocate_host(bytes, has_gpu(*impl_)); }
-ContextId Runtime::create_context(std::vector<WorkerId> const& workers) { return impl_->contexts().create(workers); }
-std::vector<WorkerId> Runtime::context_workers(ContextId c) const { return impl_->contexts().workers(c); }
-std::vector<LinkStats> Runtime::link_stats() const { return impl_->machine().links().snapshot(); }
-void Runtime::reset_link_stats() { impl_->machine().links().reset(); }
+std::size_t Runtime::pin_threshold() const noexcept
+{
+    return impl_->pin_threshold();
+}
+void* Runtime::allocate_for_transfers(std::size_t bytes) const
+{
+    return allocate_host(bytes, has_gpu(*impl_));
+}
+ContextId Runtime::create_context(std::vector<WorkerId> const& workers)
+{
+    return impl_->contexts().create(workers);
+}
+std::vector<WorkerId> Runtime::context_workers(ContextId c) const
+{
+    return impl_->contexts().workers(c);
+}
+std::vector<LinkStats> Runtime::link_stats() const
+{
+    return impl_->machine().links().snapshot();
+}
+void Runtime::reset_link_stats()
+{
+    impl_->machine().links().reset();
+}
 std::vector<PerfModelEntry> Runtime::perfmodel_entries(std::string_view symbol) const
 {
     return impl_->models().entries(symbol);
 }
 double Runtime::predicted_transfer_time(NodeId src, NodeId dst, std::size_t bytes) const
 {
-    require(src < impl_->machine().node_count() && dst < impl_->machine().node_count(), "predicted_transfer_time: no such memory node");
+    require(src < impl_->machine().node_count() && dst < impl_->machine().node_count(),
+            "predicted_transfer_time: no such memory node");
     return impl_->bus().time(src, dst, double(bytes));
 }
 void Runtime::prefetch_data(detail::DataState* d, NodeId node)
 {
-    require(d != nullptr && d->registered.load(std::memory_order_acquire), "prefetch: handle is not registered");
-    require(node < impl_->machine().node_count(), "prefetch: no memory node " + std::to_string(node));
+    require(d != nullptr && d->registered.load(std::memory_order_acquire),
+            "prefetch: handle is not registered");
+    require(node < impl_->machine().node_count(),
+            "prefetch: no memory node " + std::to_string(node));
     detail::prefetch_replica(d, node);
 }
 

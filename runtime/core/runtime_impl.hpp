@@ -128,7 +128,8 @@ public:
     void retire_worker(WorkerId w, std::string const& why);
     bool retired(WorkerId w) const noexcept
     {
-        return any_retired_.load(std::memory_order_acquire) && retired_[w].load(std::memory_order_acquire);
+        return any_retired_.load(std::memory_order_acquire) &&
+               retired_[w].load(std::memory_order_acquire);
     }
     /// A device memory node whose worker was retired: its replicas can no longer be read.
     bool node_retired(NodeId n) const noexcept;
@@ -203,7 +204,7 @@ private:
     static std::optional<unsigned> find_first_runnable(Task const* t, Arch arch);
 
     RuntimeConfig config_;
-    Machine machine_;  // first built, last destroyed: everything else runs on it
+    Machine machine_;                // first built, last destroyed: everything else runs on it
     std::size_t pin_threshold_ = 0;  // config_.cuda_pin_threshold in bytes
     std::unique_ptr<Policy> policy_;
     Parking parking_;

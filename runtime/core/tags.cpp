@@ -9,7 +9,10 @@
 namespace tessera::rt::detail {
 
 namespace {
-std::string tag_name(TagId id) { return "tag " + std::to_string(id); }
+std::string tag_name(TagId id)
+{
+    return "tag " + std::to_string(id);
+}
 }  // namespace
 
 void TagTable::declare_deps(TagId id, std::span<TagId const> deps)
@@ -17,7 +20,8 @@ void TagTable::declare_deps(TagId id, std::span<TagId const> deps)
     std::lock_guard lock(m_);
     State& s = tags_[id];
     require(!s.has_task && !s.done,
-            "declare_tag_deps: " + tag_name(id) + " already has a task; declare its dependencies before submitting it");
+            "declare_tag_deps: " + tag_name(id) +
+                " already has a task; declare its dependencies before submitting it");
     for (TagId d : deps) {
         require(d != id, "declare_tag_deps: " + tag_name(id) + " cannot depend on itself");
         State& ds = tags_[d];
@@ -42,7 +46,8 @@ void TagTable::associate(TagId id, Task* t)
     if (s.undone_deps > 0) t->pending.fetch_add(1, std::memory_order_relaxed);
 }
 
-void TagTable::mark_done_locked(TagId id, State& s, std::exception_ptr error, std::vector<Task*>& released)
+void TagTable::mark_done_locked(TagId id, State& s, std::exception_ptr error,
+                                std::vector<Task*>& released)
 {
     s.done = true;
     s.task = nullptr;
@@ -73,7 +78,8 @@ void TagTable::notify(TagId id, std::vector<Task*>& released)
 void TagTable::wait(TagId id)
 {
     std::unique_lock lock(m_);
-    require(tags_.contains(id), "wait_tag: " + tag_name(id) + " was never declared, used or notified");
+    require(tags_.contains(id),
+            "wait_tag: " + tag_name(id) + " was never declared, used or notified");
     done_cv_.wait(lock, [&] {
         auto it = tags_.find(id);
         return it == tags_.end() || it->second.done;

@@ -33,7 +33,8 @@ public:
     /// pending_tasks(); TaskRef::wait or wait_all then remove_tag). Appends to `released` the
     /// tasks whose tags thereby became ready.
     template <class Retire>
-    void task_done(TagId id, std::exception_ptr error, Retire&& retire, std::vector<Task*>& released)
+    void task_done(TagId id, std::exception_ptr error, Retire&& retire,
+                   std::vector<Task*>& released)
     {
         std::lock_guard lock(m_);
         retire();
@@ -54,7 +55,8 @@ private:
         bool done = false;
         std::exception_ptr error;  // of its task, or inherited from a failed dependency
     };
-    void mark_done_locked(TagId id, State& s, std::exception_ptr error, std::vector<Task*>& released);
+    void mark_done_locked(TagId id, State& s, std::exception_ptr error,
+                          std::vector<Task*>& released);
 
     std::mutex m_;
     std::condition_variable done_cv_;

@@ -116,9 +116,11 @@ bool Task::add_successor(Task* succ, bool propagates_failure)
 void add_edge(Task* pred, Task* succ, DependencyKind kind)
 {
     succ->rt->recorder().record(pred->sequence, succ->sequence, kind);
-    bool propagates_failure = kind == DependencyKind::read_after_write || kind == DependencyKind::explicit_task;
+    bool propagates_failure =
+        kind == DependencyKind::read_after_write || kind == DependencyKind::explicit_task;
     succ->pending.fetch_add(1, std::memory_order_relaxed);
-    if (!pred->add_successor(succ, propagates_failure)) succ->pending.fetch_sub(1, std::memory_order_relaxed);
+    if (!pred->add_successor(succ, propagates_failure))
+        succ->pending.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void Task::reset() noexcept
@@ -169,7 +171,10 @@ void Task::reset() noexcept
     refs.store(0, std::memory_order_relaxed);
 }
 
-void task_retain(Task* t) noexcept { t->refs.fetch_add(1, std::memory_order_relaxed); }
+void task_retain(Task* t) noexcept
+{
+    t->refs.fetch_add(1, std::memory_order_relaxed);
+}
 
 void task_release(Task* t) noexcept
 {
@@ -191,24 +196,69 @@ void TaskRef::wait() const
     if (t_->failed) std::rethrow_exception(t_->error);
 }
 
-uint64_t TaskRef::id() const noexcept { return t_ ? t_->sequence : 0; }
-bool TaskRef::done() const noexcept { return t_ && t_->done.load(std::memory_order_acquire) != 0; }
-bool TaskRef::failed() const noexcept { return done() && t_->failed; }
-bool TaskRef::cancelled() const noexcept { return done() && t_->cancelled; }
+uint64_t TaskRef::id() const noexcept
+{
+    return t_ ? t_->sequence : 0;
+}
+bool TaskRef::done() const noexcept
+{
+    return t_ && t_->done.load(std::memory_order_acquire) != 0;
+}
+bool TaskRef::failed() const noexcept
+{
+    return done() && t_->failed;
+}
+bool TaskRef::cancelled() const noexcept
+{
+    return done() && t_->cancelled;
+}
 
 // ---- ReadyTask ----------------------------------------------------------------------------------
 
-int ReadyTask::priority() const noexcept { return t_->priority; }
-uint64_t ReadyTask::sequence() const noexcept { return t_->sequence; }
-WorkerId ReadyTask::released_by() const noexcept { return t_->released_by; }
-WorkerId ReadyTask::bound_worker() const noexcept { return t_->bound_worker; }
-bool ReadyTask::can_run_on(WorkerId w) const { return t_->rt->can_run_on(t_, w); }
-Prediction ReadyTask::expected_length(WorkerId w) const { return t_->rt->expected_length(t_, w); }
-Prediction ReadyTask::expected_length_on_cores(unsigned size) const { return t_->rt->expected_length_on_cores(t_, size); }
-unsigned ReadyTask::max_parallelism() const noexcept { return t_->rt->max_parallelism(t_); }
-double ReadyTask::expected_transfer(WorkerId w) const { return t_->rt->expected_transfer(t_, w); }
-void ReadyTask::set_predicted(double seconds) noexcept { t_->predicted = seconds; }
-double ReadyTask::predicted() const noexcept { return t_->predicted; }
+int ReadyTask::priority() const noexcept
+{
+    return t_->priority;
+}
+uint64_t ReadyTask::sequence() const noexcept
+{
+    return t_->sequence;
+}
+WorkerId ReadyTask::released_by() const noexcept
+{
+    return t_->released_by;
+}
+WorkerId ReadyTask::bound_worker() const noexcept
+{
+    return t_->bound_worker;
+}
+bool ReadyTask::can_run_on(WorkerId w) const
+{
+    return t_->rt->can_run_on(t_, w);
+}
+Prediction ReadyTask::expected_length(WorkerId w) const
+{
+    return t_->rt->expected_length(t_, w);
+}
+Prediction ReadyTask::expected_length_on_cores(unsigned size) const
+{
+    return t_->rt->expected_length_on_cores(t_, size);
+}
+unsigned ReadyTask::max_parallelism() const noexcept
+{
+    return t_->rt->max_parallelism(t_);
+}
+double ReadyTask::expected_transfer(WorkerId w) const
+{
+    return t_->rt->expected_transfer(t_, w);
+}
+void ReadyTask::set_predicted(double seconds) noexcept
+{
+    t_->predicted = seconds;
+}
+double ReadyTask::predicted() const noexcept
+{
+    return t_->predicted;
+}
 std::string_view ReadyTask::codelet_name() const noexcept
 {
     return t_->ops ? t_->ops->name(t_->codelet) : std::string_view("acquire");

@@ -43,7 +43,7 @@ public:
     Kind kind = Kind::codelet;
     void const* codelet = nullptr;
     CodeletOps const* ops = nullptr;
-    std::vector<BufferSlot> buffers;  // keeps its capacity across reuses from the pool
+    std::vector<BufferSlot> buffers;      // keeps its capacity across reuses from the pool
     std::vector<uint32_t> buffer_groups;  // codelets with spans: KernelArgs::groups; else empty
     // TaskData's while the task runs (kept here, with their capacity, across reuses from the
     // pool: running a task allocates nothing in steady state)
@@ -60,16 +60,16 @@ public:
     uint64_t sequence = 0;
     bool has_tag = false;
     TagId tag = 0;
-    WorkerId bound_worker = no_worker;  // on_worker(): bypasses the policy
+    WorkerId bound_worker = no_worker;    // on_worker(): bypasses the policy
     CancelToken* cancel_token = nullptr;  // cancelled_by(): skipped once it is cancelled
-    bool internal = false;              // submitted by the runtime itself: never throttled
-    uint32_t skip_deps = 0;             // buffers (bit i) that take no implicit dependency
-    int reduction_phase = 0;            // a reduction task: 0 contributions pending, 1 combining
-    uint32_t context = 0;               // in_context(): 0 for every worker
-    unsigned group_size = 1;            // > 1: a parallel task on a combined worker
+    bool internal = false;                // submitted by the runtime itself: never throttled
+    uint32_t skip_deps = 0;               // buffers (bit i) that take no implicit dependency
+    int reduction_phase = 0;              // a reduction task: 0 contributions pending, 1 combining
+    uint32_t context = 0;                 // in_context(): 0 for every worker
+    unsigned group_size = 1;              // > 1: a parallel task on a combined worker
     std::size_t group = 0;
-    std::atomic<unsigned> next_rank{0}; // each member of the group takes the next rank
-    std::atomic<unsigned> arrived{0};   // barrier count: data ready at size, kernel done at 2 size
+    std::atomic<unsigned> next_rank{0};  // each member of the group takes the next rank
+    std::atomic<unsigned> arrived{0};    // barrier count: data ready at size, kernel done at 2 size
     std::atomic<unsigned> kernel_arrivals{0};  // parallel_barrier(): b barriers passed at b size
     std::atomic<bool> group_broken{false};     // a rank's kernel threw: the barriers release all
     bool group_runs = false;  // set by rank 0 before the first meeting: the ranks run their kernels
@@ -78,9 +78,9 @@ public:
     // found once at submission: policies ask for every worker and every pop
     static constexpr int8_t impl_unknown = -2, impl_none = -1;
     int8_t first_impl[arch_count] = {impl_unknown, impl_unknown, impl_unknown};
-    std::size_t data_bytes = 0;         // its handles' bytes, each handle once (found at submission)
-    double predicted = 0;               // the length its policy expects (ReadyTask::set_predicted)
-    Footprint footprint;                // the shape of its buffers, for the models (lazily)
+    std::size_t data_bytes = 0;  // its handles' bytes, each handle once (found at submission)
+    double predicted = 0;        // the length its policy expects (ReadyTask::set_predicted)
+    Footprint footprint;         // the shape of its buffers, for the models (lazily)
 
     // ---- dependencies ----
     std::atomic<int> pending{1};  // unsatisfied dependencies + 1 while being submitted
@@ -115,9 +115,11 @@ public:
 };
 
 /// The arguments of t's kernel over `slots` (its buffers where the kernel runs).
-inline KernelArgs kernel_args(Task const* t, BufferSlot const* slots, CudaContext const* cuda = nullptr) noexcept
+inline KernelArgs kernel_args(Task const* t, BufferSlot const* slots,
+                              CudaContext const* cuda = nullptr) noexcept
 {
-    return KernelArgs{slots, t->values, cuda, t->buffer_groups.empty() ? nullptr : t->buffer_groups.data()};
+    return KernelArgs{slots, t->values, cuda,
+                      t->buffer_groups.empty() ? nullptr : t->buffer_groups.data()};
 }
 
 /// Makes `succ` wait for `pred` (counted in succ->pending before pred can release it; a

@@ -14,7 +14,8 @@ namespace tessera::rt::detail {
 
 TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContext const* cuda,
                    MemoryNode::Wait wait, KeepUntilEnd* keep)
-    : rt_(rt), t_(t), node_(node), cuda_(cuda), keep_(keep), wait_(wait), slots_(t->running_buffers), acquired_(t->acquired)
+    : rt_(rt), t_(t), node_(node), cuda_(cuda), keep_(keep), wait_(wait),
+      slots_(t->running_buffers), acquired_(t->acquired)
 {
     slots_.assign(t->buffers.begin(), t->buffers.end());
     acquired_.clear();
@@ -27,7 +28,10 @@ TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContex
     }
 }
 
-TaskData::~TaskData() { unbind(); }
+TaskData::~TaskData()
+{
+    unbind();
+}
 
 void TaskData::bind(std::size_t i, WorkerId w)
 {
@@ -69,9 +73,9 @@ void TaskData::require_room_for_all() const
                          [&](BufferSlot const& o) { return o.state == slots_[i].state; }))
             bytes += slots_[i].state->layout.bytes();
     if (bytes > capacity)
-        throw Error("task '" + std::string(t_->ops->name(t_->codelet)) + "': its data, " + std::to_string(bytes) +
-                    " bytes together, can never fit in memory node " + std::to_string(node_) + "'s " +
-                    std::to_string(capacity) + " bytes");
+        throw Error("task '" + std::string(t_->ops->name(t_->codelet)) + "': its data, " +
+                    std::to_string(bytes) + " bytes together, can never fit in memory node " +
+                    std::to_string(node_) + "'s " + std::to_string(capacity) + " bytes");
 }
 
 void* TaskData::allocate(std::size_t bytes)
@@ -97,8 +101,9 @@ void* TaskData::private_copy(DataState* d, WorkerId w)
     unsigned n = red.init_ops->implementations(red.init, arch);
     if (n == 0) {
         rt_.machine().node(node_).release(p, d->layout.bytes());
-        throw InvalidArgument("reduce: the init codelet '" + std::string(red.init_ops->name(red.init)) +
-                              "' has no " + std::string(to_string(arch)) + " implementation");
+        throw InvalidArgument("reduce: the init codelet '" +
+                              std::string(red.init_ops->name(red.init)) + "' has no " +
+                              std::string(to_string(arch)) + " implementation");
     }
     try {
         red.init_ops->run(red.init, arch, 0, args);
@@ -106,7 +111,8 @@ void* TaskData::private_copy(DataState* d, WorkerId w)
         // The buffer is no one's: back to the node, on a GPU once the stream has passed the
         // task's end (the init may have queued kernels before it failed), else at once.
         MemoryNode& node = rt_.machine().node(node_);
-        std::shared_ptr<void> back(p, [&node, bytes = d->layout.bytes()](void* q) { node.release(q, bytes); });
+        std::shared_ptr<void> back(
+            p, [&node, bytes = d->layout.bytes()](void* q) { node.release(q, bytes); });
         if (keep_) keep_->push_back([back] {});  // held, not run, by a failed task until its end
         throw;
     }
@@ -121,12 +127,12 @@ void TaskData::unbind() noexcept
         BufferSlot const& b = slots_[i];
         bool first = std::none_of(slots_.begin(), slots_.begin() + std::ptrdiff_t(i),
                                   [&](BufferSlot const& o) { return o.state == b.state; });
-        if (first && b.mode == Mode::SCRATCH) rt_.machine().node(node_).release(b.ptr, b.state->layout.bytes());
+        if (first && b.mode == Mode::SCRATCH)
+            rt_.machine().node(node_).release(b.ptr, b.state->layout.bytes());
     }
     for (auto const& [d, mode] : acquired_) release_replica(d, node_, mode);
     acquired_.clear();
     bound_ = 0;
 }
-
 
 }  // namespace tessera::rt::detail

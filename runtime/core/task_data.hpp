@@ -55,9 +55,9 @@ private:
     CudaContext const* cuda_;
     KeepUntilEnd* keep_;
     MemoryNode::Wait wait_;
-    std::vector<BufferSlot>& slots_;                       // t->running_buffers
+    std::vector<BufferSlot>& slots_;  // t->running_buffers
     std::size_t bound_ = 0;
-    std::vector<std::pair<DataState*, Mode>>& acquired_;   // t->acquired
+    std::vector<std::pair<DataState*, Mode>>& acquired_;  // t->acquired
 };
 
 }  // namespace tessera::rt::detail

@@ -7,8 +7,14 @@
 namespace tessera::rt::detail {
 
 namespace {
-hwloc_topology_t topo(void* p) { return static_cast<hwloc_topology_t>(p); }
-hwloc_obj_t obj(void* p) { return static_cast<hwloc_obj_t>(p); }
+hwloc_topology_t topo(void* p)
+{
+    return static_cast<hwloc_topology_t>(p);
+}
+hwloc_obj_t obj(void* p)
+{
+    return static_cast<hwloc_obj_t>(p);
+}
 }  // namespace
 
 Topology::Topology()

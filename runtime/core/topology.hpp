@@ -27,8 +27,8 @@ public:
     std::string summary() const;
 
 private:
-    void* topo_ = nullptr;            // hwloc_topology_t
-    std::vector<void*> core_objs_;    // hwloc_obj_t per core
+    void* topo_ = nullptr;          // hwloc_topology_t
+    std::vector<void*> core_objs_;  // hwloc_obj_t per core
     std::vector<int> core_pu_;
 };
 

@@ -36,15 +36,18 @@ void copy_elements(void const* src, Layout const& sl, void* dst, Layout const& d
     }
     for (int64_t k = 0; k < sl.nz; ++k)  // column by column: the leading dimensions differ
         for (int64_t j = 0; j < sl.ny; ++j)
-            std::memcpy(d + std::size_t(j * dl.ld + k * dl.ldz) * es, s + std::size_t(j * sl.ld + k * sl.ldz) * es,
-                        column);
+            std::memcpy(d + std::size_t(j * dl.ld + k * dl.ldz) * es,
+                        s + std::size_t(j * sl.ld + k * sl.ldz) * es, column);
 }
 
 namespace {
 
 using Lock = std::unique_lock<std::mutex>;
 
-bool valid(Replica const& r) noexcept { return r.state != Msi::invalid; }
+bool valid(Replica const& r) noexcept
+{
+    return r.state != Msi::invalid;
+}
 
 /// Allocates d's replica on node n; drops the handle's lock meanwhile (see MemoryNode).
 /// False if the node had no room and `wait` said not to wait.
@@ -106,21 +109,22 @@ void start_transfer(DataState* d, NodeId src, NodeId n)
     ++s.users;
     r.busy = true;
     uint64_t version = d->version;
-    TransferRequest req{src, n, s.ptr, s.layout, r.ptr, r.layout, [d, src, n, version](std::exception_ptr error) {
-                            std::lock_guard lock(d->cm);
-                            Replica& sr = d->replicas[src];
-                            Replica& dr = d->replicas[n];
-                            dr.busy = false;
-                            if (error)
-                                dr.error = error;  // stays Invalid
-                            else if (d->version == version) {
-                                dr.state = Msi::shared;
-                                if (sr.state == Msi::modified) sr.state = Msi::shared;
-                            }
-                            if (--sr.users == 0 && sr.owned) d->rt->machine().node(src).notify_released();
-                            if (dr.owned) d->rt->machine().node(n).notify_released();  // evictable again
-                            d->cv.notify_all();
-                        }};
+    TransferRequest req{
+        src, n, s.ptr, s.layout, r.ptr, r.layout, [d, src, n, version](std::exception_ptr error) {
+            std::lock_guard lock(d->cm);
+            Replica& sr = d->replicas[src];
+            Replica& dr = d->replicas[n];
+            dr.busy = false;
+            if (error)
+                dr.error = error;  // stays Invalid
+            else if (d->version == version) {
+                dr.state = Msi::shared;
+                if (sr.state == Msi::modified) sr.state = Msi::shared;
+            }
+            if (--sr.users == 0 && sr.owned) d->rt->machine().node(src).notify_released();
+            if (dr.owned) d->rt->machine().node(n).notify_released();  // evictable again
+            d->cv.notify_all();
+        }};
     d->rt->machine().transfers().submit(std::move(req));
 }
 
@@ -159,7 +163,8 @@ void fetch(DataState* d, NodeId n, Lock& lock, MemoryNode::Wait wait = MemoryNod
                 any_valid = true;
         }
         if (!any_valid && lost)
-            throw DeviceError("coherency: the only valid copy of this data was on memory node " + std::to_string(*lost) +
+            throw DeviceError("coherency: the only valid copy of this data was on memory node " +
+                              std::to_string(*lost) +
                               ", whose GPU faulted (its worker was retired)");
         if (!any_valid) throw Error("coherency: handle has no valid copy on any memory node");
         if (n == host_node) {  // the valid copy is being written: wait for the writer
@@ -287,4 +292,3 @@ std::optional<FreedBuffer> evict_replica(DataState* d, NodeId n)
 }
 
 }  // namespace tessera::rt::detail
-

@@ -30,13 +30,13 @@ enum class Msi : uint8_t { invalid, shared, modified };
 /// A handle's copy on one memory node.
 struct Replica {
     void* ptr = nullptr;
-    Layout layout;               // on this node: the user's layout at home, packed elsewhere
+    Layout layout;  // on this node: the user's layout at home, packed elsewhere
     Msi state = Msi::invalid;
-    bool owned = false;          // allocated by the runtime (false: the user's memory)
-    bool busy = false;           // being allocated, or filled by a transfer
-    bool writing = false;        // a task writes it now: not a transfer source
-    int users = 0;               // tasks and transfers using it: not evictable
-    std::exception_ptr error;    // the last transfer into it failed: its fetcher rethrows this
+    bool owned = false;        // allocated by the runtime (false: the user's memory)
+    bool busy = false;         // being allocated, or filled by a transfer
+    bool writing = false;      // a task writes it now: not a transfer source
+    int users = 0;             // tasks and transfers using it: not evictable
+    std::exception_ptr error;  // the last transfer into it failed: its fetcher rethrows this
     bool in_lru = false;
     MemoryNode::LruPosition lru;
 };
@@ -51,7 +51,8 @@ void copy_elements(void const* src, Layout const& sl, void* dst, Layout const& d
 /// Makes the handle valid on node n for mode m (allocating, fetching, invalidating as needed)
 /// and pins that replica until release_replica. Blocks while the data is on its way; waits
 /// for room on n too, unless `wait` is Wait::no: then throws NoRoomNow.
-Replica& acquire_replica(DataState* d, NodeId n, Mode m, MemoryNode::Wait wait = MemoryNode::Wait::yes);
+Replica& acquire_replica(DataState* d, NodeId n, Mode m,
+                         MemoryNode::Wait wait = MemoryNode::Wait::yes);
 void release_replica(DataState* d, NodeId n, Mode m) noexcept;
 /// Starts bringing a valid copy to node n, without waiting for memory or for the transfer;
 /// does nothing if it cannot (best effort).

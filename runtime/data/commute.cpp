@@ -30,14 +30,16 @@ bool take_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers)
     return true;
 }
 
-void give_back_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers, std::vector<Task*>& waiters)
+void give_back_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers,
+                                    std::vector<Task*>& waiters)
 {
     for (BufferSlot const& b : buffers) {
         if (b.mode != Mode::COMMUTE) continue;
         std::lock_guard lock(b.state->cm);
         if (b.state->commute_holder != t) continue;
         b.state->commute_holder = nullptr;
-        waiters.insert(waiters.end(), b.state->commute_waiters.begin(), b.state->commute_waiters.end());
+        waiters.insert(waiters.end(), b.state->commute_waiters.begin(),
+                       b.state->commute_waiters.end());
         b.state->commute_waiters.clear();
     }
 }

@@ -22,7 +22,8 @@ inline bool has_commute(std::span<BufferSlot const> buffers) noexcept
 }
 
 bool take_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers);
-void give_back_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers, std::vector<Task*>& waiters);
+void give_back_commute_handles_slow(Task* t, std::span<BufferSlot const> buffers,
+                                    std::vector<Task*>& waiters);
 
 /// Takes every COMMUTE handle among `buffers` for task t; false if one is held (t then waits
 /// in its list and holds none).
@@ -32,7 +33,8 @@ inline bool take_commute_handles(Task* t, std::span<BufferSlot const> buffers)
 }
 
 /// Lets go of the COMMUTE handles t holds; appends the tasks that waited for them to `waiters`.
-inline void give_back_commute_handles(Task* t, std::span<BufferSlot const> buffers, std::vector<Task*>& waiters)
+inline void give_back_commute_handles(Task* t, std::span<BufferSlot const> buffers,
+                                      std::vector<Task*>& waiters)
 {
     if (has_commute(buffers)) give_back_commute_handles_slow(t, buffers, waiters);
 }

@@ -28,8 +28,10 @@ void prune_done_readers(std::vector<Task*>& readers)
 }
 }  // namespace
 
-DataState::DataState(RuntimeImpl* rt, void* home_ptr, Layout const& layout, DataState* parent, NodeId home)
-    : rt(rt), host_ptr(home_ptr), layout(layout), scratch_layout(packed(layout)), parent(parent), home(home)
+DataState::DataState(RuntimeImpl* rt, void* home_ptr, Layout const& layout, DataState* parent,
+                     NodeId home)
+    : rt(rt), host_ptr(home_ptr), layout(layout), scratch_layout(packed(layout)), parent(parent),
+      home(home)
 {
     replicas.resize(rt->machine().node_count());
     Replica& h = replicas[home];
@@ -115,7 +117,9 @@ void DataState::add_access(Task* t, Mode mode, std::vector<Task*>& control)
             }
         }
         for (Task* b : commute_base)
-            add_edge(b, t, b == last_writer ? DependencyKind::read_after_write : DependencyKind::write_after_read);
+            add_edge(b, t,
+                     b == last_writer ? DependencyKind::read_after_write
+                                      : DependencyKind::write_after_read);
         task_retain(t);
         commute_group.push_back(t);
         return;
@@ -150,7 +154,8 @@ void DataState::access_done() noexcept
 
 void DataState::wait_idle() noexcept
 {
-    for (int32_t n; (n = users.load(std::memory_order_acquire)) != 0;) users.wait(n, std::memory_order_acquire);
+    for (int32_t n; (n = users.load(std::memory_order_acquire)) != 0;)
+        users.wait(n, std::memory_order_acquire);
 }
 
 // ---- the functions behind Handle ---------------------------------------------------------------------
@@ -169,8 +174,9 @@ std::shared_ptr<DataState> register_data(Runtime& rt, void* ptr, Layout const& l
         d = std::make_shared<DataState>(&impl, ptr, l, nullptr);
     } else {  // a temporary: the runtime owns its home buffer, whose content starts undefined
         Layout p = packed(l);
-        d = std::make_shared<DataState>(&impl, impl.machine().node(host_node).allocate(p.bytes(), MemoryNode::Wait::yes), p,
-                                        nullptr);
+        d = std::make_shared<DataState>(
+            &impl, impl.machine().node(host_node).allocate(p.bytes(), MemoryNode::Wait::yes), p,
+            nullptr);
         d->owns_home = true;
     }
     impl.track(d.get());
@@ -201,9 +207,18 @@ void unregister_data(DataState& s) noexcept
     if (!s.parent) s.rt->untrack(&s);
 }
 
-bool data_registered(DataState const& s) noexcept { return s.registered.load(std::memory_order_acquire); }
-void* data_host_ptr(DataState const& s) noexcept { return s.host_ptr; }
-Layout const& data_layout(DataState const& s) noexcept { return s.layout; }
+bool data_registered(DataState const& s) noexcept
+{
+    return s.registered.load(std::memory_order_acquire);
+}
+void* data_host_ptr(DataState const& s) noexcept
+{
+    return s.host_ptr;
+}
+Layout const& data_layout(DataState const& s) noexcept
+{
+    return s.layout;
+}
 
 Task* acquire_data(DataState* s, Mode m)
 {

@@ -49,7 +49,8 @@ struct PrivateCopy {
 class DataState {
 public:
     /// A handle whose valid data sits at `home_ptr` on memory node `home`, laid out as `layout`.
-    DataState(RuntimeImpl* rt, void* home_ptr, Layout const& layout, DataState* parent, NodeId home = host_node);
+    DataState(RuntimeImpl* rt, void* home_ptr, Layout const& layout, DataState* parent,
+              NodeId home = host_node);
     ~DataState();
 
     /// Records task t's access with mode m and adds the implicit dependencies it implies
@@ -63,20 +64,20 @@ public:
     void wait_idle() noexcept;
 
     RuntimeImpl* const rt;
-    void* const host_ptr;     // the registered memory (at home)
-    Layout const layout;      // its layout
+    void* const host_ptr;         // the registered memory (at home)
+    Layout const layout;          // its layout
     Layout const scratch_layout;  // a contiguous copy's layout (scratch, private copies)
-    DataState* const parent;  // nullptr for a registered root
-    NodeId const home;        // where the registered memory is (the host, but for temporaries)
-    bool owns_home = false;   // the runtime allocated the home buffer (Handle::temporary)
+    DataState* const parent;      // nullptr for a registered root
+    NodeId const home;            // where the registered memory is (the host, but for temporaries)
+    bool owns_home = false;       // the runtime allocated the home buffer (Handle::temporary)
 
     // ---- dependencies (under m) ----
     std::mutex m;
-    Task* last_writer = nullptr;        // retained
-    std::vector<Task*> readers;         // retained; the readers since last_writer
-    std::vector<Task*> commute_group;   // retained; COMMUTE accesses since the last other one
-    std::vector<Task*> commute_base;    // retained; what each task of the group waits for
-    std::vector<Task*> redux_group;     // retained; REDUX accesses since the last other one
+    Task* last_writer = nullptr;       // retained
+    std::vector<Task*> readers;        // retained; the readers since last_writer
+    std::vector<Task*> commute_group;  // retained; COMMUTE accesses since the last other one
+    std::vector<Task*> commute_base;   // retained; what each task of the group waits for
+    std::vector<Task*> redux_group;    // retained; REDUX accesses since the last other one
     bool partitioned = false;
     std::vector<std::shared_ptr<DataState>> children;  // while partitioned
     std::atomic<bool> registered{true};
@@ -84,15 +85,15 @@ public:
 
     // ---- coherency (under cm) ----
     std::mutex cm;
-    std::condition_variable cv;         // a replica became valid, free or unpinned
-    std::vector<Replica> replicas;      // one per memory node
-    uint64_t version = 0;               // bumped at every write
-    Task* commute_holder = nullptr;     // the COMMUTE task running on it now
-    std::vector<Task*> commute_waiters; // COMMUTE tasks that found it held, to push again
+    std::condition_variable cv;          // a replica became valid, free or unpinned
+    std::vector<Replica> replicas;       // one per memory node
+    uint64_t version = 0;                // bumped at every write
+    Task* commute_holder = nullptr;      // the COMMUTE task running on it now
+    std::vector<Task*> commute_waiters;  // COMMUTE tasks that found it held, to push again
 
     // ---- reductions ----
-    ReductionMethods reduction;                 // set once, before the first REDUX access
-    std::vector<PrivateCopy> private_copies;    // per worker, under cm
+    ReductionMethods reduction;               // set once, before the first REDUX access
+    std::vector<PrivateCopy> private_copies;  // per worker, under cm
 };
 /// Drops the submission guard of control tasks made by add_access.
 void release_control_tasks(std::vector<Task*> const& control);

@@ -26,7 +26,8 @@ public:
     /// from a thread of the device's driver (it only signals: no device calls); finish_copy
     /// then tells which. Called from that direction's channel thread only, with a slot whose
     /// last copy has finished. Throws DeviceError, and then never calls `ended`.
-    virtual void start_copy(TransferRequest const& r, CopyPath path, unsigned slot, std::function<void()> ended) = 0;
+    virtual void start_copy(TransferRequest const& r, CopyPath path, unsigned slot,
+                            std::function<void()> ended) = 0;
     /// Called once the copy started in `slot` of `path` has ended: throws DeviceError when it
     /// failed.
     virtual void finish_copy(CopyPath path, unsigned slot) = 0;

@@ -1,7 +1,7 @@
 // Partitioning filters: children alias disjoint pieces of the parent's memory (no copies).
 #include "runtime/core/runtime_impl.hpp"
-#include "runtime/data/coherency.hpp"
 #include "runtime/core/task.hpp"
+#include "runtime/data/coherency.hpp"
 #include "runtime/data/data_state.hpp"
 
 #include <tessera/error.hpp>
@@ -26,26 +26,31 @@ Piece piece(int64_t n, int64_t parts, int64_t p)
 std::vector<std::shared_ptr<DataState>> partition_data(DataState* parent, Filter const& f)
 {
     require(current_worker_id() == no_worker, "partition: cannot partition from inside a task");
-    require(parent->registered.load(std::memory_order_acquire), "partition: handle is not registered");
+    require(parent->registered.load(std::memory_order_acquire),
+            "partition: handle is not registered");
     Layout const& l = parent->layout;
     bool is_vector = l.kind == InterfaceKind::vector, is_matrix = l.kind == InterfaceKind::matrix;
     if (f.kind == Filter::Kind::blocks)
         require(is_vector, "partition: blocks() applies to a vector handle");
     else
-        require(is_matrix, "partition: row_blocks(), col_blocks() and tiles() apply to a matrix handle");
+        require(is_matrix,
+                "partition: row_blocks(), col_blocks() and tiles() apply to a matrix handle");
     int64_t rows = f.parts_a, cols = f.parts_b;
     require(rows >= 1 && cols >= 1, "partition: the number of pieces must be at least 1");
-    require(rows <= std::max<int64_t>(1, l.nx),
-            "partition: " + std::to_string(rows) + " row pieces for " + std::to_string(l.nx) + " rows");
-    require(cols <= std::max<int64_t>(1, l.ny),
-            "partition: " + std::to_string(cols) + " column pieces for " + std::to_string(l.ny) + " columns");
+    require(rows <= std::max<int64_t>(1, l.nx), "partition: " + std::to_string(rows) +
+                                                    " row pieces for " + std::to_string(l.nx) +
+                                                    " rows");
+    require(cols <= std::max<int64_t>(1, l.ny), "partition: " + std::to_string(cols) +
+                                                    " column pieces for " + std::to_string(l.ny) +
+                                                    " columns");
     {
         std::lock_guard lock(parent->m);
         require(!parent->partitioned, "partition: handle is already partitioned");
     }
-    require(parent->home == host_node, "partition: only handles registered on host memory can be partitioned");
-    parent->wait_idle();   // the pieces start from the parent's completed state,
-    gather_home(parent);   // all of it in the parent's memory, where the pieces alias it
+    require(parent->home == host_node,
+            "partition: only handles registered on host memory can be partitioned");
+    parent->wait_idle();  // the pieces start from the parent's completed state,
+    gather_home(parent);  // all of it in the parent's memory, where the pieces alias it
 
     std::vector<std::shared_ptr<DataState>> children;
     children.reserve(std::size_t(rows * cols));
@@ -56,8 +61,10 @@ std::vector<std::shared_ptr<DataState>> partition_data(DataState* parent, Filter
             Layout c = l;
             c.nx = pr.size;
             c.ny = pc.size;
-            if (is_vector) c.ld = c.nx;
-            else c.ldz = l.ld * c.ny;
+            if (is_vector)
+                c.ld = c.nx;
+            else
+                c.ldz = l.ld * c.ny;
             std::size_t offset = std::size_t(pr.offset + pc.offset * l.ld) * l.elem_size;
             children.push_back(std::make_shared<DataState>(parent->rt, base + offset, c, parent));
         }
@@ -81,15 +88,17 @@ bool data_partitioned(DataState& s) noexcept
     return s.partitioned;
 }
 
-void unpartition_data(DataState* parent, std::vector<DataState*> const& children, bool throw_on_error)
+void unpartition_data(DataState* parent, std::vector<DataState*> const& children,
+                      bool throw_on_error)
 {
     if (throw_on_error) {
-        require(current_worker_id() == no_worker, "unpartition: cannot unpartition from inside a task");
+        require(current_worker_id() == no_worker,
+                "unpartition: cannot unpartition from inside a task");
         for (std::size_t i = 0; i < children.size(); ++i) {
             if (!children[i]) continue;
             std::lock_guard lock(children[i]->m);
-            require(!children[i]->partitioned,
-                    "unpartition: piece " + std::to_string(i) + " is itself partitioned; unpartition it first");
+            require(!children[i]->partitioned, "unpartition: piece " + std::to_string(i) +
+                                                   " is itself partitioned; unpartition it first");
         }
     }
     std::vector<std::shared_ptr<DataState>> mine;

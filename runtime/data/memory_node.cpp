@@ -16,18 +16,20 @@ namespace tessera::rt::detail {
 
 namespace {
 constexpr std::size_t alignment = 64;  // a cache line: no false sharing between replicas
-std::size_t rounded(std::size_t bytes) { return (bytes + alignment - 1) / alignment * alignment; }
+std::size_t rounded(std::size_t bytes)
+{
+    return (bytes + alignment - 1) / alignment * alignment;
+}
 }  // namespace
 
 NoRoomNow::NoRoomNow(NodeId node, std::size_t bytes)
-    : Error("memory node " + std::to_string(node) + " has no room now for " + std::to_string(bytes) + " bytes")
-{
-}
+    : Error("memory node " + std::to_string(node) + " has no room now for " +
+            std::to_string(bytes) + " bytes")
+{}
 
 MemoryNode::MemoryNode(NodeId id, NodeKind kind, std::size_t capacity, DeviceBackend* device)
     : id_(id), kind_(kind), capacity_(capacity), device_(device)
-{
-}
+{}
 
 MemoryNode::~MemoryNode()
 {
@@ -72,8 +74,7 @@ void MemoryNode::cache_what_fits(std::vector<FreedBuffer>& buffers) noexcept
     std::size_t cached = 0;
     try {
         for (; cached < buffers.size(); ++cached) cache(buffers[cached]);
-    } catch (std::bad_alloc const&) {
-    }
+    } catch (std::bad_alloc const&) {}
     buffers.erase(buffers.begin(), buffers.begin() + std::ptrdiff_t(cached));
 }
 
@@ -88,11 +89,11 @@ void MemoryNode::empty_cache_into(std::vector<FreedBuffer>& to_free)
     cached_ = 0;
 }
 
-bool MemoryNode::evict_for(std::unique_lock<std::mutex>& lock, std::size_t bytes, bool device_refused,
-                           std::vector<FreedBuffer>& to_free, void** reuse)
+bool MemoryNode::evict_for(std::unique_lock<std::mutex>& lock, std::size_t bytes,
+                           bool device_refused, std::vector<FreedBuffer>& to_free, void** reuse)
 {
     to_free.reserve(to_free.size() + lru_.size());  // no bad_alloc once replicas are evicted
-    std::size_t freed_bytes = 0;  // still counted in used_ until free_unlocked
+    std::size_t freed_bytes = 0;                    // still counted in used_ until free_unlocked
     auto enough = [&] {
         return device_refused ? freed_bytes >= bytes : used_ - freed_bytes + bytes <= capacity_;
     };
@@ -108,7 +109,8 @@ bool MemoryNode::evict_for(std::unique_lock<std::mutex>& lock, std::size_t bytes
         if (freed) {
             lru_.erase(it);
             ++evictions_;
-            const std::size_t allocated = std::max<std::size_t>(freed->bytes, 1);  // as allocate() counts it
+            const std::size_t allocated =
+                std::max<std::size_t>(freed->bytes, 1);  // as allocate() counts it
             if (reuse && allocated == bytes) {
                 *reuse = freed->ptr;
                 return true;
@@ -121,7 +123,8 @@ bool MemoryNode::evict_for(std::unique_lock<std::mutex>& lock, std::size_t bytes
     return freed_bytes > 0;
 }
 
-void MemoryNode::free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<FreedBuffer>& to_free) noexcept
+void MemoryNode::free_unlocked(std::unique_lock<std::mutex>& lock,
+                               std::vector<FreedBuffer>& to_free) noexcept
 {
     if (to_free.empty()) return;
     std::size_t bytes = 0;
@@ -142,8 +145,9 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
     bytes = std::max<std::size_t>(bytes, 1);
     std::unique_lock lock(m_);
     if (capacity_ && bytes > capacity_)
-        throw Error("memory node " + std::to_string(id_) + ": a buffer of " + std::to_string(bytes) +
-                    " bytes can never fit in its " + std::to_string(capacity_) + " bytes");
+        throw Error("memory node " + std::to_string(id_) + ": a buffer of " +
+                    std::to_string(bytes) + " bytes can never fit in its " +
+                    std::to_string(capacity_) + " bytes");
     std::vector<FreedBuffer> to_free;
     std::chrono::steady_clock::time_point refused_since{};
     for (;;) {
@@ -180,13 +184,15 @@ void* MemoryNode::allocate(std::size_t bytes, Wait wait)
             }
         }
         if (wait == Wait::no) return nullptr;
-        if (refused && device_ && !room_coming) {  // a device out of memory that eviction cannot relieve
+        if (refused && device_ &&
+            !room_coming) {  // a device out of memory that eviction cannot relieve
             auto now = std::chrono::steady_clock::now();
             if (refused_since == std::chrono::steady_clock::time_point{})
                 refused_since = now;
             else if (now - refused_since > std::chrono::seconds(10))
-                throw DeviceError("memory node " + std::to_string(id_) + ": the device has no room for " +
-                                  std::to_string(bytes) + " bytes, and nothing was released for 10 s");
+                throw DeviceError("memory node " + std::to_string(id_) +
+                                  ": the device has no room for " + std::to_string(bytes) +
+                                  " bytes, and nothing was released for 10 s");
         }
         // Everything left is in use by running tasks or transfers, or being freed: wait for one
         // to let go (each notifies; the timeout only guards against a notification this
@@ -242,7 +248,9 @@ void MemoryNode::lru_erase(LruPosition pos) noexcept
 
 void MemoryNode::notify_released() noexcept
 {
-    { std::lock_guard lock(m_); }  // a waiter between its checks and its wait sees this call
+    {
+        std::lock_guard lock(m_);
+    }  // a waiter between its checks and its wait sees this call
     released_.notify_all();
 }
 

@@ -105,7 +105,8 @@ private:
                    std::vector<FreedBuffer>& to_free, void** reuse = nullptr);
     /// Frees `to_free` with `lock` released, then stops counting it as used and wakes the
     /// waiting allocations.
-    void free_unlocked(std::unique_lock<std::mutex>& lock, std::vector<FreedBuffer>& to_free) noexcept;
+    void free_unlocked(std::unique_lock<std::mutex>& lock,
+                       std::vector<FreedBuffer>& to_free) noexcept;
 
     NodeId id_;
     NodeKind kind_;
@@ -113,8 +114,8 @@ private:
     DeviceBackend* device_;
     mutable std::mutex m_;
     std::condition_variable released_;
-    std::size_t used_ = 0;    // allocated, cached buffers included
-    std::size_t cached_ = 0;  // bytes in the cache
+    std::size_t used_ = 0;     // allocated, cached buffers included
+    std::size_t cached_ = 0;   // bytes in the cache
     std::size_t freeing_ = 0;  // bytes being freed outside the lock (still in used_)
     uint64_t frees_done_ = 0;  // free_unlocked calls that have ended
     uint64_t evictions_ = 0;

@@ -27,7 +27,10 @@ std::unordered_set<void*>& cuda_pinned()
 #endif
 }  // namespace
 
-void* allocate_pinned(std::size_t bytes) { return allocate_host(bytes, true); }
+void* allocate_pinned(std::size_t bytes)
+{
+    return allocate_host(bytes, true);
+}
 
 void* allocate_host(std::size_t bytes, [[maybe_unused]] bool page_locked)
 {
@@ -63,14 +66,17 @@ void free_pinned(void* p) noexcept
     std::free(p);
 }
 
-PinnedRegion::PinnedRegion([[maybe_unused]] void const* p, [[maybe_unused]] std::size_t bytes) noexcept
+PinnedRegion::PinnedRegion([[maybe_unused]] void const* p,
+                           [[maybe_unused]] std::size_t bytes) noexcept
 {
 #if TESSERA_HAVE_CUDA
     if (p && bytes > 0) {
         // Portable: pinned for every device, not only the current one.
         // (cudaHostRegister takes a non-const pointer, but only page-locks the memory)
-        if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable) == cudaSuccess) p_ = p;
-        else (void)cudaGetLastError();  // already registered, or refused: pageable copies will do
+        if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable) == cudaSuccess)
+            p_ = p;
+        else
+            (void)cudaGetLastError();  // already registered, or refused: pageable copies will do
     }
 #endif
 }

@@ -22,7 +22,8 @@ void set_reduction(DataState* s, void const* init, CodeletOps const* init_ops, v
                    CodeletOps const* redux_ops)
 {
     std::lock_guard lock(s->m);
-    require(s->redux_group.empty(), "set_reduction: contributions to the previous reduction are pending");
+    require(s->redux_group.empty(),
+            "set_reduction: contributions to the previous reduction are pending");
     s->reduction = ReductionMethods{init, init_ops, redux, redux_ops};
 }
 
@@ -86,7 +87,8 @@ void advance_reduction(Task* r, std::vector<Task*>& completed_now)
     }
     auto* work = new ReductionWork{{}, copies};
     for (PrivateCopy const& c : copies)
-        work->temporaries.push_back(std::make_shared<DataState>(&rt, c.ptr, d.scratch_layout, nullptr, c.node));
+        work->temporaries.push_back(
+            std::make_shared<DataState>(&rt, c.ptr, d.scratch_layout, nullptr, c.node));
     r->values = work;
     r->reduction_phase = 1;
 
@@ -107,9 +109,9 @@ void advance_reduction(Task* r, std::vector<Task*>& completed_now)
     Task* fold = redux_task(d, &d, level[0]);
     fold->skip_deps = 1u;
     tasks.push_back(fold);
-    r->pending.store(1, std::memory_order_relaxed);  // our guard, dropped below
+    r->pending.store(1, std::memory_order_relaxed);       // our guard, dropped below
     add_edge(fold, r, DependencyKind::read_after_write);  // R is ready again once the fold is done
-    for (Task* t : tasks) (void)task_submit(t);       // detached
+    for (Task* t : tasks) (void)task_submit(t);           // detached
     rt.release_dependency(r, no_worker);
 }
 

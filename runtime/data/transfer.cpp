@@ -14,8 +14,7 @@ namespace tessera::rt::detail {
 LinkCounters::LinkCounters(unsigned nodes)
     : nodes_(nodes), transfers_(new std::atomic<uint64_t>[nodes * nodes]()),
       bytes_(new std::atomic<uint64_t>[nodes * nodes]())
-{
-}
+{}
 
 void LinkCounters::count(NodeId src, NodeId dst, std::size_t bytes) noexcept
 {
@@ -41,7 +40,10 @@ void LinkCounters::reset() noexcept
     }
 }
 
-TransferEngine::~TransferEngine() { stop(); }
+TransferEngine::~TransferEngine()
+{
+    stop();
+}
 
 void TransferEngine::add_channels(NodeId node, LinkModel model, DeviceBackend* device)
 {
@@ -79,13 +81,17 @@ void TransferEngine::submit(TransferRequest r)
     c.cv.notify_one();
 }
 
-unsigned TransferEngine::window(Channel const& c) noexcept { return c.device ? DeviceBackend::copies_in_flight : 1; }
+unsigned TransferEngine::window(Channel const& c) noexcept
+{
+    return c.device ? DeviceBackend::copies_in_flight : 1;
+}
 
 void TransferEngine::emulate(LinkModel const& model, TransferRequest const& r)
 {
     auto start = std::chrono::steady_clock::now();
     copy_elements(r.src_ptr, r.src_layout, r.dst_ptr, r.dst_layout);
-    double cost = model.latency + (model.bandwidth > 0 ? double(r.src_layout.bytes()) / model.bandwidth : 0.0);
+    double cost = model.latency +
+                  (model.bandwidth > 0 ? double(r.src_layout.bytes()) / model.bandwidth : 0.0);
     if (cost > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(cost));
 }
 
@@ -139,7 +145,8 @@ void TransferEngine::serve(Channel& c)
     for (;;) {
         auto can_start = [&] { return !c.queue.empty() && in_flight.size() < window(c); };
         auto oldest_ended = [&] {
-            return !in_flight.empty() && c.ended[in_flight.front().slot] >= in_flight.front().number;
+            return !in_flight.empty() &&
+                   c.ended[in_flight.front().slot] >= in_flight.front().number;
         };
         auto done = [&] { return c.stopping && c.queue.empty() && in_flight.empty(); };
         auto ready = [&] { return can_start() || oldest_ended() || done(); };

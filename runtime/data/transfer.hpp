@@ -19,9 +19,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>

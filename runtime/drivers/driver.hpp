@@ -28,7 +28,11 @@ public:
     /// Finds the devices this driver will run, before the configuration is resolved, and
     /// sets the configuration fields that count them (RuntimeConfig::ncuda). Returns how many
     /// cores its workers take for themselves: by default the CPU workers leave them alone.
-    virtual unsigned discover(RuntimeConfig& config) { (void)config; return 0; }
+    virtual unsigned discover(RuntimeConfig& config)
+    {
+        (void)config;
+        return 0;
+    }
 
     /// Adds the driver's memory nodes and workers to the machine. Drivers are called in the
     /// order drivers.cpp lists them: worker ids follow that order (CPU workers first).
@@ -36,7 +40,11 @@ public:
 
     /// What the transfer costs between the host and this driver's nodes depend on, for the
     /// bus model's signature (the bus is measured again when it changes).
-    virtual std::string link_signature(RuntimeConfig const& config) const { (void)config; return {}; }
+    virtual std::string link_signature(RuntimeConfig const& config) const
+    {
+        (void)config;
+        return {};
+    }
 
     /// Worker w's loop, on its own thread, until the runtime stops: pops tasks and runs them
     /// (RuntimeImpl::execute, or begin / the kernel / end for a driver that runs them

@@ -23,7 +23,8 @@ std::string bus_model_file(std::string const& signature)
 double BusModel::time(NodeId src, NodeId dst, double bytes) const noexcept
 {
     if (src == dst) return 0;
-    if (src != host_node && dst != host_node) return time(src, host_node, bytes) + time(host_node, dst, bytes);
+    if (src != host_node && dst != host_node)
+        return time(src, host_node, bytes) + time(host_node, dst, bytes);
     LinkCost c = links_[src * nodes_ + dst];
     return c.latency + (c.bandwidth > 0 ? bytes / c.bandwidth : 0.0);
 }
@@ -34,7 +35,9 @@ bool BusModel::load(std::string const& path, std::string const& signature)
     std::string word, sig;
     int version = 0;
     if (!(in >> word >> version) || word != "tessera-bus" || version != 1) return false;
-    if (!(in >> word) || word != "signature" || !std::getline(in >> std::ws, sig) || sig != signature) return false;
+    if (!(in >> word) || word != "signature" || !std::getline(in >> std::ws, sig) ||
+        sig != signature)
+        return false;
     // every link between the host and a device, once: a link left out would cost nothing
     std::vector<LinkCost> links(links_.size());
     std::vector<bool> seen(links_.size(), false);
@@ -44,8 +47,9 @@ bool BusModel::load(std::string const& path, std::string const& signature)
         std::string tag, rest;
         long long s = -1, d = -1;
         LinkCost c;
-        if (!(ls >> tag >> s >> d >> c.latency >> c.bandwidth) || (ls >> rest) || tag != "link" || s < 0 || d < 0 ||
-            s >= nodes_ || d >= nodes_ || s == d || (s != host_node && d != host_node) || !std::isfinite(c.latency) ||
+        if (!(ls >> tag >> s >> d >> c.latency >> c.bandwidth) || (ls >> rest) || tag != "link" ||
+            s < 0 || d < 0 || s >= nodes_ || d >= nodes_ || s == d ||
+            (s != host_node && d != host_node) || !std::isfinite(c.latency) ||
             !std::isfinite(c.bandwidth) || c.latency < 0 || c.bandwidth < 0)
             return false;
         const std::size_t k = std::size_t(s) * nodes_ + std::size_t(d);
@@ -69,8 +73,10 @@ void BusModel::save(std::string const& path, std::string const& signature) const
     for (NodeId s = 0; s < nodes_; ++s)
         for (NodeId d = 0; d < nodes_; ++d)
             if (s != d && (s == host_node || d == host_node))
-                out << "link " << s << " " << d << " " << get(s, d).latency << " " << get(s, d).bandwidth << "\n";
-    replace_file(path, out.str());  // on failure the old file stays, and the next run measures again
+                out << "link " << s << " " << d << " " << get(s, d).latency << " "
+                    << get(s, d).bandwidth << "\n";
+    replace_file(path,
+                 out.str());  // on failure the old file stays, and the next run measures again
 }
 
 }  // namespace tessera::rt::detail

@@ -36,7 +36,10 @@ std::string bus_model_file(std::string const& signature);
 
 class BusModel {
 public:
-    void resize(unsigned nodes) { links_.assign(std::size_t(nodes) * nodes, LinkCost{}), nodes_ = nodes; }
+    void resize(unsigned nodes)
+    {
+        links_.assign(std::size_t(nodes) * nodes, LinkCost{}), nodes_ = nodes;
+    }
     unsigned nodes() const noexcept { return nodes_; }
     void set(NodeId src, NodeId dst, LinkCost c) { links_[src * nodes_ + dst] = c; }
     LinkCost get(NodeId src, NodeId dst) const { return links_[src * nodes_ + dst]; }

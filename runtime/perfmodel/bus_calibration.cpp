@@ -15,7 +15,8 @@ void calibrate_bus_model(BusModel& bus, BusCalibrationInput const& in)
     const unsigned nodes = unsigned(in.devices.size());
     bus.resize(nodes);
     if (nodes < 2) return;
-    std::string path = in.directory.empty() ? "" : in.directory + "/" + bus_model_file(in.signature);
+    std::string path =
+        in.directory.empty() ? "" : in.directory + "/" + bus_model_file(in.signature);
     if (!path.empty() && bus.load(path, in.signature)) return;
 
     // between page-locked host memory and the node's own memory (a GPU's copies are much
@@ -33,10 +34,13 @@ void calibrate_bus_model(BusModel& bus, BusCalibrationInput const& in)
         std::size_t large = gpu ? std::size_t(64) << 20 : std::size_t(4) << 20;
         // the device end: GPU memory outside the node's accounting, or an emulated node's host
         // memory (and then no page-locking: no CUDA context for a runtime without GPUs)
-        std::unique_ptr<void, void (*)(void*)> host(allocate_host(large, gpu != nullptr), &free_pinned);
+        std::unique_ptr<void, void (*)(void*)> host(allocate_host(large, gpu != nullptr),
+                                                    &free_pinned);
         std::vector<std::byte> emulated(gpu ? 0 : large);
         void* device = gpu ? gpu->allocate(large) : emulated.data();
-        if (!device) throw DeviceError("bus calibration: no room for " + std::to_string(large) + " bytes on node " + std::to_string(d));
+        if (!device)
+            throw DeviceError("bus calibration: no room for " + std::to_string(large) +
+                              " bytes on node " + std::to_string(d));
         auto timed = [&](NodeId src, NodeId dst, std::size_t bytes, int reps) {
             std::vector<double> t;
             Layout l = layout_of_bytes(bytes);
@@ -45,7 +49,8 @@ void calibrate_bus_model(BusModel& bus, BusCalibrationInput const& in)
             for (int i = 0; i < reps; ++i) {
                 auto t0 = std::chrono::steady_clock::now();
                 in.transfers->copy_now({src, dst, from, l, to, l, {}});
-                t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                t.push_back(
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             }
             std::sort(t.begin(), t.end());
             return t[t.size() / 2];

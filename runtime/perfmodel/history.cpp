@@ -40,6 +40,9 @@ bool FootprintStats::add(double t) noexcept
     return true;
 }
 
-double FootprintStats::stddev() const noexcept { return count > 1 ? std::sqrt(m2 / double(count - 1)) : 0.0; }
+double FootprintStats::stddev() const noexcept
+{
+    return count > 1 ? std::sqrt(m2 / double(count - 1)) : 0.0;
+}
 
 }  // namespace tessera::rt::detail

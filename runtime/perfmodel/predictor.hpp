@@ -41,13 +41,17 @@ public:
     Prediction length(KernelShape const& k, std::string const& arch, double unit_speed);
     /// Whether a measured run of the kernel teaches the models anything: it has a performance
     /// model or a flop count (the flop rate of its architecture).
-    static bool learns_from(KernelShape const& k) { return k.ops->model(k.codelet) || k.ops->flops(k.codelet, k.args) >= 0; }
+    static bool learns_from(KernelShape const& k)
+    {
+        return k.ops->model(k.codelet) || k.ops->flops(k.codelet, k.args) >= 0;
+    }
     /// A measured run of the kernel on `arch`.
     void record(KernelShape const& k, std::string const& arch, double seconds);
     /// Seconds to bring what `buffers` read to `node` from the best valid replica of each, not
     /// counting a replica there or on its way, nor one on a node `unreadable` says is lost.
     template <class Unreadable>
-    double fetch_time(std::span<BufferSlot const> buffers, NodeId node, Unreadable const& unreadable) const
+    double fetch_time(std::span<BufferSlot const> buffers, NodeId node,
+                      Unreadable const& unreadable) const
     {
         double total = 0;
         for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -59,10 +63,12 @@ public:
             DataState* d = b.state;
             std::lock_guard lock(d->cm);
             Replica const& r = d->replicas[node];
-            if (r.state != Msi::invalid || r.busy) continue;  // there, or on its way: costs nothing more
+            if (r.state != Msi::invalid || r.busy)
+                continue;  // there, or on its way: costs nothing more
             double best = std::numeric_limits<double>::infinity();
             for (NodeId k = 0; k < d->replicas.size(); ++k)
-                if (d->replicas[k].state != Msi::invalid && !unreadable(k))  // never a faulted GPU's
+                if (d->replicas[k].state != Msi::invalid &&
+                    !unreadable(k))  // never a faulted GPU's
                     best = std::min(best, bus_.time(k, node, double(d->layout.bytes())));
             if (std::isfinite(best)) total += best;
         }

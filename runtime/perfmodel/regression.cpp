@@ -6,7 +6,10 @@
 
 namespace tessera::rt::detail {
 
-double PowerLaw::operator()(double size) const noexcept { return a * std::pow(size, b) + c; }
+double PowerLaw::operator()(double size) const noexcept
+{
+    return a * std::pow(size, b) + c;
+}
 
 namespace {
 struct LogFit {

@@ -27,7 +27,8 @@ bool replace_file(std::string const& path, std::string_view content)
 {
     // unique per process and call: two runtimes of one process may save at the same time
     static std::atomic<unsigned> calls{0};
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(calls.fetch_add(1));
+    const std::string tmp =
+        path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(calls.fetch_add(1));
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return false;
     bool ok = write_all(fd, content) && ::fsync(fd) == 0;

@@ -29,8 +29,8 @@ std::string encoded(std::string const& symbol)
     for (char c : symbol) {
         auto u = static_cast<unsigned char>(c);
         // ASCII ranges, not std::isalnum: the process's locale must not change a file's name
-        const bool kept = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '_' ||
-                          c == '-' || c == '.';
+        const bool kept = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
+                          (u >= '0' && u <= '9') || c == '_' || c == '-' || c == '.';
         if (kept) {
             out += c;
         } else {
@@ -42,12 +42,17 @@ std::string encoded(std::string const& symbol)
     return out;
 }
 
-std::string file_name(std::string const& symbol) { return encoded(symbol) + ".model"; }
+std::string file_name(std::string const& symbol)
+{
+    return encoded(symbol) + ".model";
+}
 
 /// A count written by save(): decimal digits only (operator>> would wrap "-3" around).
 bool parse_count(std::string const& text, uint64_t& out)
 {
-    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+    if (text.empty() || text.size() > 19 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+        return false;
     out = std::stoull(text);
     return true;
 }
@@ -55,7 +60,8 @@ bool parse_count(std::string const& text, uint64_t& out)
 /// A footprint written by save(): hexadecimal digits only, all of them read.
 bool parse_footprint(std::string const& text, uint64_t& out)
 {
-    if (text.empty() || text.size() > 16 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    if (text.empty() || text.size() > 16 ||
+        text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
         return false;
     out = std::stoull(text, nullptr, 16);
     return true;
@@ -78,7 +84,10 @@ std::string ModelStore::default_directory()
     return base + "/" + host;
 }
 
-std::string ModelStore::path_of(std::string const& symbol) const { return dir_ + "/" + file_name(symbol); }
+std::string ModelStore::path_of(std::string const& symbol) const
+{
+    return dir_ + "/" + file_name(symbol);
+}
 
 void ModelStore::load_locked(std::string const& symbol, Model& m)
 {
@@ -86,7 +95,8 @@ void ModelStore::load_locked(std::string const& symbol, Model& m)
     std::ifstream in(path_of(symbol));
     if (!in) return;  // never saved on this machine
     auto corrupt = [&](std::string const& why) {
-        std::cerr << "tessera: ignoring performance model file " << path_of(symbol) << ": " << why << "\n";
+        std::cerr << "tessera: ignoring performance model file " << path_of(symbol) << ": " << why
+                  << "\n";
         m.archs.clear();
     };
     std::string word;
@@ -101,10 +111,11 @@ void ModelStore::load_locked(std::string const& symbol, Model& m)
         std::string tag, arch, fp, count, rejected, rest;
         FootprintStats s;
         uint64_t key = 0;
-        if (!(ls >> tag >> arch >> fp >> s.size >> count >> s.mean >> s.m2 >> rejected) || (ls >> rest) ||
-            tag != "entry" || !parse_footprint(fp, key) || !parse_count(count, s.count) ||
-            !parse_count(rejected, s.rejected) || !std::isfinite(s.size) || s.size < 0 || !std::isfinite(s.mean) ||
-            s.mean < 0 || !std::isfinite(s.m2) || s.m2 < 0)
+        if (!(ls >> tag >> arch >> fp >> s.size >> count >> s.mean >> s.m2 >> rejected) ||
+            (ls >> rest) || tag != "entry" || !parse_footprint(fp, key) ||
+            !parse_count(count, s.count) || !parse_count(rejected, s.rejected) ||
+            !std::isfinite(s.size) || s.size < 0 || !std::isfinite(s.mean) || s.mean < 0 ||
+            !std::isfinite(s.m2) || s.m2 < 0)
             return corrupt("bad line '" + line + "'");
         m.archs[arch][key] = s;
     }
@@ -119,7 +130,8 @@ ModelStore::Model& ModelStore::model_locked(std::string_view symbol)
     return m;
 }
 
-void ModelStore::record(PerfModel const& pm, std::string const& arch, uint64_t footprint, double size, double seconds)
+void ModelStore::record(PerfModel const& pm, std::string const& arch, uint64_t footprint,
+                        double size, double seconds)
 {
     std::lock_guard lock(m_);
     Model& m = model_locked(pm.symbol());
@@ -129,7 +141,8 @@ void ModelStore::record(PerfModel const& pm, std::string const& arch, uint64_t f
     m.dirty = true;
 }
 
-Prediction ModelStore::predict(PerfModel const& pm, std::string const& arch, uint64_t footprint, double size)
+Prediction ModelStore::predict(PerfModel const& pm, std::string const& arch, uint64_t footprint,
+                               double size)
 {
     std::lock_guard lock(m_);
     Model& m = model_locked(pm.symbol());
@@ -138,13 +151,16 @@ Prediction ModelStore::predict(PerfModel const& pm, std::string const& arch, uin
     auto e = a->second.find(footprint);
     bool have_entry = e != a->second.end() && e->second.count > 0;
     const bool measured_enough = have_entry && e->second.count >= calibration_samples;
-    if (pm.kind() == PerfModelKind::history && measured_enough) return {e->second.mean, Calibration::calibrated};
+    if (pm.kind() == PerfModelKind::history && measured_enough)
+        return {e->second.mean, Calibration::calibrated};
     // a regression over the footprints of this architecture measured a few times at least
     // (points of no size or no time have no logarithm: they are left out, not fatal)
     std::vector<SizeTime> points;
     for (auto const& [fp, s] : a->second)
-        if (s.count >= FootprintStats::min_window && s.size > 0 && s.mean > 0) points.push_back({s.size, s.mean});
-    auto fit = pm.kind() == PerfModelKind::nonlinear_regression ? fit_power_law_with_offset(points) : fit_power_law(points);
+        if (s.count >= FootprintStats::min_window && s.size > 0 && s.mean > 0)
+            points.push_back({s.size, s.mean});
+    auto fit = pm.kind() == PerfModelKind::nonlinear_regression ? fit_power_law_with_offset(points)
+                                                                : fit_power_law(points);
     if (fit) return {(*fit)(size), Calibration::calibrated};
     // no fit (one size only, say): this footprint's own history still tells
     if (measured_enough) return {e->second.mean, Calibration::calibrated};
@@ -158,7 +174,8 @@ std::vector<PerfModelEntry> ModelStore::entries(std::string_view symbol)
     Model& m = model_locked(symbol);
     std::vector<PerfModelEntry> out;
     for (auto const& [arch, fps] : m.archs)
-        for (auto const& [fp, s] : fps) out.push_back({arch, fp, s.size, s.count, s.mean, s.stddev(), s.rejected});
+        for (auto const& [fp, s] : fps)
+            out.push_back({arch, fp, s.size, s.count, s.mean, s.stddev(), s.rejected});
     return out;
 }
 
@@ -166,7 +183,8 @@ double ModelStore::speed(std::string const& arch)
 {
     std::lock_guard lock(m_);
     auto it = speed_.find(arch);
-    return it == speed_.end() || it->second.second <= 0 ? 0.0 : it->second.first / it->second.second;
+    return it == speed_.end() || it->second.second <= 0 ? 0.0
+                                                        : it->second.first / it->second.second;
 }
 
 void ModelStore::record_speed(std::string const& arch, double flops, double seconds)
@@ -190,8 +208,8 @@ void ModelStore::save()
         out.precision(17);
         for (auto const& [arch, fps] : m.archs)
             for (auto const& [fp, s] : fps)
-                out << "entry " << arch << " " << std::hex << fp << std::dec << " " << s.size << " " << s.count << " "
-                    << s.mean << " " << s.m2 << " " << s.rejected << "\n";
+                out << "entry " << arch << " " << std::hex << fp << std::dec << " " << s.size << " "
+                    << s.count << " " << s.mean << " " << s.m2 << " " << s.rejected << "\n";
         // a reader sees the old file or the whole new one; a failed write keeps the old one
         if (replace_file(path_of(symbol), out.str())) m.dirty = false;
     }

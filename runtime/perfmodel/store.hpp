@@ -21,8 +21,10 @@ public:
     /// `directory`: where the machine's models live (created on save); empty: not persisted.
     explicit ModelStore(std::string directory) : dir_(std::move(directory)) {}
 
-    void record(PerfModel const& m, std::string const& arch, uint64_t footprint, double size, double seconds);
-    Prediction predict(PerfModel const& m, std::string const& arch, uint64_t footprint, double size);
+    void record(PerfModel const& m, std::string const& arch, uint64_t footprint, double size,
+                double seconds);
+    Prediction predict(PerfModel const& m, std::string const& arch, uint64_t footprint,
+                       double size);
     std::vector<PerfModelEntry> entries(std::string_view symbol);
 
     /// Flop/s measured on `arch` (tasks with a flop count), 0 before any.

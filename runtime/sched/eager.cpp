@@ -38,6 +38,9 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Policy> make_eager() { return std::make_unique<Eager>(); }
+std::unique_ptr<Policy> make_eager()
+{
+    return std::make_unique<Eager>();
+}
 
 }  // namespace tessera::rt::detail

@@ -69,17 +69,22 @@ public:
     std::string_view name() const noexcept override
     {
         switch (variant_) {
-            case Variant::tm: return "dm";
-            case Variant::tmdp: return "dmda";
-            case Variant::tmdp_pr: return "dmdas";
-            case Variant::tmdp_pr_sorted_decision: return "dmdasd";
+        case Variant::tm:
+            return "dm";
+        case Variant::tmdp:
+            return "dmda";
+        case Variant::tmdp_pr:
+            return "dmdas";
+        case Variant::tmdp_pr_sorted_decision:
+            return "dmdasd";
         }
         return "?";
     }
     PriorityRange priorities() const noexcept override
     {
-        return sorted_queues() ? PriorityRange{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()}
-                               : PriorityRange{0, 1};
+        return sorted_queues()
+                   ? PriorityRange{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()}
+                   : PriorityRange{0, 1};
     }
 
     void init(PolicyHost& h) override
@@ -150,13 +155,16 @@ public:
         for (Candidate const& c : cands) {
             if (calibrating) {  // measure where the model is not calibrated, the least loaded first
                 if (c.length.known()) continue;
-                if (!best || c.queued_tasks < best->queued_tasks || (c.queued_tasks == best->queued_tasks && c.end < best->end))
+                if (!best || c.queued_tasks < best->queued_tasks ||
+                    (c.queued_tasks == best->queued_tasks && c.end < best->end))
                     best = &c;
-            } else if (!best || c.end < best->end || (c.end == best->end && c.queued_tasks < best->queued_tasks)) {
+            } else if (!best || c.end < best->end ||
+                       (c.end == best->end && c.queued_tasks < best->queued_tasks)) {
                 best = &c;  // on a tie, the less busy: a task of unknown length may be running
             }
         }
-        if (host().logs_decisions()) host().log_decision(explain(t, cands, *best, calibrating, now));
+        if (host().logs_decisions())
+            host().log_decision(explain(t, cands, *best, calibrating, now));
 
         double length = best->length.known() ? best->length.seconds : 0.0;
         t.set_predicted(length);
@@ -281,23 +289,26 @@ private:
     }
 
     template <class C>
-    std::string explain(ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating, double now)
+    std::string explain(ReadyTask t, std::vector<C> const& cands, C const& best, bool calibrating,
+                        double now)
     {
         std::ostringstream log;
         auto ms = [](double s) { return s * 1e3; };
-        auto unit = [&](C const& c) -> std::ostream& {  // "cpu", "emu0", or "x2" for a combined worker
-            if (c.group >= 0) return log << "x" << host().combined_workers()[std::size_t(c.group)].size();
+        auto unit =
+            [&](C const& c) -> std::ostream& {  // "cpu", "emu0", or "x2" for a combined worker
+            if (c.group >= 0)
+                return log << "x" << host().combined_workers()[std::size_t(c.group)].size();
             return log << host().arch_name(c.w);
         };
-        log << name() << " t=" << ms(now) << "ms task " << t.codelet_name() << "#" << t.sequence() << " -> worker "
-            << best.w << " (";
-        unit(best) << ")" << (calibrating ? " [calibrating]" : "")
-            << " length " << ms(best.length.seconds) << "ms transfer " << ms(best.transfer) << "ms end " << ms(best.end)
-            << "ms |";
+        log << name() << " t=" << ms(now) << "ms task " << t.codelet_name() << "#" << t.sequence()
+            << " -> worker " << best.w << " (";
+        unit(best) << ")" << (calibrating ? " [calibrating]" : "") << " length "
+                   << ms(best.length.seconds) << "ms transfer " << ms(best.transfer) << "ms end "
+                   << ms(best.end) << "ms |";
         for (C const& c : cands) {
             log << " w" << c.w << ":";
-            unit(c) << " len " << ms(c.length.seconds)
-                << (c.length.known() ? "" : "?") << " xfer " << ms(c.transfer) << " end " << ms(c.end);
+            unit(c) << " len " << ms(c.length.seconds) << (c.length.known() ? "" : "?") << " xfer "
+                    << ms(c.transfer) << " end " << ms(c.end);
         }
         log << "\n";
         return std::move(log).str();
@@ -315,12 +326,12 @@ private:
         double queued = 0;           // predicted seconds of the queued tasks
         std::size_t ntasks = 0;      // queued tasks
 
-        double started = 0;          // predicted seconds of the tasks started, not ended
-        std::size_t running = 0;     // tasks started, not ended
-        double busy_until = 0;       // expected end of the started tasks
+        double started = 0;       // predicted seconds of the tasks started, not ended
+        std::size_t running = 0;  // tasks started, not ended
+        double busy_until = 0;    // expected end of the started tasks
 
-        double reserved = 0;         // held by parallel tasks until then
-        std::size_t holds = 0;       // parallel tasks holding it
+        double reserved = 0;    // held by parallel tasks until then
+        std::size_t holds = 0;  // parallel tasks holding it
 
         // What push reads without a lock (it runs for every task and every worker), stored by
         // each part's writer after each change. A push may read a state a change older than a
@@ -330,11 +341,13 @@ private:
 
         double seen_free_at() const noexcept
         {
-            return std::max(seen_busy_until.load(std::memory_order_relaxed), seen_reserved.load(std::memory_order_relaxed));
+            return std::max(seen_busy_until.load(std::memory_order_relaxed),
+                            seen_reserved.load(std::memory_order_relaxed));
         }
         std::size_t seen_tasks() const noexcept
         {
-            return seen_ntasks.load(std::memory_order_relaxed) + seen_running.load(std::memory_order_relaxed);
+            return seen_ntasks.load(std::memory_order_relaxed) +
+                   seen_running.load(std::memory_order_relaxed);
         }
         void publish_queue() noexcept
         {
@@ -355,15 +368,27 @@ private:
     Variant variant_;
     std::vector<WorkerState> workers_;
     std::mutex holds_m_;
-    std::unordered_map<uint64_t, Hold> holds_;  // parallel tasks placed, not ended, by sequence
+    std::unordered_map<uint64_t, Hold> holds_;   // parallel tasks placed, not ended, by sequence
     std::atomic<std::size_t> pending_holds_{0};  // holds_.size(): ends skip the lock when 0
 };
 
 }  // namespace
 
-std::unique_ptr<Policy> make_dm() { return std::make_unique<Heft>(Variant::tm); }
-std::unique_ptr<Policy> make_dmda() { return std::make_unique<Heft>(Variant::tmdp); }
-std::unique_ptr<Policy> make_dmdas() { return std::make_unique<Heft>(Variant::tmdp_pr); }
-std::unique_ptr<Policy> make_dmdasd() { return std::make_unique<Heft>(Variant::tmdp_pr_sorted_decision); }
+std::unique_ptr<Policy> make_dm()
+{
+    return std::make_unique<Heft>(Variant::tm);
+}
+std::unique_ptr<Policy> make_dmda()
+{
+    return std::make_unique<Heft>(Variant::tmdp);
+}
+std::unique_ptr<Policy> make_dmdas()
+{
+    return std::make_unique<Heft>(Variant::tmdp_pr);
+}
+std::unique_ptr<Policy> make_dmdasd()
+{
+    return std::make_unique<Heft>(Variant::tmdp_pr_sorted_decision);
+}
 
 }  // namespace tessera::rt::detail

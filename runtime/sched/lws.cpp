@@ -30,7 +30,8 @@ public:
     void push(ReadyTask t) override
     {
         WorkerId w = t.released_by();
-        if (w == no_worker || w >= queues_.size() || !t.can_run_on(w)) w = next_able_worker(t, unsigned(queues_.size()), next_);
+        if (w == no_worker || w >= queues_.size() || !t.can_run_on(w))
+            w = next_able_worker(t, unsigned(queues_.size()), next_);
         {
             std::lock_guard lock(queues_[w].m);
             queues_[w].q.push(t);
@@ -68,6 +69,9 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Policy> make_lws() { return std::make_unique<LocalityWorkStealing>(); }
+std::unique_ptr<Policy> make_lws()
+{
+    return std::make_unique<LocalityWorkStealing>();
+}
 
 }  // namespace tessera::rt::detail

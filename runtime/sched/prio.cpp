@@ -36,6 +36,9 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Policy> make_prio() { return std::make_unique<Prio>(); }
+std::unique_ptr<Policy> make_prio()
+{
+    return std::make_unique<Prio>();
+}
 
 }  // namespace tessera::rt::detail

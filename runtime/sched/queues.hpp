@@ -13,8 +13,7 @@
 namespace tessera::rt::detail {
 
 /// The first task of `q` (from the front) that worker w can run, removed; or an empty task.
-template <class Deque>
-ReadyTask take_first_runnable(Deque& q, WorkerId w)
+template <class Deque> ReadyTask take_first_runnable(Deque& q, WorkerId w)
 {
     for (auto it = q.begin(); it != q.end(); ++it) {
         if (it->can_run_on(w)) {
@@ -68,7 +67,8 @@ public:
     double predicted_ahead_of(int p) const
     {
         double ahead = 0;
-        for (auto b = buckets_.begin(); b != buckets_.end() && b->first >= p; ++b) ahead += b->second.predicted;
+        for (auto b = buckets_.begin(); b != buckets_.end() && b->first >= p; ++b)
+            ahead += b->second.predicted;
         return ahead;
     }
     /// Every task, removed, best first.

@@ -74,6 +74,9 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Policy> make_random() { return std::make_unique<Random>(); }
+std::unique_ptr<Policy> make_random()
+{
+    return std::make_unique<Random>();
+}
 
 }  // namespace tessera::rt::detail

@@ -12,7 +12,8 @@ void PolicyRegistry::add(std::string name, std::string description, Factory make
     require(!name.empty(), "PolicyRegistry::add: empty name");
     require(static_cast<bool>(make), "PolicyRegistry::add: no factory for '" + name + "'");
     std::lock_guard lock(m_);
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](Entry const& e) { return e.name == name; });
+    auto it = std::find_if(entries_.begin(), entries_.end(),
+                           [&](Entry const& e) { return e.name == name; });
     if (it != entries_.end())
         *it = Entry{std::move(name), std::move(description), std::move(make)};
     else
@@ -39,7 +40,8 @@ std::unique_ptr<Policy> PolicyRegistry::create(std::string_view name) const
     if (!make) {
         std::string known;
         for (auto const& n : all_names()) known += (known.empty() ? "" : ", ") + n;
-        throw InvalidArgument("scheduler: unknown policy '" + std::string(name) + "' (known: " + known + ")");
+        throw InvalidArgument("scheduler: unknown policy '" + std::string(name) +
+                              "' (known: " + known + ")");
     }
     return make();
 }
@@ -77,24 +79,33 @@ std::string PolicyRegistry::description(std::string_view name) const
 PolicyRegistry& policies()
 {
     static PolicyRegistry* registry = [] {
-        auto* r = new PolicyRegistry;  // never destroyed: runtimes may outlive static destruction order
+        auto* r =
+            new PolicyRegistry;  // never destroyed: runtimes may outlive static destruction order
         r->add("eager", "one shared FIFO queue; priority > 0 goes first (StarPU's eager / greedy)",
                detail::make_eager);
-        r->add("prio", "one shared queue ordered by priority, FIFO among equals", detail::make_prio);
+        r->add("prio", "one shared queue ordered by priority, FIFO among equals",
+               detail::make_prio);
         r->add("random", "each task to a random worker, weighted by worker speed (w-rand)",
                detail::make_random);
         r->add("ws", "work stealing: per-worker deques, owner LIFO, thieves steal FIFO at random",
                detail::make_ws);
-        r->add("lws", "locality work stealing: tasks stay on the worker that released them, "
-                      "priority-ordered; idle workers steal from the closest cores first",
+        r->add("lws",
+               "locality work stealing: tasks stay on the worker that released them, "
+               "priority-ordered; idle workers steal from the closest cores first",
                detail::make_lws);
-        r->add("dm", "heft-tm: each task to the worker where it is expected to end first (perf models)",
+        r->add("dm",
+               "heft-tm: each task to the worker where it is expected to end first (perf models)",
                detail::make_dm);
-        r->add("dmda", "heft-tmdp: dm plus the time to bring the task's data to the worker (bus model)",
+        r->add("dmda",
+               "heft-tmdp: dm plus the time to bring the task's data to the worker (bus model)",
                detail::make_dmda);
-        r->add("dmdas", "heft-tmdp-pr: dmda plus prefetch of the data at assignment, queues sorted by priority",
-               detail::make_dmdas);
-        r->add("dmdasd", "dmdas deciding by sorted queues: a task waits only for those of its priority or higher",
+        r->add(
+            "dmdas",
+            "heft-tmdp-pr: dmda plus prefetch of the data at assignment, queues sorted by priority",
+            detail::make_dmdas);
+        r->add("dmdasd",
+               "dmdas deciding by sorted queues: a task waits only for those of its priority or "
+               "higher",
                detail::make_dmdasd);
         r->alias("heft-tm", "dm");
         r->alias("heft-tmdp", "dmda");

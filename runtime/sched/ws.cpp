@@ -27,7 +27,8 @@ public:
     void push(ReadyTask t) override
     {
         WorkerId w = t.released_by();
-        if (w == no_worker || w >= deques_.size() || !t.can_run_on(w)) w = next_able_worker(t, unsigned(deques_.size()), next_);
+        if (w == no_worker || w >= deques_.size() || !t.can_run_on(w))
+            w = next_able_worker(t, unsigned(deques_.size()), next_);
         {
             std::lock_guard lock(deques_[w].m);
             deques_[w].q.push_back(t);
@@ -78,6 +79,9 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Policy> make_ws() { return std::make_unique<WorkStealing>(); }
+std::unique_ptr<Policy> make_ws()
+{
+    return std::make_unique<WorkStealing>();
+}
 
 }  // namespace tessera::rt::detail

@@ -14,7 +14,8 @@ void DecisionLog::open(std::optional<std::string> const& where)
         return;
     }
     file_ = std::make_unique<std::ofstream>(*where, std::ios::app);
-    require(static_cast<bool>(*file_), "RuntimeConfig::sched_log / TESSERA_SCHED_LOG: cannot open '" + *where + "'");
+    require(static_cast<bool>(*file_),
+            "RuntimeConfig::sched_log / TESSERA_SCHED_LOG: cannot open '" + *where + "'");
     out_ = file_.get();
 }
 

@@ -62,15 +62,16 @@ struct AccuracyParam {
 /// "{precision 'z', scheduler heft-tmdp-pr, 2 emulated devices}".
 inline void PrintTo(AccuracyParam const& p, std::ostream* os)
 {
-    *os << "{precision '" << p.precision << "', scheduler " << p.scheduler << ", " << p.nemu << " emulated device"
-        << (p.nemu == 1 ? "" : "s") << "}";
+    *os << "{precision '" << p.precision << "', scheduler " << p.scheduler << ", " << p.nemu
+        << " emulated device" << (p.nemu == 1 ? "" : "s") << "}";
 }
 inline std::string name_of(testing::TestParamInfo<AccuracyParam> const& info)
 {
     std::string s = info.param.scheduler;
     for (char& c : s)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return std::string(1, info.param.precision) + "_" + s + "_emu" + std::to_string(info.param.nemu);
+    return std::string(1, info.param.precision) + "_" + s + "_emu" +
+           std::to_string(info.param.nemu);
 }
 /// {s, d, c, z} x {eager, ws, heft-tmdp-pr} x {0, 2 emulated devices}; exhaustive: every
 /// registered policy x {0, 1, 2 emulated devices}.
@@ -96,19 +97,29 @@ inline std::vector<int64_t> accuracy_sizes()
     if (exhaustive_sweep()) return {0, 1, 2, 7, 31, 64, 100, 257, 513, 1000, 1500};
     return {0, 1, 7, 100, 257, 1000};
 }
-inline int64_t tile_for(int64_t n) { return n <= 7 ? 3 : n <= 257 ? 32 : 96; }
+inline int64_t tile_for(int64_t n)
+{
+    return n <= 7 ? 3 : n <= 257 ? 32 : 96;
+}
 
 /// The library's runtime (behind the LAPACK-style and C forms) started with a sweep point's
 /// configuration for the scope of a test.
 /// Calls f.template operator()<T>() with T the precision of letter p ('s', 'd', 'c', 'z').
-template <class F>
-void dispatch_precision(char p, F& f)
+template <class F> void dispatch_precision(char p, F& f)
 {
     switch (p) {
-        case 's': f.template operator()<float>(); break;
-        case 'd': f.template operator()<double>(); break;
-        case 'c': f.template operator()<std::complex<float>>(); break;
-        default: f.template operator()<std::complex<double>>(); break;
+    case 's':
+        f.template operator()<float>();
+        break;
+    case 'd':
+        f.template operator()<double>();
+        break;
+    case 'c':
+        f.template operator()<std::complex<float>>();
+        break;
+    default:
+        f.template operator()<std::complex<double>>();
+        break;
     }
 }
 
@@ -117,7 +128,8 @@ public:
     explicit LibraryRuntime(AccuracyParam const& p)
     {
         tessera::finalize();
-        tessera::init(rt::RuntimeConfig{.ncpus = 2, .scheduler = p.scheduler, .nemu = p.nemu, .emu_memory = "4MB"});
+        tessera::init(rt::RuntimeConfig{
+            .ncpus = 2, .scheduler = p.scheduler, .nemu = p.nemu, .emu_memory = "4MB"});
     }
     ~LibraryRuntime()
     {
@@ -130,7 +142,10 @@ public:
 
 /// True under ctest's "cuda" variant (TESSERA_TEST_CUDA=1, tests/CMakeLists.txt), whose runtimes
 /// have a GPU beside the cores (TESSERA_NCUDA=1).
-inline bool cuda_variant() { return std::getenv("TESSERA_TEST_CUDA") != nullptr; }
+inline bool cuda_variant()
+{
+    return std::getenv("TESSERA_TEST_CUDA") != nullptr;
+}
 /// Whether a runtime started now gets a CUDA worker (asked once per process).
 inline bool gpu_answers()
 {
@@ -145,26 +160,29 @@ inline bool gpu_answers()
 
 /// The host oracles run OpenBLAS on one thread: Tessera gives OpenBLAS its thread count back
 /// after each call, and OpenBLAS's own threads are invisible to ThreadSanitizer.
-inline void one_blas_thread_for_oracles() { openblas_set_num_threads(1); }
+inline void one_blas_thread_for_oracles()
+{
+    openblas_set_num_threads(1);
+}
 
 class AccuracySweep : public testing::TestWithParam<AccuracyParam> {
 protected:
     void SetUp() override
     {
         one_blas_thread_for_oracles();
-        if (cuda_variant() && !gpu_answers()) GTEST_SKIP() << "no GPU: the cuda variant of the sweep needs one";
+        if (cuda_variant() && !gpu_answers())
+            GTEST_SKIP() << "no GPU: the cuda variant of the sweep needs one";
     }
 
     /// A runtime for this sweep point: 2 cores plus the emulated devices.
     std::unique_ptr<rt::Runtime> make_runtime() const
     {
         AccuracyParam const& p = GetParam();
-        return std::make_unique<rt::Runtime>(
-            rt::RuntimeConfig{.ncpus = 2, .scheduler = p.scheduler, .nemu = p.nemu, .emu_memory = "4MB"});
+        return std::make_unique<rt::Runtime>(rt::RuntimeConfig{
+            .ncpus = 2, .scheduler = p.scheduler, .nemu = p.nemu, .emu_memory = "4MB"});
     }
     /// Calls f.template operator()<T>() with T the sweep point's precision.
-    template <class F>
-    void with_precision(F&& f) const
+    template <class F> void with_precision(F&& f) const
     {
         dispatch_precision(GetParam().precision, f);
     }
@@ -174,44 +192,41 @@ protected:
 class PrecisionSweep : public testing::TestWithParam<char> {
 protected:
     void SetUp() override { one_blas_thread_for_oracles(); }
-    template <class F>
-    void with_precision(F&& f) const
-    {
-        dispatch_precision(GetParam(), f);
-    }
+    template <class F> void with_precision(F&& f) const { dispatch_precision(GetParam(), f); }
 };
-#define TESSERA_INSTANTIATE_PRECISIONS(Suite)                                              \
-    INSTANTIATE_TEST_SUITE_P(Precisions, Suite, testing::Values('s', 'd', 'c', 'z'),      \
-                             [](testing::TestParamInfo<char> const& i) { return std::string(1, i.param); })
-#define TESSERA_INSTANTIATE_ACCURACY(Suite) \
-    INSTANTIATE_TEST_SUITE_P(Sweep, Suite, testing::ValuesIn(tessera::test::accuracy_params()), tessera::test::name_of)
+#define TESSERA_INSTANTIATE_PRECISIONS(Suite)                                                      \
+    INSTANTIATE_TEST_SUITE_P(                                                                      \
+        Precisions, Suite, testing::Values('s', 'd', 'c', 'z'),                                    \
+        [](testing::TestParamInfo<char> const& i) { return std::string(1, i.param); })
+#define TESSERA_INSTANTIATE_ACCURACY(Suite)                                                        \
+    INSTANTIATE_TEST_SUITE_P(Sweep, Suite, testing::ValuesIn(tessera::test::accuracy_params()),    \
+                             tessera::test::name_of)
 
 /// A column-major m x n matrix with leading dimension ld, on the host.
-template <Scalar T>
-struct Dense {
+template <Scalar T> struct Dense {
     int64_t m = 0, n = 0, ld = 1;
     std::vector<T> a;
     Dense() = default;
     Dense(int64_t rows, int64_t cols, int64_t lead = 0)
-        : m(rows), n(cols), ld(std::max<int64_t>({1, rows, lead})), a(std::size_t(ld * std::max<int64_t>(cols, 1)))
-    {
-    }
+        : m(rows), n(cols), ld(std::max<int64_t>({1, rows, lead})),
+          a(std::size_t(ld * std::max<int64_t>(cols, 1)))
+    {}
     T& operator()(int64_t i, int64_t j) { return a[std::size_t(i + j * ld)]; }
     T const& operator()(int64_t i, int64_t j) const { return a[std::size_t(i + j * ld)]; }
     T* data() { return a.data(); }
     T const* data() const { return a.data(); }
 };
 
-template <Scalar T>
-T random_value(std::mt19937_64& g)
+template <Scalar T> T random_value(std::mt19937_64& g)
 {
     std::uniform_real_distribution<double> u(-1, 1);
-    if constexpr (tessera::la::is_complex_v<T>) return T(real_t<T>(u(g)), real_t<T>(u(g)));
-    else return T(u(g));
+    if constexpr (tessera::la::is_complex_v<T>)
+        return T(real_t<T>(u(g)), real_t<T>(u(g)));
+    else
+        return T(u(g));
 }
 /// Entries uniform in [-1, 1] (real and imaginary parts), the padding below ld included.
-template <Scalar T>
-Dense<T> random_dense(int64_t m, int64_t n, uint64_t seed, int64_t ld = 0)
+template <Scalar T> Dense<T> random_dense(int64_t m, int64_t n, uint64_t seed, int64_t ld = 0)
 {
     Dense<T> A(m, n, ld);
     std::mt19937_64 g(seed);
@@ -219,21 +234,20 @@ Dense<T> random_dense(int64_t m, int64_t n, uint64_t seed, int64_t ld = 0)
     return A;
 }
 /// A Hermitian positive definite matrix, both triangles: B B^H / n + I (eigenvalues in [1, 1 + |B|^2/n]).
-template <Scalar T>
-Dense<T> hpd_dense(int64_t n, uint64_t seed, int64_t ld = 0)
+template <Scalar T> Dense<T> hpd_dense(int64_t n, uint64_t seed, int64_t ld = 0)
 {
     Dense<T> B = random_dense<T>(n, n, seed);
     Dense<T> A(n, n, ld);
     if (n == 0) return A;
-    blas::gemm<T>(tessera::la::Op::notrans, tessera::la::Op::conjtrans, n, n, n, T(real_t<T>(1.0 / double(n))), B.data(),
-                  B.ld, B.data(), B.ld, T(0), A.data(), A.ld);
+    blas::gemm<T>(tessera::la::Op::notrans, tessera::la::Op::conjtrans, n, n, n,
+                  T(real_t<T>(1.0 / double(n))), B.data(), B.ld, B.data(), B.ld, T(0), A.data(),
+                  A.ld);
     for (int64_t i = 0; i < n; ++i) A(i, i) = T(std::real(A(i, i)) + 1);
     return A;
 }
 
 /// ||A||_1 (max column sum), in double; NaN when A holds a NaN.
-template <Scalar T>
-double norm1(Dense<T> const& A)
+template <Scalar T> double norm1(Dense<T> const& A)
 {
     double best = 0;
     for (int64_t j = 0; j < A.n; ++j) {
@@ -244,20 +258,21 @@ double norm1(Dense<T> const& A)
     return best;
 }
 /// ||A - B||_1 over the m x n part; NaN when either holds a NaN there.
-template <Scalar T>
-double norm1_diff(Dense<T> const& A, Dense<T> const& B)
+template <Scalar T> double norm1_diff(Dense<T> const& A, Dense<T> const& B)
 {
     double best = 0;
     for (int64_t j = 0; j < A.n; ++j) {
         double s = 0;
-        for (int64_t i = 0; i < A.m; ++i) s += std::abs(std::complex<double>(A(i, j)) - std::complex<double>(B(i, j)));
+        for (int64_t i = 0; i < A.m; ++i)
+            s += std::abs(std::complex<double>(A(i, j)) - std::complex<double>(B(i, j)));
         if (s > best || std::isnan(s)) best = s;  // a NaN must not vanish in the max
     }
     return best;
 }
 /// The `uplo` triangle of A, the other set to zero (and the diagonal to 1 for a unit triangle).
 template <Scalar T>
-Dense<T> triangle(Dense<T> const& A, tessera::Uplo uplo, tessera::Diag diag = tessera::Diag::nonunit)
+Dense<T> triangle(Dense<T> const& A, tessera::Uplo uplo,
+                  tessera::Diag diag = tessera::Diag::nonunit)
 {
     Dense<T> L(A.m, A.n);
     for (int64_t j = 0; j < A.n; ++j)
@@ -268,8 +283,7 @@ Dense<T> triangle(Dense<T> const& A, tessera::Uplo uplo, tessera::Diag diag = te
     return L;
 }
 /// The full Hermitian matrix whose `uplo` triangle A holds.
-template <Scalar T>
-Dense<T> hermitian_from(Dense<T> const& A, tessera::Uplo uplo)
+template <Scalar T> Dense<T> hermitian_from(Dense<T> const& A, tessera::Uplo uplo)
 {
     Dense<T> H(A.n, A.n);
     for (int64_t j = 0; j < A.n; ++j)
@@ -282,25 +296,26 @@ Dense<T> hermitian_from(Dense<T> const& A, tessera::Uplo uplo)
 }
 
 /// Machine epsilon of T, as double.
-template <Scalar T>
-double eps() { return double(tessera::la::eps<T>); }
+template <Scalar T> double eps()
+{
+    return double(tessera::la::eps<T>);
+}
 
 /// re + i im (re for a real T).
-template <Scalar T>
-T scalar(double re, double im)
+template <Scalar T> T scalar(double re, double im)
 {
-    if constexpr (is_complex_v<T>) return T(real_t<T>(re), real_t<T>(im));
-    else return T(re);
+    if constexpr (is_complex_v<T>)
+        return T(real_t<T>(re), real_t<T>(im));
+    else
+        return T(re);
 }
 /// A quiet NaN of T (real part NaN).
-template <Scalar T>
-T nan()
+template <Scalar T> T nan()
 {
     return T(std::numeric_limits<real_t<T>>::quiet_NaN());
 }
 /// True when an entry of the m x n part of X is NaN.
-template <Scalar T>
-bool has_nan(Dense<T> const& X)
+template <Scalar T> bool has_nan(Dense<T> const& X)
 {
     for (int64_t j = 0; j < X.n; ++j)
         for (int64_t i = 0; i < X.m; ++i)
@@ -308,24 +323,26 @@ bool has_nan(Dense<T> const& X)
     return false;
 }
 /// ||op(A)||_1: the max column sum of A, or its max row sum when A is transposed.
-template <Scalar T>
-double norm1_op(Dense<T> const& A, Op op)
+template <Scalar T> double norm1_op(Dense<T> const& A, Op op)
 {
     if (op == Op::notrans) return norm1(A);
     std::vector<double> rows(std::size_t(A.m), 0.0);
     for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.m; ++i) rows[std::size_t(i)] += std::abs(std::complex<double>(A(i, j)));
+        for (int64_t i = 0; i < A.m; ++i)
+            rows[std::size_t(i)] += std::abs(std::complex<double>(A(i, j)));
     double best = 0;
     for (double r : rows) best = std::max(best, r);
     return best;
 }
 
 /// True for (i, j) in the strict triangle opposite to `uplo`.
-inline bool in_other_triangle(int64_t i, int64_t j, Uplo uplo) { return uplo == Uplo::lower ? i < j : i > j; }
+inline bool in_other_triangle(int64_t i, int64_t j, Uplo uplo)
+{
+    return uplo == Uplo::lower ? i < j : i > j;
+}
 /// A with the strict triangle opposite to `uplo` (the one the routine must not reference)
 /// set to NaN, so that reading it would show.
-template <Scalar T>
-Dense<T> with_other_triangle_nan(Dense<T> A, Uplo uplo)
+template <Scalar T> Dense<T> with_other_triangle_nan(Dense<T> A, Uplo uplo)
 {
     for (int64_t j = 0; j < A.n; ++j)
         for (int64_t i = 0; i < A.m; ++i)
@@ -341,14 +358,12 @@ inline std::vector<Uplo> uplos_for(int64_t n, Uplo turn)
 }
 
 /// Bitwise equality (NaNs included).
-template <Scalar T>
-bool same_bits(std::vector<T> const& a, std::vector<T> const& b)
+template <Scalar T> bool same_bits(std::vector<T> const& a, std::vector<T> const& b)
 {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 /// True when X's rows below X.m (its padding up to ld) are those of X0, in X's n columns.
-template <Scalar T>
-bool padding_unchanged(Dense<T> const& X, Dense<T> const& X0)
+template <Scalar T> bool padding_unchanged(Dense<T> const& X, Dense<T> const& X0)
 {
     bool kept = true;
     for (int64_t j = 0; j < X.n; ++j)
@@ -357,25 +372,23 @@ bool padding_unchanged(Dense<T> const& X, Dense<T> const& X0)
 }
 
 /// ||A X - B||_1 / (||A||_1 ||X||_1 n eps), A the full n x n matrix, X and B n x nrhs.
-template <Scalar T>
-double solve_residual(Dense<T> const& A, Dense<T> const& X, Dense<T> const& B)
+template <Scalar T> double solve_residual(Dense<T> const& A, Dense<T> const& X, Dense<T> const& B)
 {
     const int64_t n = A.n, nrhs = B.n;
     if (n == 0 || nrhs == 0) return 0;
     Dense<T> R = B;
-    blas::gemm<T>(Op::notrans, Op::notrans, n, nrhs, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1), R.data(), R.ld);
+    blas::gemm<T>(Op::notrans, Op::notrans, n, nrhs, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1),
+                  R.data(), R.ld);
     return norm1(R) / (norm1(A) * norm1(X) * double(n) * eps<T>());
 }
 
 /// A tile copy of D's m x n part, with tile size nb.
-template <Scalar T>
-tessera::TileMatrix<T> tiles_of(rt::Runtime& rt, Dense<T> const& D, int64_t nb)
+template <Scalar T> tessera::TileMatrix<T> tiles_of(rt::Runtime& rt, Dense<T> const& D, int64_t nb)
 {
     return tessera::tile_copy_of(rt, D.data(), D.m, D.n, D.ld, nb);
 }
 /// A tile matrix's entries on the host.
-template <Scalar T>
-Dense<T> to_dense(tessera::TileMatrix<T> const& A)
+template <Scalar T> Dense<T> to_dense(tessera::TileMatrix<T> const& A)
 {
     Dense<T> D(A.m(), A.n());
     tessera::tiles_to_lapack(A, D.data(), D.ld);
@@ -384,8 +397,7 @@ Dense<T> to_dense(tessera::TileMatrix<T> const& A)
 
 /// The position (LAPACK's numbering) of the bad argument that call() throws
 /// InvalidLapackArgument for; 0 when it throws nothing.
-template <class F>
-int argument_position(F&& call)
+template <class F> int argument_position(F&& call)
 {
     try {
         call();
@@ -398,12 +410,12 @@ int argument_position(F&& call)
 /// The LAPACK-style form of a Cholesky solve, solve(uplo, n, nrhs, a, lda, b, ldb) (posv's and
 /// potrs's arguments), throws InvalidLapackArgument naming each bad argument's position, and
 /// nothing for an empty system with null arrays.
-template <Scalar T, class Solve>
-void expect_solve_arguments_named(Solve const& solve)
+template <Scalar T, class Solve> void expect_solve_arguments_named(Solve const& solve)
 {
     std::vector<T> a(16), b(16);
     T* const null = nullptr;
-    auto position = [&](Uplo uplo, int64_t n, int64_t nrhs, T* pa, int64_t lda, T* pb, int64_t ldb) {
+    auto position = [&](Uplo uplo, int64_t n, int64_t nrhs, T* pa, int64_t lda, T* pb,
+                        int64_t ldb) {
         return argument_position([&] { solve(uplo, n, nrhs, pa, lda, pb, ldb); });
     };
     EXPECT_EQ(position(Uplo('X'), 4, 1, a.data(), 4, b.data(), 4), 1);

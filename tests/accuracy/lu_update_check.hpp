@@ -16,8 +16,7 @@ namespace tessera::test {
 
 /// ||update_columns(A) - oracle||_1 / (||A0||_1 n eps) for A as tiles of their own (in_place
 /// false) or a LAPACK array tiled in place (true).
-template <Scalar T>
-double lu_update_error(rt::Runtime& rt, bool in_place)
+template <Scalar T> double lu_update_error(rt::Runtime& rt, bool in_place)
 {
     constexpr int64_t m = 150, n = 150, nb = 32, k = 1, first_column = 2, offset = k * nb;
     Dense<T> A0 = random_dense<T>(m, n, 97);
@@ -30,7 +29,8 @@ double lu_update_error(rt::Runtime& rt, bool in_place)
         ipiv[std::size_t(offset + i)] = offset + i + 1 + int64_t(g() % uint64_t(m - offset - i));
 
     Dense<T> array = A0;  // the LAPACK array the in-place matrix wraps
-    TileMatrix<T> A = in_place ? TileMatrix<T>::wrap(rt, array.data(), m, n, array.ld, nb) : tiles_of(rt, A0, nb);
+    TileMatrix<T> A =
+        in_place ? TileMatrix<T>::wrap(rt, array.data(), m, n, array.ld, nb) : tiles_of(rt, A0, nb);
     Pivots pivots = Pivots::copy_of(rt, ipiv.data(), int64_t(ipiv.size()), nb);
     std::vector<typename TileMatrix<T>::Tile*> panel, block;
     for (int64_t i = k; i < A.mt(); ++i) panel.push_back(&A(i, k));
@@ -38,8 +38,8 @@ double lu_update_error(rt::Runtime& rt, bool in_place)
         for (int64_t i = k; i < A.mt(); ++i) block.push_back(&A(i, j));
     {
         Sequence s{rt};
-        s.submit(la::cl::update_columns<T>, rt::read_all(panel), rt::read(pivots.piece(k)), rt::value(offset),
-                 rt::readwrite_all(block));
+        s.submit(la::cl::update_columns<T>, rt::read_all(panel), rt::read(pivots.piece(k)),
+                 rt::value(offset), rt::readwrite_all(block));
         if (s.wait() != 0) return std::numeric_limits<double>::infinity();
     }
     const Dense<T> got = to_dense(A);
@@ -50,8 +50,8 @@ double lu_update_error(rt::Runtime& rt, bool in_place)
     blas::laswp<T>(width, &ref(0, c0), ref.ld, offset + 1, offset + nb, lapack_ipiv.data(), 1);
     blas::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::unit, nb, width, T(1),
                   &ref(offset, offset), ref.ld, &ref(offset, c0), ref.ld);
-    blas::gemm<T>(Op::notrans, Op::notrans, below, width, nb, T(-1), &ref(offset + nb, offset), ref.ld,
-                  &ref(offset, c0), ref.ld, T(1), &ref(offset + nb, c0), ref.ld);
+    blas::gemm<T>(Op::notrans, Op::notrans, below, width, nb, T(-1), &ref(offset + nb, offset),
+                  ref.ld, &ref(offset, c0), ref.ld, T(1), &ref(offset + nb, c0), ref.ld);
     return norm1_diff(got, ref) / (norm1(A0) * double(n) * eps<T>());
 }
 

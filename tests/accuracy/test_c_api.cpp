@@ -15,31 +15,31 @@ namespace {
 
 /// The C functions of precision T.
 template <class T> struct CApi;
-#define TESSERA_C_API(T, p, herk_, hemm_, un)                                                              \
-    template <> struct CApi<T> {                                                                         \
-        static constexpr auto gemm = &tessera_##p##gemm;                                                \
-        static constexpr auto symm = &tessera_##p##symm;                                                \
-        static constexpr auto hemm = hemm_;                                                              \
-        static constexpr auto syrk = &tessera_##p##syrk;                                                \
-        static constexpr auto herk = herk_;                                                              \
-        static constexpr auto trsm = &tessera_##p##trsm;                                                \
-        static constexpr auto trmm = &tessera_##p##trmm;                                                \
-        static constexpr auto potrf = &tessera_##p##potrf;                                              \
-        static constexpr auto potrs = &tessera_##p##potrs;                                              \
-        static constexpr auto posv = &tessera_##p##posv;                                                \
-        static constexpr auto potri = &tessera_##p##potri;                                              \
-        static constexpr auto getrf = &tessera_##p##getrf;                                              \
-        static constexpr auto getrf_nopiv = &tessera_##p##getrf_nopiv;                                  \
-        static constexpr auto getrs = &tessera_##p##getrs;                                              \
-        static constexpr auto gesv = &tessera_##p##gesv;                                                \
-        static constexpr auto getri = &tessera_##p##getri;                                              \
-        static constexpr auto geqrf = &tessera_##p##geqrf;                                              \
-        static constexpr auto unmqr = &tessera_##p##un##mqr;                                            \
-        static constexpr auto ungqr = &tessera_##p##un##gqr;                                            \
-        static constexpr auto gelqf = &tessera_##p##gelqf;                                              \
-        static constexpr auto unmlq = &tessera_##p##un##mlq;                                            \
-        static constexpr auto unglq = &tessera_##p##un##glq;                                            \
-        static constexpr auto gels = &tessera_##p##gels;                                                \
+#define TESSERA_C_API(T, p, herk_, hemm_, un)                                                      \
+    template <> struct CApi<T> {                                                                   \
+        static constexpr auto gemm = &tessera_##p##gemm;                                           \
+        static constexpr auto symm = &tessera_##p##symm;                                           \
+        static constexpr auto hemm = hemm_;                                                        \
+        static constexpr auto syrk = &tessera_##p##syrk;                                           \
+        static constexpr auto herk = herk_;                                                        \
+        static constexpr auto trsm = &tessera_##p##trsm;                                           \
+        static constexpr auto trmm = &tessera_##p##trmm;                                           \
+        static constexpr auto potrf = &tessera_##p##potrf;                                         \
+        static constexpr auto potrs = &tessera_##p##potrs;                                         \
+        static constexpr auto posv = &tessera_##p##posv;                                           \
+        static constexpr auto potri = &tessera_##p##potri;                                         \
+        static constexpr auto getrf = &tessera_##p##getrf;                                         \
+        static constexpr auto getrf_nopiv = &tessera_##p##getrf_nopiv;                             \
+        static constexpr auto getrs = &tessera_##p##getrs;                                         \
+        static constexpr auto gesv = &tessera_##p##gesv;                                           \
+        static constexpr auto getri = &tessera_##p##getri;                                         \
+        static constexpr auto geqrf = &tessera_##p##geqrf;                                         \
+        static constexpr auto unmqr = &tessera_##p##un##mqr;                                       \
+        static constexpr auto ungqr = &tessera_##p##un##gqr;                                       \
+        static constexpr auto gelqf = &tessera_##p##gelqf;                                         \
+        static constexpr auto unmlq = &tessera_##p##un##mlq;                                       \
+        static constexpr auto unglq = &tessera_##p##un##glq;                                       \
+        static constexpr auto gels = &tessera_##p##gels;                                           \
     };
 TESSERA_C_API(float, s, nullptr, nullptr, or)
 TESSERA_C_API(double, d, nullptr, nullptr, or)
@@ -65,8 +65,7 @@ protected:
     }
 };
 
-template <Scalar T>
-double relative_error(Dense<T> const& X, Dense<T> const& Ref, double scale)
+template <Scalar T> double relative_error(Dense<T> const& X, Dense<T> const& Ref, double scale)
 {
     return norm1_diff(X, Ref) / (scale * eps<T>());
 }
@@ -78,39 +77,53 @@ TEST_P(CApiSweep, BlasRoutinesMatchCblas)
         tessera_set_tile_size(16);
         const int m = 50, n = 37, k = 29;
         const T alpha = T(real_t<T>(0.75)), beta = T(real_t<T>(-0.5));
-        auto A = random_dense<T>(m, k, 1), B = random_dense<T>(k, n, 2), C0 = random_dense<T>(m, n, 3);
+        auto A = random_dense<T>(m, k, 1), B = random_dense<T>(k, n, 2),
+             C0 = random_dense<T>(m, n, 3);
         Dense<T> X = C0, R = C0;
-        ASSERT_EQ(C::gemm('N', 'N', m, n, k, alpha, A.data(), int(A.ld), B.data(), int(B.ld), beta, X.data(), int(X.ld)), 0);
-        blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, alpha, A.data(), A.ld, B.data(), B.ld, beta, R.data(), R.ld);
+        ASSERT_EQ(C::gemm('N', 'N', m, n, k, alpha, A.data(), int(A.ld), B.data(), int(B.ld), beta,
+                          X.data(), int(X.ld)),
+                  0);
+        blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, alpha, A.data(), A.ld, B.data(), B.ld,
+                      beta, R.data(), R.ld);
         EXPECT_LT(relative_error(X, R, (norm1(A) * norm1(B) + norm1(C0)) * k), tol) << "gemm";
 
         auto S = random_dense<T>(m, m, 4);  // symmetric / Hermitian through its lower triangle
         X = C0, R = C0;
-        ASSERT_EQ(C::symm('L', 'l', m, n, alpha, S.data(), int(S.ld), C0.data(), int(C0.ld), beta, X.data(), int(X.ld)), 0);
-        blas::symm<T>(Side::left, Uplo::lower, false, m, n, alpha, S.data(), S.ld, C0.data(), C0.ld, beta, R.data(), R.ld);
+        ASSERT_EQ(C::symm('L', 'l', m, n, alpha, S.data(), int(S.ld), C0.data(), int(C0.ld), beta,
+                          X.data(), int(X.ld)),
+                  0);
+        blas::symm<T>(Side::left, Uplo::lower, false, m, n, alpha, S.data(), S.ld, C0.data(), C0.ld,
+                      beta, R.data(), R.ld);
         EXPECT_LT(relative_error(X, R, (norm1(S) * norm1(C0) + norm1(C0)) * m), tol) << "symm";
         if constexpr (tessera::la::is_complex_v<T>) {
             X = C0, R = C0;
             auto Sh = random_dense<T>(n, n, 11);
-            ASSERT_EQ(C::hemm('R', 'U', m, n, alpha, Sh.data(), int(Sh.ld), C0.data(), int(C0.ld), beta, X.data(),
-                              int(X.ld)),
+            ASSERT_EQ(C::hemm('R', 'U', m, n, alpha, Sh.data(), int(Sh.ld), C0.data(), int(C0.ld),
+                              beta, X.data(), int(X.ld)),
                       0);
-            blas::symm<T>(Side::right, Uplo::upper, true, m, n, alpha, Sh.data(), Sh.ld, C0.data(), C0.ld, beta,
-                          R.data(), R.ld);
+            blas::symm<T>(Side::right, Uplo::upper, true, m, n, alpha, Sh.data(), Sh.ld, C0.data(),
+                          C0.ld, beta, R.data(), R.ld);
             EXPECT_LT(relative_error(X, R, (norm1(Sh) * norm1(C0) + norm1(C0)) * n), tol) << "hemm";
         }
 
         auto W = random_dense<T>(n, k, 5);
         Dense<T> Y = random_dense<T>(n, n, 6), Yr = Y;
-        ASSERT_EQ(C::syrk('U', 'N', n, k, alpha, W.data(), int(W.ld), beta, Y.data(), int(Y.ld)), 0);
-        blas::syrk<T>(Uplo::upper, Op::notrans, false, n, k, alpha, W.data(), W.ld, beta, Yr.data(), Yr.ld);
-        EXPECT_LT(relative_error(triangle(Y, Uplo::upper), triangle(Yr, Uplo::upper), (norm1(W) * norm1(W) + norm1(Y)) * k), tol) << "syrk";
+        ASSERT_EQ(C::syrk('U', 'N', n, k, alpha, W.data(), int(W.ld), beta, Y.data(), int(Y.ld)),
+                  0);
+        blas::syrk<T>(Uplo::upper, Op::notrans, false, n, k, alpha, W.data(), W.ld, beta, Yr.data(),
+                      Yr.ld);
+        EXPECT_LT(relative_error(triangle(Y, Uplo::upper), triangle(Yr, Uplo::upper),
+                                 (norm1(W) * norm1(W) + norm1(Y)) * k),
+                  tol)
+            << "syrk";
 
         if constexpr (tessera::la::is_complex_v<T>) {
             Dense<T> Z = random_dense<T>(n, n, 12), Zr = Z;
-            ASSERT_EQ(C::herk('L', 'N', n, k, real_t<T>(0.5), W.data(), int(W.ld), real_t<T>(-0.5), Z.data(), int(Z.ld)), 0);
-            blas::syrk<T>(Uplo::lower, Op::notrans, true, n, k, T(real_t<T>(0.5)), W.data(), W.ld, T(real_t<T>(-0.5)),
-                          Zr.data(), Zr.ld);
+            ASSERT_EQ(C::herk('L', 'N', n, k, real_t<T>(0.5), W.data(), int(W.ld), real_t<T>(-0.5),
+                              Z.data(), int(Z.ld)),
+                      0);
+            blas::syrk<T>(Uplo::lower, Op::notrans, true, n, k, T(real_t<T>(0.5)), W.data(), W.ld,
+                          T(real_t<T>(-0.5)), Zr.data(), Zr.ld);
             EXPECT_LT(relative_error(triangle(Z, Uplo::lower), triangle(Zr, Uplo::lower),
                                      (norm1(W) * norm1(W) + norm1(Zr)) * k),
                       tol)
@@ -120,12 +133,16 @@ TEST_P(CApiSweep, BlasRoutinesMatchCblas)
         auto L = random_dense<T>(m, m, 7);
         for (int i = 0; i < m; ++i) L(i, i) = T(real_t<T>(m));
         X = C0, R = C0;
-        ASSERT_EQ(C::trsm('L', 'L', 'N', 'N', m, n, alpha, L.data(), int(L.ld), X.data(), int(X.ld)), 0);
-        blas::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::nonunit, m, n, alpha, L.data(), L.ld, R.data(), R.ld);
+        ASSERT_EQ(
+            C::trsm('L', 'L', 'N', 'N', m, n, alpha, L.data(), int(L.ld), X.data(), int(X.ld)), 0);
+        blas::trsm<T>(Side::left, Uplo::lower, Op::notrans, Diag::nonunit, m, n, alpha, L.data(),
+                      L.ld, R.data(), R.ld);
         EXPECT_LT(relative_error(X, R, norm1(R) * m), tol) << "trsm";
         X = C0, R = C0;
-        ASSERT_EQ(C::trmm('L', 'U', 'T', 'U', m, n, alpha, L.data(), int(L.ld), X.data(), int(X.ld)), 0);
-        blas::trmm<T>(Side::left, Uplo::upper, Op::trans, Diag::unit, m, n, alpha, L.data(), L.ld, R.data(), R.ld);
+        ASSERT_EQ(
+            C::trmm('L', 'U', 'T', 'U', m, n, alpha, L.data(), int(L.ld), X.data(), int(X.ld)), 0);
+        blas::trmm<T>(Side::left, Uplo::upper, Op::trans, Diag::unit, m, n, alpha, L.data(), L.ld,
+                      R.data(), R.ld);
         EXPECT_LT(relative_error(X, R, norm1(L) * norm1(C0) * m), tol) << "trmm";
     });
 }
@@ -142,7 +159,8 @@ TEST_P(CApiSweep, CholeskyFamilySolvesAndInverts)
         Dense<T> F = H, X = B0;
         ASSERT_EQ(C::posv('L', n, nrhs, F.data(), int(F.ld), X.data(), int(X.ld)), 0);
         Dense<T> R = B0;
-        blas::gemm<T>(Op::notrans, Op::notrans, n, nrhs, n, T(1), H.data(), H.ld, X.data(), X.ld, T(-1), R.data(), R.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, nrhs, n, T(1), H.data(), H.ld, X.data(), X.ld,
+                      T(-1), R.data(), R.ld);
         EXPECT_LT(norm1(R) / (norm1(H) * norm1(X) * n * eps<T>()), tol) << "posv";
         // potrf + potrs give the same solution
         Dense<T> G = H, Y = B0;
@@ -153,7 +171,8 @@ TEST_P(CApiSweep, CholeskyFamilySolvesAndInverts)
         ASSERT_EQ(C::potri('U', n, G.data(), int(G.ld)), 0);
         Dense<T> Inv = hermitian_from(G, Uplo::upper), I(n, n);
         for (int i = 0; i < n; ++i) I(i, i) = T(1);
-        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), H.data(), H.ld, Inv.data(), Inv.ld, T(-1), I.data(), I.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), H.data(), H.ld, Inv.data(), Inv.ld,
+                      T(-1), I.data(), I.ld);
         EXPECT_LT(norm1(I) / (norm1(H) * norm1(Inv) * n * eps<T>()), tol) << "potri";
         // not positive definite: LAPACK's info, and posv leaves B untouched
         Dense<T> Bad = H, Xb = B0;
@@ -192,7 +211,8 @@ TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
         ASSERT_EQ(C::getri(n, G.data(), int(G.ld), jpiv.data()), 0);
         Dense<T> I(n, n);
         for (int i = 0; i < n; ++i) I(i, i) = T(1);
-        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, G.data(), G.ld, T(1), I.data(), I.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, G.data(), G.ld,
+                      T(1), I.data(), I.ld);
         EXPECT_LT(norm1(I) / (norm1(A0) * norm1(G) * n * eps<T>()), tol) << "getri";
         EXPECT_EQ(C::getri(n, G.data(), 2, jpiv.data()), -3);
         // getrf_nopiv of a diagonally dominant matrix: ||L U - A||_1 / (||A||_1 n eps); a zero
@@ -205,7 +225,8 @@ TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i) (i > j ? L : U)(i, j) = N(i, j);
         for (int i = 0; i < n; ++i) L(i, i) = T(1);
-        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0), LU.data(), LU.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0),
+                      LU.data(), LU.ld);
         EXPECT_LT(norm1_diff(LU, D) / (norm1(D) * n * eps<T>()), tol) << "getrf_nopiv";
         Dense<T> Z0(3, 3);  // a11 = 0: U(1,1) is zero
         Z0(1, 0) = Z0(0, 1) = Z0(2, 2) = T(1);
@@ -218,11 +239,14 @@ TEST_P(CApiSweep, LuFamilySolvesAsLapacke)
             Dense<T> M = A0, W(n, nrhs);
             int iter = -100;
             constexpr auto mixed = CMixed<T>::gesv;
-            ASSERT_EQ(mixed(n, nrhs, M.data(), int(M.ld), ipiv.data(), B0.data(), int(B0.ld), W.data(), int(W.ld), &iter),
+            ASSERT_EQ(mixed(n, nrhs, M.data(), int(M.ld), ipiv.data(), B0.data(), int(B0.ld),
+                            W.data(), int(W.ld), &iter),
                       0);
             EXPECT_GE(iter, 0);
             EXPECT_LT(solve_residual(A0, W, B0), tol) << "mixed precision";
-            EXPECT_EQ(mixed(n, nrhs, M.data(), int(M.ld), ipiv.data(), B0.data(), int(B0.ld), W.data(), 3, &iter), -9);
+            EXPECT_EQ(mixed(n, nrhs, M.data(), int(M.ld), ipiv.data(), B0.data(), int(B0.ld),
+                            W.data(), 3, &iter),
+                      -9);
         }
         // exactly singular: LAPACK's info, and gesv leaves B untouched
         Dense<T> S = A0, Xs = B0;
@@ -249,12 +273,16 @@ TEST_P(CApiSweep, QrFamilyMatchesLapacke)
         Dense<T> R(n, n), D = A0;
         for (int j = 0; j < n; ++j)
             for (int i = 0; i <= j; ++i) R(i, j) = F(i, j);
-        blas::gemm<T>(Op::notrans, Op::notrans, m, n, n, T(-1), Q.data(), Q.ld, R.data(), R.ld, T(1), D.data(), D.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, m, n, n, T(-1), Q.data(), Q.ld, R.data(), R.ld,
+                      T(1), D.data(), D.ld);
         EXPECT_LT(norm1(D) / (m * norm1(A0) * eps<T>()), tol) << "geqrf";
         // ormqr/unmqr and orgqr/ungqr against LAPACKE on the same compact form
         Dense<T> X = B0, Xref = B0, G = F;
-        ASSERT_EQ(C::unmqr('L', qh, m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)), 0);
-        ASSERT_EQ(blas::unmqr<T>(Side::left, Op::conjtrans, m, nrhs, n, F.data(), F.ld, tau.data(), Xref.data(), Xref.ld), 0);
+        ASSERT_EQ(
+            C::unmqr('L', qh, m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)), 0);
+        ASSERT_EQ(blas::unmqr<T>(Side::left, Op::conjtrans, m, nrhs, n, F.data(), F.ld, tau.data(),
+                                 Xref.data(), Xref.ld),
+                  0);
         EXPECT_LT(relative_error(X, Xref, norm1(B0) * m), tol) << "unmqr";
         ASSERT_EQ(C::ungqr(m, n, n, G.data(), int(G.ld), tau.data()), 0);
         EXPECT_LT(relative_error(G, Q, m), tol) << "ungqr";
@@ -264,8 +292,10 @@ TEST_P(CApiSweep, QrFamilyMatchesLapacke)
             for (int i = 0; i < n; ++i) W(i, j) = Wref(i, j) = tessera::la::conj(A0(j, i));
         for (int j = 0; j < nrhs; ++j)
             for (int i = 0; i < n; ++i) Y(i, j) = Yref(i, j) = B0(i, j);
-        ASSERT_EQ(C::gels('N', n, m, nrhs, W.data(), int(W.ld), Y.data(), int(Y.ld)), 0);  // minimum norm, via LQ
-        ASSERT_EQ(blas::gels<T>(Op::notrans, n, m, nrhs, Wref.data(), Wref.ld, Yref.data(), Yref.ld), 0);
+        ASSERT_EQ(C::gels('N', n, m, nrhs, W.data(), int(W.ld), Y.data(), int(Y.ld)),
+                  0);  // minimum norm, via LQ
+        ASSERT_EQ(
+            blas::gels<T>(Op::notrans, n, m, nrhs, Wref.data(), Wref.ld, Yref.data(), Yref.ld), 0);
         EXPECT_LT(relative_error(Y, Yref, norm1(Yref) * m), tol) << "gels through gelqf";
         std::vector<T> ltau(n);
         Dense<T> L = Wref, Lref = Wref;  // LAPACKE's LQ of A^H, then the C calls on it
@@ -276,14 +306,22 @@ TEST_P(CApiSweep, QrFamilyMatchesLapacke)
         EXPECT_LT(relative_error(L, Lref, m), tol) << "unglq";
         Dense<T> V = random_dense<T>(nrhs, m, 33), Vref = V;
         ASSERT_EQ(blas::gelqf<T>(n, m, Wref.data(), Wref.ld, ltau.data()), 0);
-        ASSERT_EQ(C::unmlq('R', 'N', nrhs, m, n, Wref.data(), int(Wref.ld), ltau.data(), V.data(), int(V.ld)), 0);
-        ASSERT_EQ(blas::unmlq<T>(Side::right, Op::notrans, nrhs, m, n, Wref.data(), Wref.ld, ltau.data(), Vref.data(), Vref.ld), 0);
+        ASSERT_EQ(C::unmlq('R', 'N', nrhs, m, n, Wref.data(), int(Wref.ld), ltau.data(), V.data(),
+                           int(V.ld)),
+                  0);
+        ASSERT_EQ(blas::unmlq<T>(Side::right, Op::notrans, nrhs, m, n, Wref.data(), Wref.ld,
+                                 ltau.data(), Vref.data(), Vref.ld),
+                  0);
         EXPECT_LT(relative_error(V, Vref, norm1(Vref) * m), tol) << "unmlq";
         EXPECT_EQ(C::gelqf(n, m, W.data(), n - 1, ltau.data()), -4);
         // bad arguments
         EXPECT_EQ(C::geqrf(-1, n, F.data(), int(F.ld), tau.data()), -1);
-        EXPECT_EQ(C::unmqr('X', 'N', m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)), -1);
-        EXPECT_EQ(C::unmqr('L', 'X', m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)), -2);
+        EXPECT_EQ(
+            C::unmqr('X', 'N', m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)),
+            -1);
+        EXPECT_EQ(
+            C::unmqr('L', 'X', m, nrhs, n, F.data(), int(F.ld), tau.data(), X.data(), int(X.ld)),
+            -2);
         EXPECT_EQ(C::ungqr(m, n, n + 1, G.data(), int(G.ld), tau.data()), -3);
         EXPECT_EQ(C::gels('X', m, n, nrhs, F.data(), int(F.ld), X.data(), int(X.ld)), -1);
         EXPECT_NE(std::string(tessera_last_error()), "");
@@ -299,7 +337,8 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
         EXPECT_EQ(C::gemm('X', 'N', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -1);
         EXPECT_STRNE(tessera_last_error(), "");
         EXPECT_EQ(C::gemm('N', 'q', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -2);
-        EXPECT_EQ(C::gemm('X', 'Y', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -1);  // the first
+        EXPECT_EQ(C::gemm('X', 'Y', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2),
+                  -1);  // the first
         EXPECT_EQ(C::gemm('N', 'N', -1, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -3);
         EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 3, b.data(), 2, one, c.data(), 4), -8);
         EXPECT_EQ(C::gemm('N', 'N', 4, 2, 2, one, a.data(), 4, b.data(), 4, one, c.data(), 3), -13);
@@ -319,7 +358,8 @@ TEST_P(CApiSweep, BadArgumentsReturnMinusTheirPosition)
         EXPECT_EQ(C::trsm('L', 'L', 'N', 'Z', 2, 2, one, a.data(), 2, b.data(), 2), -4);
         EXPECT_STREQ(tessera_last_error(), "trsm: argument 4 (diag): 'Z' is not one of 'N', 'U'");
         EXPECT_EQ(C::gemm('N', 'q', 2, 2, 2, one, a.data(), 2, b.data(), 2, one, c.data(), 2), -2);
-        EXPECT_STREQ(tessera_last_error(), "gemm: argument 2 (transb): 'q' is not one of 'N', 'T', 'C'");
+        EXPECT_STREQ(tessera_last_error(),
+                     "gemm: argument 2 (transb): 'q' is not one of 'N', 'T', 'C'");
         EXPECT_EQ(C::potrs('L', 4, -1, a.data(), 4, b.data(), 4), -3);
         EXPECT_EQ(std::string(tessera_last_error()).rfind("potrs: argument 3 (nrhs = -1)", 0), 0u)
             << tessera_last_error();
@@ -354,15 +394,16 @@ TEST(CApi, FinalizeWaitsForCallsOnOtherThreads)
     const int n = 96, calls_per_thread = 20;
     const auto A = random_dense<double>(n, n, 1), B = random_dense<double>(n, n, 2);
     auto R = random_dense<double>(n, n, 3);
-    blas::gemm<double>(Op::notrans, Op::notrans, n, n, n, 1.0, A.data(), A.ld, B.data(), B.ld, 0.0, R.data(), R.ld);
+    blas::gemm<double>(Op::notrans, Op::notrans, n, n, n, 1.0, A.data(), A.ld, B.data(), B.ld, 0.0,
+                       R.data(), R.ld);
     const double scale = norm1(A) * norm1(B) * n;
     ASSERT_EQ(tessera_set_tile_size(32), 0);  // several tasks per call
     std::atomic<int> calls_done{0}, wrong{0};
     auto caller = [&](uint64_t seed) {
         auto C = random_dense<double>(n, n, seed);
         for (int i = 0; i < calls_per_thread; ++i) {
-            const int info = tessera_dgemm('N', 'N', n, n, n, 1.0, A.data(), int(A.ld), B.data(), int(B.ld), 0.0,
-                                           C.data(), int(C.ld));
+            const int info = tessera_dgemm('N', 'N', n, n, n, 1.0, A.data(), int(A.ld), B.data(),
+                                           int(B.ld), 0.0, C.data(), int(C.ld));
             if (info != 0 || !(relative_error(C, R, scale) < 10)) ++wrong;
             ++calls_done;
         }

@@ -31,7 +31,8 @@ TEST_P(GelsAccuracy, GelqfReturnsLapacksCompactForm)
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
         set_tile_size(32);
-        for (auto [m, n] : {std::pair<int64_t, int64_t>{100, 257}, {130, 130}, {150, 60}, {40, 3000}}) {
+        for (auto [m, n] :
+             {std::pair<int64_t, int64_t>{100, 257}, {130, 130}, {150, 60}, {40, 3000}}) {
             const Dense<T> A0 = random_dense<T>(m, n, 1600 + uint64_t(m + n), m + 2);
             Dense<T> F = A0;
             const int64_t k = std::min(m, n);
@@ -45,7 +46,8 @@ TEST_P(GelsAccuracy, GelqfReturnsLapacksCompactForm)
             Dense<T> L(m, k), D = A0;
             for (int64_t j = 0; j < k; ++j)
                 for (int64_t i = j; i < m; ++i) L(i, j) = F(i, j);
-            blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), L.data(), L.ld, Q.data(), Q.ld, T(1), D.data(), D.ld);
+            blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), L.data(), L.ld, Q.data(), Q.ld,
+                          T(1), D.data(), D.ld);
             EXPECT_LT(norm1(D) / (double(n) * norm1(A0) * eps<T>()), tol) << m << " x " << n;
             Dense<T> Qh(n, k);  // orthonormal rows: Q^H has orthonormal columns
             for (int64_t j = 0; j < k; ++j)
@@ -73,26 +75,28 @@ TEST_P(GelsAccuracy, TileLqFactorsAndAppliesQ)
                 Dense<T> L(m, k), D = A0;
                 for (int64_t j = 0; j < k; ++j)
                     for (int64_t i = j; i < m; ++i) L(i, j) = Lf(i, j);
-                blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), L.data(), L.ld, Q.data(), Q.ld, T(1), D.data(),
-                              D.ld);
-                EXPECT_LT(norm1(D) / (double(n) * norm1(A0) * eps<T>()), tol) << m << " x " << n << " tree " << int(tree);
+                blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), L.data(), L.ld, Q.data(),
+                              Q.ld, T(1), D.data(), D.ld);
+                EXPECT_LT(norm1(D) / (double(n) * norm1(A0) * eps<T>()), tol)
+                    << m << " x " << n << " tree " << int(tree);
                 Dense<T> Qh(n, n);
                 for (int64_t j = 0; j < n; ++j)
                     for (int64_t i = 0; i < n; ++i) Qh(i, j) = tessera::la::conj(Q(j, i));
                 EXPECT_LT(orthogonality(Qh), tol) << m << " x " << n << " tree " << int(tree);
                 for (Side side : {Side::left, Side::right})
                     for (Op op : reflector_ops<T>()) {
-                        const Dense<T> C0 = side == Side::left ? random_dense<T>(n, 30, 2201) : random_dense<T>(30, n, 2202);
+                        const Dense<T> C0 = side == Side::left ? random_dense<T>(n, 30, 2201)
+                                                               : random_dense<T>(30, n, 2202);
                         auto C = tiles_of(*rt, C0, nb);
                         unmlq(side, op, A, F, C);
                         const Dense<T> opQ = op == Op::notrans ? Q : Qh;
                         Dense<T> P(C0.m, C0.n);
                         if (side == Side::left)
-                            blas::gemm<T>(Op::notrans, Op::notrans, n, 30, n, T(1), opQ.data(), opQ.ld, C0.data(), C0.ld,
-                                          T(0), P.data(), P.ld);
+                            blas::gemm<T>(Op::notrans, Op::notrans, n, 30, n, T(1), opQ.data(),
+                                          opQ.ld, C0.data(), C0.ld, T(0), P.data(), P.ld);
                         else
-                            blas::gemm<T>(Op::notrans, Op::notrans, 30, n, n, T(1), C0.data(), C0.ld, opQ.data(),
-                                          opQ.ld, T(0), P.data(), P.ld);
+                            blas::gemm<T>(Op::notrans, Op::notrans, 30, n, n, T(1), C0.data(),
+                                          C0.ld, opQ.data(), opQ.ld, T(0), P.data(), P.ld);
                         EXPECT_LT(product_error(to_dense(C), P, C0, n), tol)
                             << m << " x " << n << " side " << char(side) << " op " << char(op);
                     }
@@ -114,11 +118,16 @@ TEST_P(GelsAccuracy, UnmlqAndUnglqMatchLapacke)
             ASSERT_EQ(blas::gelqf<T>(k, nq, V.data(), V.ld, tau.data()), 0);
             for (Side side : {Side::left, Side::right})
                 for (Op op : reflector_ops<T>()) {
-                    const int64_t m = side == Side::left ? nq : 45, n = side == Side::left ? 45 : nq;
+                    const int64_t m = side == Side::left ? nq : 45,
+                                  n = side == Side::left ? 45 : nq;
                     const Dense<T> C0 = random_dense<T>(m, n, 1800);
                     Dense<T> ours = C0, ref = C0;
-                    ASSERT_EQ(tessera::unmlq<T>(side, op, m, n, k, V.data(), V.ld, tau.data(), ours.data(), ours.ld), 0);
-                    ASSERT_EQ(blas::unmlq<T>(side, op, m, n, k, V.data(), V.ld, tau.data(), ref.data(), ref.ld), 0);
+                    ASSERT_EQ(tessera::unmlq<T>(side, op, m, n, k, V.data(), V.ld, tau.data(),
+                                                ours.data(), ours.ld),
+                              0);
+                    ASSERT_EQ(blas::unmlq<T>(side, op, m, n, k, V.data(), V.ld, tau.data(),
+                                             ref.data(), ref.ld),
+                              0);
                     EXPECT_LT(product_error(ours, ref, C0, nq), tol)
                         << k << " x " << nq << " side " << char(side) << " op " << char(op);
                 }
@@ -139,7 +148,8 @@ TEST_P(GelsAccuracy, SolvesTheFourProblemsAsLapacke)
         for (auto [m, n] : {std::pair<int64_t, int64_t>{200, 90}, {90, 200}, {120, 120}})
             for (Op op : reflector_ops<T>()) {
                 if (op == Op::trans) continue;  // the same problem as Op::conjtrans for real types
-                const int64_t rows = std::max(m, n), in = op == Op::notrans ? m : n, out = op == Op::notrans ? n : m;
+                const int64_t rows = std::max(m, n), in = op == Op::notrans ? m : n,
+                              out = op == Op::notrans ? n : m;
                 const Dense<T> A0 = random_dense<T>(m, n, 1900 + uint64_t(m));
                 Dense<T> B0(rows, nrhs);
                 const Dense<T> R = random_dense<T>(in, nrhs, 1901);
@@ -147,7 +157,8 @@ TEST_P(GelsAccuracy, SolvesTheFourProblemsAsLapacke)
                     for (int64_t i = 0; i < in; ++i) B0(i, j) = R(i, j);
                 Dense<T> A = A0, B = B0, Aref = A0, Bref = B0;
                 ASSERT_EQ(tessera::gels<T>(op, m, n, nrhs, A.data(), A.ld, B.data(), B.ld), 0);
-                ASSERT_EQ(blas::gels<T>(op, m, n, nrhs, Aref.data(), Aref.ld, Bref.data(), Bref.ld), 0);
+                ASSERT_EQ(blas::gels<T>(op, m, n, nrhs, Aref.data(), Aref.ld, Bref.data(), Bref.ld),
+                          0);
                 Dense<T> X(out, nrhs), Xref(out, nrhs);
                 for (int64_t j = 0; j < nrhs; ++j)
                     for (int64_t i = 0; i < out; ++i) X(i, j) = B(i, j), Xref(i, j) = Bref(i, j);
@@ -155,12 +166,14 @@ TEST_P(GelsAccuracy, SolvesTheFourProblemsAsLapacke)
                     << m << " x " << n << " op " << char(op);
                 if (in > out) {  // least squares: rows out.. of B hold the residual's components
                     Dense<T> E = R;  // R - op(A) X
-                    blas::gemm<T>(op, Op::notrans, in, nrhs, out, T(-1), A0.data(), A0.ld, X.data(), X.ld, T(1),
-                                  E.data(), E.ld);
+                    blas::gemm<T>(op, Op::notrans, in, nrhs, out, T(-1), A0.data(), A0.ld, X.data(),
+                                  X.ld, T(1), E.data(), E.ld);
                     for (int64_t j = 0; j < nrhs; ++j) {
                         double tail = 0, full = 0;
-                        for (int64_t i = out; i < in; ++i) tail += std::norm(std::complex<double>(B(i, j)));
-                        for (int64_t i = 0; i < in; ++i) full += std::norm(std::complex<double>(E(i, j)));
+                        for (int64_t i = out; i < in; ++i)
+                            tail += std::norm(std::complex<double>(B(i, j)));
+                        for (int64_t i = 0; i < in; ++i)
+                            full += std::norm(std::complex<double>(E(i, j)));
                         EXPECT_LT(std::abs(tail - full) / (full * double(in) * eps<T>()), tol)
                             << m << " x " << n << " op " << char(op) << " column " << j;
                     }
@@ -175,7 +188,11 @@ TEST_P(GelsAccuracy, TileGelsSolvesAsLapacke)
         auto rt = make_runtime();
         const int64_t nrhs = 5, nb = 32;
         for (QrTree tree : {QrTree::flat, QrTree::binary})
-            for (auto [m, n] : {std::pair<int64_t, int64_t>{200, 90}, {120, 120}, {130, 64}, {90, 200}, {64, 130}})
+            for (auto [m, n] : {std::pair<int64_t, int64_t>{200, 90},
+                                {120, 120},
+                                {130, 64},
+                                {90, 200},
+                                {64, 130}})
                 for (Op op : {Op::notrans, Op::conjtrans}) {
                     const int64_t in = op == Op::notrans ? m : n, out = op == Op::notrans ? n : m;
                     const Dense<T> A0 = random_dense<T>(m, n, 2100 + uint64_t(m));
@@ -184,7 +201,9 @@ TEST_P(GelsAccuracy, TileGelsSolvesAsLapacke)
                     for (int64_t j = 0; j < nrhs; ++j)
                         for (int64_t i = 0; i < in; ++i) B0(i, j) = R(i, j);
                     Dense<T> Aref = A0, Bref = B0;
-                    ASSERT_EQ(blas::gels<T>(op, m, n, nrhs, Aref.data(), Aref.ld, Bref.data(), Bref.ld), 0);
+                    ASSERT_EQ(
+                        blas::gels<T>(op, m, n, nrhs, Aref.data(), Aref.ld, Bref.data(), Bref.ld),
+                        0);
                     auto A = tiles_of(*rt, A0, nb);
                     auto B = tiles_of(*rt, B0, nb);
                     QrFactors<T> F = m >= n ? QrFactors<T>{A, tree} : QrFactors<T>::for_lq(A, tree);
@@ -192,8 +211,11 @@ TEST_P(GelsAccuracy, TileGelsSolvesAsLapacke)
                     const Dense<T> Bd = to_dense(B);
                     Dense<T> X(out, nrhs), Xref(out, nrhs);
                     for (int64_t j = 0; j < nrhs; ++j)
-                        for (int64_t i = 0; i < out; ++i) X(i, j) = Bd(i, j), Xref(i, j) = Bref(i, j);
-                    EXPECT_LT(norm1_diff(X, Xref) / (norm1(Xref) * double(std::max(m, n)) * eps<T>()), tol)
+                        for (int64_t i = 0; i < out; ++i)
+                            X(i, j) = Bd(i, j), Xref(i, j) = Bref(i, j);
+                    EXPECT_LT(norm1_diff(X, Xref) /
+                                  (norm1(Xref) * double(std::max(m, n)) * eps<T>()),
+                              tol)
                         << m << " x " << n << " op " << char(op) << " tree " << int(tree);
                 }
         // a zero column: LAPACKE's info; factors of the wrong kind are refused with a message
@@ -201,7 +223,8 @@ TEST_P(GelsAccuracy, TileGelsSolvesAsLapacke)
         for (int64_t i = 0; i < 100; ++i) Z(i, 37) = T(0);
         Dense<T> Zref = Z, Bz = random_dense<T>(100, 2, 2103);
         Dense<T> Bzref = Bz;
-        const int64_t ref = blas::gels<T>(Op::notrans, 100, 60, 2, Zref.data(), Zref.ld, Bzref.data(), Bzref.ld);
+        const int64_t ref =
+            blas::gels<T>(Op::notrans, 100, 60, 2, Zref.data(), Zref.ld, Bzref.data(), Bzref.ld);
         ASSERT_EQ(ref, 38);
         auto A = tiles_of(*rt, Z, nb);
         auto B = tiles_of(*rt, Bz, nb);
@@ -226,9 +249,11 @@ TEST_P(GelsAccuracy, RankDeficientAndEmptyProblemsGiveLapacksAnswers)
                 for (int64_t j = 0; j < n; ++j) A0(37, j) = T(0);  // a zero row: L(37, 37) = 0
             const Dense<T> B0 = random_dense<T>(std::max(m, n), 3, 2001);
             Dense<T> A = A0, B = B0, Aref = A0, Bref = B0;
-            const int64_t ref = blas::gels<T>(Op::notrans, m, n, 3, Aref.data(), Aref.ld, Bref.data(), Bref.ld);
+            const int64_t ref =
+                blas::gels<T>(Op::notrans, m, n, 3, Aref.data(), Aref.ld, Bref.data(), Bref.ld);
             ASSERT_EQ(ref, 38);
-            EXPECT_EQ(tessera::gels<T>(Op::notrans, m, n, 3, A.data(), A.ld, B.data(), B.ld), ref) << m << " x " << n;
+            EXPECT_EQ(tessera::gels<T>(Op::notrans, m, n, 3, A.data(), A.ld, B.data(), B.ld), ref)
+                << m << " x " << n;
         }
         Dense<T> B = random_dense<T>(7, 2, 2002);  // m = 0: B(0:max(m, n), :) = 0
         EXPECT_EQ(tessera::gels<T>(Op::notrans, 0, 7, 2, nullptr, 1, B.data(), B.ld), 0);
@@ -242,8 +267,10 @@ TEST_P(GelsAccuracy, BadArgumentsAreNamed)
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(64), b(64), tau(8);
         T* const null = nullptr;
-        auto gels_at = [&](Op op, int64_t m, int64_t n, int64_t nrhs, T* pa, int64_t lda, T* pb, int64_t ldb) {
-            return argument_position([&] { (void)tessera::gels<T>(op, m, n, nrhs, pa, lda, pb, ldb); });
+        auto gels_at = [&](Op op, int64_t m, int64_t n, int64_t nrhs, T* pa, int64_t lda, T* pb,
+                           int64_t ldb) {
+            return argument_position(
+                [&] { (void)tessera::gels<T>(op, m, n, nrhs, pa, lda, pb, ldb); });
         };
         EXPECT_EQ(gels_at(Op('X'), 4, 4, 1, a.data(), 4, b.data(), 4), 1);
         if constexpr (is_complex_v<T>) {
@@ -256,10 +283,15 @@ TEST_P(GelsAccuracy, BadArgumentsAreNamed)
         EXPECT_EQ(gels_at(Op::notrans, 4, 4, 1, a.data(), 3, b.data(), 4), 6);
         EXPECT_EQ(gels_at(Op::notrans, 4, 4, 1, a.data(), 4, null, 4), 7);
         EXPECT_EQ(gels_at(Op::notrans, 4, 6, 1, a.data(), 4, b.data(), 5), 8);  // ldb >= max(m, n)
-        EXPECT_EQ(argument_position([&] { (void)tessera::gelqf<T>(4, 4, a.data(), 3, tau.data()); }), 4);
-        EXPECT_EQ(argument_position([&] { (void)tessera::unglq<T>(5, 4, 2, a.data(), 5, tau.data()); }), 2);
-        EXPECT_EQ(argument_position(
-                      [&] { (void)tessera::unmlq<T>(Side::left, Op::notrans, 4, 4, 3, a.data(), 2, tau.data(), b.data(), 4); }),
+        EXPECT_EQ(
+            argument_position([&] { (void)tessera::gelqf<T>(4, 4, a.data(), 3, tau.data()); }), 4);
+        EXPECT_EQ(
+            argument_position([&] { (void)tessera::unglq<T>(5, 4, 2, a.data(), 5, tau.data()); }),
+            2);
+        EXPECT_EQ(argument_position([&] {
+                      (void)tessera::unmlq<T>(Side::left, Op::notrans, 4, 4, 3, a.data(), 2,
+                                              tau.data(), b.data(), 4);
+                  }),
                   7);
     });
 }

@@ -36,15 +36,15 @@ double lu_residual(Dense<T> const& A0, Dense<T> const& F, std::vector<int64_t> c
         for (int64_t i = 0; i < m; ++i) L(i, j) = i == j ? T(1) : i > j ? F(i, j) : T(0);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < k; ++i) U(i, j) = i <= j ? F(i, j) : T(0);
-    blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), L.data(), L.ld, U.data(), U.ld, T(1), PA.data(), PA.ld);
+    blas::gemm<T>(Op::notrans, Op::notrans, m, n, k, T(-1), L.data(), L.ld, U.data(), U.ld, T(1),
+                  PA.data(), PA.ld);
     return norm1(PA) / (double(n) * norm1(A0) * eps<T>());
 }
 
 /// Random entries in [-1, 1], with m + n added to entry (pi(j), j) of each column j < min(m, n)
 /// for a random permutation pi of the rows: at each step the pivot is that entry by a margin
 /// far above any rounding, so that any correct LU with partial pivoting picks LAPACK's rows.
-template <Scalar T>
-Dense<T> permuted_dominant(int64_t m, int64_t n, uint64_t seed, int64_t ld = 0)
+template <Scalar T> Dense<T> permuted_dominant(int64_t m, int64_t n, uint64_t seed, int64_t ld = 0)
 {
     Dense<T> A = random_dense<T>(m, n, seed, ld);
     std::vector<int64_t> rows(static_cast<std::size_t>(m));
@@ -55,14 +55,12 @@ Dense<T> permuted_dominant(int64_t m, int64_t n, uint64_t seed, int64_t ld = 0)
 }
 
 /// LAPACKE's getrf of A: the factors, ipiv (as int64) and info.
-template <Scalar T>
-struct LapackLU {
+template <Scalar T> struct LapackLU {
     Dense<T> F;
     std::vector<int64_t> ipiv;
     int64_t info;
 };
-template <Scalar T>
-LapackLU<T> lapack_lu(Dense<T> const& A)
+template <Scalar T> LapackLU<T> lapack_lu(Dense<T> const& A)
 {
     LapackLU<T> r{A, {}, 0};
     std::vector<lapack_int> piv(std::size_t(std::min(A.m, A.n)));
@@ -72,8 +70,7 @@ LapackLU<T> lapack_lu(Dense<T> const& A)
 }
 
 /// op(A) explicitly (A, its transpose or its conjugate transpose), for a solve's residual.
-template <Scalar T>
-Dense<T> op_of(Dense<T> const& A, Op op)
+template <Scalar T> Dense<T> op_of(Dense<T> const& A, Op op)
 {
     Dense<T> R = op == Op::notrans ? Dense<T>(A.m, A.n) : Dense<T>(A.n, A.m);
     for (int64_t j = 0; j < R.n; ++j)
@@ -87,8 +84,7 @@ Dense<T> op_of(Dense<T> const& A, Op op)
 }
 
 /// The tile getrf of A0 with tile size nb: its factors, ipiv and info.
-template <Scalar T>
-LapackLU<T> tile_lu(rt::Runtime& rt, Dense<T> const& A0, int64_t nb)
+template <Scalar T> LapackLU<T> tile_lu(rt::Runtime& rt, Dense<T> const& A0, int64_t nb)
 {
     auto A = tiles_of(rt, A0, nb);
     tessera::Pivots ipiv{A};
@@ -121,7 +117,8 @@ TEST_P(GetrfAccuracy, RandomMatricesFactorWithinTheBound)
             const Dense<T> A0 = random_dense<T>(n, n, 400 + uint64_t(n));
             const auto ours = tile_lu(*rt, A0, tile_for(n));
             EXPECT_EQ(ours.info, 0);
-            for (int64_t i = 0; i < n; ++i) {  // LAPACK's convention: row i swapped with a row at or below it
+            for (int64_t i = 0; i < n;
+                 ++i) {  // LAPACK's convention: row i swapped with a row at or below it
                 ASSERT_GE(ours.ipiv[std::size_t(i)], i + 1) << "n=" << n << " i=" << i;
                 ASSERT_LE(ours.ipiv[std::size_t(i)], n) << "n=" << n << " i=" << i;
             }
@@ -134,8 +131,8 @@ TEST_P(GetrfAccuracy, TallWideAndEmptyShapes)
 {
     with_precision([&]<class T>() {
         auto rt = make_runtime();
-        const std::pair<int64_t, int64_t> shapes[] = {{300, 100}, {100, 300}, {257, 64}, {64, 257}, {7, 1},
-                                                       {1, 7},     {0, 5},     {5, 0},    {96, 33}};
+        const std::pair<int64_t, int64_t> shapes[] = {
+            {300, 100}, {100, 300}, {257, 64}, {64, 257}, {7, 1}, {1, 7}, {0, 5}, {5, 0}, {96, 33}};
         for (auto [m, n] : shapes) {
             const Dense<T> A0 = permuted_dominant<T>(m, n, 500 + uint64_t(m * 7 + n));
             const auto ours = tile_lu(*rt, A0, 32);
@@ -191,7 +188,8 @@ TEST_P(GetrfAccuracy, TinyPivots)
         auto rt = make_runtime();
         const int64_t n = 120;
         Dense<T> A0 = permuted_dominant<T>(n, n, 801);
-        const real_t<T> tiny = std::is_same_v<real_t<T>, float> ? real_t<T>(1e-33) : real_t<T>(1e-300);
+        const real_t<T> tiny =
+            std::is_same_v<real_t<T>, float> ? real_t<T>(1e-33) : real_t<T>(1e-300);
         for (T& x : A0.a) x *= tiny;
         const auto ours = tile_lu(*rt, A0, 32);
         EXPECT_EQ(ours.info, 0);
@@ -206,7 +204,8 @@ TEST_P(GetrfAccuracy, LapackStyleFormsMatchLapacke)
         LibraryRuntime lib{GetParam()};
         tessera::set_tile_size(32);
         for (auto [m, n] : {std::pair<int64_t, int64_t>{150, 150}, {200, 90}, {90, 200}}) {
-            const Dense<T> A0 = permuted_dominant<T>(m, n, 900 + uint64_t(m + n), m + 3);  // lda > m
+            const Dense<T> A0 =
+                permuted_dominant<T>(m, n, 900 + uint64_t(m + n), m + 3);  // lda > m
             Dense<T> F = A0;
             std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(m, n)));
             ASSERT_EQ(tessera::getrf(m, n, F.data(), F.ld, ipiv.data()), 0);
@@ -271,8 +270,8 @@ TEST_P(GetrfAccuracy, SolvesWithManyRightHandSides)
         const auto ref = lapack_lu(A0);
         for (Op op : {Op::notrans, Op::trans, Op::conjtrans}) {
             Dense<T> X = B0;
-            ASSERT_EQ(tessera::getrs(op, n, nrhs, static_cast<T const*>(ref.F.data()), ref.F.ld, ref.ipiv.data(),
-                                     X.data(), X.ld),
+            ASSERT_EQ(tessera::getrs(op, n, nrhs, static_cast<T const*>(ref.F.data()), ref.F.ld,
+                                     ref.ipiv.data(), X.data(), X.ld),
                       0);
             EXPECT_LT(solve_residual(op_of(A0, op), X, B0), tol) << "getrs, op " << char(op);
             EXPECT_TRUE(padding_unchanged(X, B0));
@@ -293,13 +292,13 @@ TEST_P(GetrfAccuracy, SolvesWithManyRightHandSides)
 }
 
 /// ||I - A X||_1 / (||A||_1 ||X||_1 n eps) for X the computed inverse of A.
-template <Scalar T>
-double inverse_residual(Dense<T> const& A, Dense<T> const& X)
+template <Scalar T> double inverse_residual(Dense<T> const& A, Dense<T> const& X)
 {
     const int64_t n = A.n;
     Dense<T> R(n, n);
     for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
-    blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1), R.data(), R.ld);
+    blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1),
+                  R.data(), R.ld);
     return norm1(R) / (norm1(A) * norm1(X) * double(n) * eps<T>());
 }
 
@@ -337,19 +336,23 @@ TEST_P(GetrfAccuracy, LapackStyleInverseLeavesASingularFactorUntouched)
         EXPECT_LT(inverse_residual(A0, F), tol);
         EXPECT_TRUE(padding_unchanged(F, A0));
         std::vector<T> a(16);
-        EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(-1, a.data(), 4, ipiv.data()); }), 1);
-        EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(4, a.data(), 3, ipiv.data()); }), 3);
+        EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(-1, a.data(), 4, ipiv.data()); }),
+                  1);
+        EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(4, a.data(), 3, ipiv.data()); }),
+                  3);
         EXPECT_EQ(argument_position([&] { (void)tessera::getri<T>(4, a.data(), 4, nullptr); }), 4);
     });
 }
 
 /// The mixed-precision solver of T (dsgesv, zcgesv), through one signature.
 template <Scalar T>
-int64_t mixed_gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T const* b, int64_t ldb, T* x,
-                   int64_t ldx, int64_t* iter)
+int64_t mixed_gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T const* b,
+                   int64_t ldb, T* x, int64_t ldx, int64_t* iter)
 {
-    if constexpr (std::is_same_v<T, double>) return tessera::dsgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
-    else return tessera::zcgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
+    if constexpr (std::is_same_v<T, double>)
+        return tessera::dsgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
+    else
+        return tessera::zcgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter);
 }
 
 TEST_P(GetrfAccuracy, MixedPrecisionRefinesOrFallsBackAsLapack)
@@ -363,8 +366,8 @@ TEST_P(GetrfAccuracy, MixedPrecisionRefinesOrFallsBackAsLapack)
             auto solve = [&](Dense<T> const& A0, int64_t& iter) {
                 Dense<T> F = A0, X(n, nrhs, n + 1);
                 const Dense<T> B = random_dense<T>(n, nrhs, 1601, n + 2);
-                const int64_t info = mixed_gesv(n, nrhs, F.data(), F.ld, ipiv.data(), B.data(), B.ld, X.data(), X.ld,
-                                                &iter);
+                const int64_t info = mixed_gesv(n, nrhs, F.data(), F.ld, ipiv.data(), B.data(),
+                                                B.ld, X.data(), X.ld, &iter);
                 EXPECT_EQ(info, 0);
                 EXPECT_LT(solve_residual(A0, X, B), tol) << "iter " << iter;
                 return F;
@@ -393,8 +396,9 @@ TEST_P(GetrfAccuracy, MixedPrecisionRefinesOrFallsBackAsLapack)
             EXPECT_EQ(iter, -3);
             std::vector<T> a(16), b(16), x(16);
             auto position = [&](int64_t* p, int64_t ldx, int64_t* it) {
-                return argument_position(
-                    [&] { (void)mixed_gesv<T>(4, 1, a.data(), 4, p, b.data(), 4, x.data(), ldx, it); });
+                return argument_position([&] {
+                    (void)mixed_gesv<T>(4, 1, a.data(), 4, p, b.data(), 4, x.data(), ldx, it);
+                });
             };
             EXPECT_EQ(position(nullptr, 4, &iter), 5);
             EXPECT_EQ(position(ipiv.data(), 3, &iter), 9);
@@ -405,11 +409,13 @@ TEST_P(GetrfAccuracy, MixedPrecisionRefinesOrFallsBackAsLapack)
 
 /// The tile form of the mixed-precision solver of T.
 template <Scalar T>
-int64_t mixed_gesv(tessera::TileMatrix<T>& A, tessera::Pivots& ipiv, tessera::TileMatrix<T> const& B,
-                   tessera::TileMatrix<T>& X, int64_t& iter)
+int64_t mixed_gesv(tessera::TileMatrix<T>& A, tessera::Pivots& ipiv,
+                   tessera::TileMatrix<T> const& B, tessera::TileMatrix<T>& X, int64_t& iter)
 {
-    if constexpr (std::is_same_v<T, double>) return tessera::dsgesv(A, ipiv, B, X, iter);
-    else return tessera::zcgesv(A, ipiv, B, X, iter);
+    if constexpr (std::is_same_v<T, double>)
+        return tessera::dsgesv(A, ipiv, B, X, iter);
+    else
+        return tessera::zcgesv(A, ipiv, B, X, iter);
 }
 
 // The tile form refines as the LAPACK-style one (which calls it): A untouched when single
@@ -421,7 +427,8 @@ TEST_P(GetrfAccuracy, MixedPrecisionTileForm)
             auto rt = make_runtime();
             for (int64_t n : {1, 37, 150}) {
                 const int64_t nrhs = 4, nb = tile_for(n);
-                const Dense<T> A0 = random_dense<T>(n, n, 1700 + uint64_t(n)), B0 = random_dense<T>(n, nrhs, 1701);
+                const Dense<T> A0 = random_dense<T>(n, n, 1700 + uint64_t(n)),
+                               B0 = random_dense<T>(n, nrhs, 1701);
                 for (bool beyond : {false, true}) {
                     Dense<T> A1 = A0;
                     if (beyond) A1(0, 0) = T(1e39);
@@ -431,17 +438,21 @@ TEST_P(GetrfAccuracy, MixedPrecisionTileForm)
                     tessera::Pivots ipiv{A};
                     int64_t iter = -100;
                     ASSERT_EQ(mixed_gesv<T>(A, ipiv, B, X, iter), 0) << "n=" << n;
-                    EXPECT_LT(solve_residual(A1, to_dense(X), B0), tol) << "n=" << n << " iter " << iter;
+                    EXPECT_LT(solve_residual(A1, to_dense(X), B0), tol)
+                        << "n=" << n << " iter " << iter;
                     // n = 1 may not converge under LAPACK's rule (|r| <= |x| |a| u): a residual
                     // b - a x rounded without an FMA (an emulated device's gemm) can flip by an
                     // ulp of b at every step; LAPACK then falls back to double, as here.
                     if (!beyond && n == 1 && iter == -31) continue;
                     if (!beyond) {
                         EXPECT_GE(iter, 0) << "n=" << n;
-                        EXPECT_EQ(norm1_diff(to_dense(A), A1), 0.0) << "A changed although single precision converged";
+                        EXPECT_EQ(norm1_diff(to_dense(A), A1), 0.0)
+                            << "A changed although single precision converged";
                     } else {
                         EXPECT_EQ(iter, -2) << "n=" << n;
-                        EXPECT_LT(lu_residual(A1, to_dense(A), std::vector<int64_t>(ipiv.data(), ipiv.data() + n)), tol)
+                        EXPECT_LT(lu_residual(A1, to_dense(A),
+                                              std::vector<int64_t>(ipiv.data(), ipiv.data() + n)),
+                                  tol)
                             << "A does not hold the double factors after the fall-back, n=" << n;
                     }
                 }
@@ -451,7 +462,8 @@ TEST_P(GetrfAccuracy, MixedPrecisionTileForm)
             tessera::TileMatrix<T> X{*rt, 8, 3, 4};
             tessera::Pivots ipiv{A};
             int64_t iter = 0;
-            EXPECT_THROW((void)mixed_gesv<T>(A, ipiv, B, X, iter), tessera::InvalidArgument);  // X 8 x 3
+            EXPECT_THROW((void)mixed_gesv<T>(A, ipiv, B, X, iter),
+                         tessera::InvalidArgument);  // X 8 x 3
         }
     });
 }
@@ -481,14 +493,23 @@ TEST_P(GetrfAccuracy, BadArgumentsThrowNamingThem)
         std::vector<T> a(16), b(16);
         std::vector<int64_t> ipiv(4);
         T* const null = nullptr;
-        EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(-1, 4, a.data(), 4, ipiv.data()); }), 1);
-        EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(4, -1, a.data(), 4, ipiv.data()); }), 2);
-        EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(4, 4, null, 4, ipiv.data()); }), 3);
-        EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(4, 4, a.data(), 3, ipiv.data()); }), 4);
-        EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(4, 4, a.data(), 4, nullptr); }), 5);
+        EXPECT_EQ(
+            argument_position([&] { (void)tessera::getrf<T>(-1, 4, a.data(), 4, ipiv.data()); }),
+            1);
+        EXPECT_EQ(
+            argument_position([&] { (void)tessera::getrf<T>(4, -1, a.data(), 4, ipiv.data()); }),
+            2);
+        EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(4, 4, null, 4, ipiv.data()); }),
+                  3);
+        EXPECT_EQ(
+            argument_position([&] { (void)tessera::getrf<T>(4, 4, a.data(), 3, ipiv.data()); }), 4);
+        EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(4, 4, a.data(), 4, nullptr); }),
+                  5);
         EXPECT_EQ(argument_position([&] { (void)tessera::getrf<T>(0, 4, null, 1, nullptr); }), 0);
-        auto getrs = [&](Op op, int64_t n, int64_t nrhs, T const* pa, int64_t lda, int64_t const* p, T* pb, int64_t ldb) {
-            return argument_position([&] { (void)tessera::getrs<T>(op, n, nrhs, pa, lda, p, pb, ldb); });
+        auto getrs = [&](Op op, int64_t n, int64_t nrhs, T const* pa, int64_t lda, int64_t const* p,
+                         T* pb, int64_t ldb) {
+            return argument_position(
+                [&] { (void)tessera::getrs<T>(op, n, nrhs, pa, lda, p, pb, ldb); });
         };
         EXPECT_EQ(getrs(Op('X'), 4, 1, a.data(), 4, ipiv.data(), b.data(), 4), 1);
         EXPECT_EQ(getrs(Op::notrans, -1, 1, a.data(), 4, ipiv.data(), b.data(), 4), 2);
@@ -498,8 +519,12 @@ TEST_P(GetrfAccuracy, BadArgumentsThrowNamingThem)
         EXPECT_EQ(getrs(Op::notrans, 4, 1, a.data(), 4, nullptr, b.data(), 4), 6);
         EXPECT_EQ(getrs(Op::notrans, 4, 1, a.data(), 4, ipiv.data(), null, 4), 7);
         EXPECT_EQ(getrs(Op::notrans, 4, 1, a.data(), 4, ipiv.data(), b.data(), 3), 8);
-        EXPECT_EQ(argument_position([&] { (void)tessera::gesv<T>(4, 1, a.data(), 4, nullptr, b.data(), 4); }), 5);
-        EXPECT_EQ(argument_position([&] { (void)tessera::gesv<T>(4, 1, a.data(), 4, ipiv.data(), b.data(), 2); }), 7);
+        EXPECT_EQ(argument_position(
+                      [&] { (void)tessera::gesv<T>(4, 1, a.data(), 4, nullptr, b.data(), 4); }),
+                  5);
+        EXPECT_EQ(argument_position(
+                      [&] { (void)tessera::gesv<T>(4, 1, a.data(), 4, ipiv.data(), b.data(), 2); }),
+                  7);
 
         auto rt = make_runtime();
         tessera::TileMatrix<T> A{*rt, 6, 6, 4};

@@ -23,7 +23,8 @@ namespace {
 
 /// Factors the column with `size` ranks; returns the factors, the pivots (from 1) and info.
 template <Scalar T>
-std::tuple<Dense<T>, std::vector<int64_t>, int64_t> factor(Dense<T> const& A, int64_t nb, unsigned size)
+std::tuple<Dense<T>, std::vector<int64_t>, int64_t> factor(Dense<T> const& A, int64_t nb,
+                                                           unsigned size)
 {
     TiledColumn<T> column(A, nb);
     std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(A.m, A.n)));
@@ -34,7 +35,8 @@ std::tuple<Dense<T>, std::vector<int64_t>, int64_t> factor(Dense<T> const& A, in
     for (unsigned r = 0; r < size; ++r)
         ranks.emplace_back([&, r] {
             const kernel::PanelRanks me{r, size, size > 1 ? &meet : nullptr, &search};
-            info[r] = kernel::getrf_panel<T>(column.tiles, nb, A.n, ipiv.data(), kernel::Pivoting::partial, me);
+            info[r] = kernel::getrf_panel<T>(column.tiles, nb, A.n, ipiv.data(),
+                                             kernel::Pivoting::partial, me);
         });
     for (auto& t : ranks) t.join();
     for (unsigned r = 1; r < size; ++r) EXPECT_EQ(info[r], info[0]) << "rank " << r;
@@ -47,12 +49,14 @@ class LuPanelKernel : public PrecisionSweep {};
 TEST_P(LuPanelKernel, RanksAgreeBitwiseWithOneRankAndPivotLikeLapack)
 {
     with_precision([&]<class T>() {
-        for (auto [m, n, nb] : {std::tuple<int64_t, int64_t, int64_t>{1000, 96, 96}, {517, 64, 100}, {90, 96, 96}}) {
+        for (auto [m, n, nb] :
+             {std::tuple<int64_t, int64_t, int64_t>{1000, 96, 96}, {517, 64, 100}, {90, 96, 96}}) {
             Dense<T> A = random_dense<T>(m, n, 77 + uint64_t(m));
             std::vector<int64_t> rows(static_cast<std::size_t>(m));
             std::iota(rows.begin(), rows.end(), 0);
             std::shuffle(rows.begin(), rows.end(), std::mt19937_64(5));
-            for (int64_t j = 0; j < std::min(m, n); ++j) A(rows[std::size_t(j)], j) += T(real_t<T>(m + n));
+            for (int64_t j = 0; j < std::min(m, n); ++j)
+                A(rows[std::size_t(j)], j) += T(real_t<T>(m + n));
 
             const auto [F1, p1, info1] = factor(A, nb, 1);
             Dense<T> ref = A;
@@ -60,7 +64,8 @@ TEST_P(LuPanelKernel, RanksAgreeBitwiseWithOneRankAndPivotLikeLapack)
             ASSERT_EQ(blas::getrf<T>(m, n, ref.data(), ref.ld, piv.data()), 0);
             EXPECT_EQ(info1, 0);
             EXPECT_EQ(p1, std::vector<int64_t>(piv.begin(), piv.end())) << m << " x " << n;
-            EXPECT_LT(norm1_diff(F1, ref) / (norm1(ref) * double(n) * eps<T>()), tol) << m << " x " << n;
+            EXPECT_LT(norm1_diff(F1, ref) / (norm1(ref) * double(n) * eps<T>()), tol)
+                << m << " x " << n;
             for (unsigned size : {2u, 3u}) {
                 const auto [F, p, info] = factor(A, nb, size);
                 EXPECT_EQ(info, info1);
@@ -98,12 +103,15 @@ TEST_P(LuPanelKernel, RowSwapsAcrossTilesMatchLaswp)
             ipiv[std::size_t(i)] = first + i + 1 + int64_t(g() % uint64_t(m - first - i));
         std::vector<lapack_int> lapack_ipiv(static_cast<std::size_t>(first + count));
         for (int64_t i = 0; i < first; ++i) lapack_ipiv[std::size_t(i)] = lapack_int(i + 1);
-        for (int64_t i = 0; i < count; ++i) lapack_ipiv[std::size_t(first + i)] = lapack_int(ipiv[std::size_t(i)]);
-        for (auto [order, incx] : {std::pair{kernel::SwapOrder::forward, 1}, {kernel::SwapOrder::backward, -1}}) {
+        for (int64_t i = 0; i < count; ++i)
+            lapack_ipiv[std::size_t(first + i)] = lapack_int(ipiv[std::size_t(i)]);
+        for (auto [order, incx] :
+             {std::pair{kernel::SwapOrder::forward, 1}, {kernel::SwapOrder::backward, -1}}) {
             TiledColumn<T> column(B0, nb);
             kernel::apply_row_swaps<T>(column.tiles, nb, n, ipiv.data(), count, first, 0, order);
             Dense<T> ref = B0;
-            blas::laswp<T>(n, ref.data(), ref.ld, first + 1, first + count, lapack_ipiv.data(), incx);
+            blas::laswp<T>(n, ref.data(), ref.ld, first + 1, first + count, lapack_ipiv.data(),
+                           incx);
             EXPECT_EQ(norm1_diff(column.dense(), ref), 0.0) << "incx " << incx;
         }
     });
@@ -114,7 +122,8 @@ TEST_P(LuPanelKernel, TrailingUpdateOfABlockOfColumnsMatchesLapack)
     rt::Runtime r{rt::RuntimeConfig{.ncpus = 1, .ncuda = 0, .perfmodel_dir = "none"}};
     with_precision([&]<class T>() {
         for (bool in_place : {true, false})
-            EXPECT_LT(lu_update_error<T>(r, in_place), tol) << (in_place ? "a LAPACK array" : "tiles of their own");
+            EXPECT_LT(lu_update_error<T>(r, in_place), tol)
+                << (in_place ? "a LAPACK array" : "tiles of their own");
     });
 }
 

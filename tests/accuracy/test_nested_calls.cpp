@@ -47,8 +47,8 @@ std::vector<double> spd_matrix(int64_t n, unsigned seed)
 {
     auto r = random_matrix(n, n, seed);
     std::vector<double> a(std::size_t(n * n));
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, int(n), int(n), int(n), 1.0 / double(n), r.data(), int(n),
-                r.data(), int(n), 0.0, a.data(), int(n));
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, int(n), int(n), int(n), 1.0 / double(n),
+                r.data(), int(n), r.data(), int(n), 0.0, a.data(), int(n));
     for (int64_t i = 0; i < n; ++i) a[std::size_t(i + i * n)] += 1.0;
     return a;
 }
@@ -95,7 +95,8 @@ protected:
             tessera::finalize();
             tessera::init({.ncpus = 2, .perfmodel_dir = "none"});
         } else {
-            own_ = std::make_unique<rt::Runtime>(rt::RuntimeConfig{.ncpus = 2, .perfmodel_dir = "none"});
+            own_ = std::make_unique<rt::Runtime>(
+                rt::RuntimeConfig{.ncpus = 2, .perfmodel_dir = "none"});
         }
     }
     void TearDown() override
@@ -119,16 +120,51 @@ TEST_P(NestedCalls, GemmSymmSyrkTrsmTrmmRunInlineAndMatchBlas)
         std::function<void(std::vector<double>&)> tessera, blas;
     };
     std::vector<Case> cases{
-        {"gemm", [&](auto& c) { tessera::gemm<double>(Op::notrans, Op::trans, n, n, n, 0.5, a.data(), n, b.data(), n, 2.0, c.data(), n); },
-         [&](auto& c) { cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 0.5, a.data(), n, b.data(), n, 2.0, c.data(), n); }},
-        {"symm", [&](auto& c) { tessera::symm<double>(Side::left, Uplo::lower, n, n, 0.5, a.data(), n, b.data(), n, 2.0, c.data(), n); },
-         [&](auto& c) { cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, n, n, 0.5, a.data(), n, b.data(), n, 2.0, c.data(), n); }},
-        {"syrk", [&](auto& c) { tessera::syrk<double>(Uplo::upper, Op::notrans, n, n, 0.5, a.data(), n, 2.0, c.data(), n); },
-         [&](auto& c) { cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, n, n, 0.5, a.data(), n, 2.0, c.data(), n); }},
-        {"trsm", [&](auto& c) { tessera::trsm<double>(Side::left, Uplo::lower, Op::notrans, Diag::nonunit, n, n, 2.0, tri.data(), n, c.data(), n); },
-         [&](auto& c) { cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 2.0, tri.data(), n, c.data(), n); }},
-        {"trmm", [&](auto& c) { tessera::trmm<double>(Side::right, Uplo::upper, Op::trans, Diag::unit, n, n, 2.0, a.data(), n, c.data(), n); },
-         [&](auto& c) { cblas_dtrmm(CblasColMajor, CblasRight, CblasUpper, CblasTrans, CblasUnit, n, n, 2.0, a.data(), n, c.data(), n); }},
+        {"gemm",
+         [&](auto& c) {
+             tessera::gemm<double>(Op::notrans, Op::trans, n, n, n, 0.5, a.data(), n, b.data(), n,
+                                   2.0, c.data(), n);
+         },
+         [&](auto& c) {
+             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 0.5, a.data(), n,
+                         b.data(), n, 2.0, c.data(), n);
+         }},
+        {"symm",
+         [&](auto& c) {
+             tessera::symm<double>(Side::left, Uplo::lower, n, n, 0.5, a.data(), n, b.data(), n,
+                                   2.0, c.data(), n);
+         },
+         [&](auto& c) {
+             cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, n, n, 0.5, a.data(), n, b.data(), n,
+                         2.0, c.data(), n);
+         }},
+        {"syrk",
+         [&](auto& c) {
+             tessera::syrk<double>(Uplo::upper, Op::notrans, n, n, 0.5, a.data(), n, 2.0, c.data(),
+                                   n);
+         },
+         [&](auto& c) {
+             cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, n, n, 0.5, a.data(), n, 2.0,
+                         c.data(), n);
+         }},
+        {"trsm",
+         [&](auto& c) {
+             tessera::trsm<double>(Side::left, Uplo::lower, Op::notrans, Diag::nonunit, n, n, 2.0,
+                                   tri.data(), n, c.data(), n);
+         },
+         [&](auto& c) {
+             cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n,
+                         2.0, tri.data(), n, c.data(), n);
+         }},
+        {"trmm",
+         [&](auto& c) {
+             tessera::trmm<double>(Side::right, Uplo::upper, Op::trans, Diag::unit, n, n, 2.0,
+                                   a.data(), n, c.data(), n);
+         },
+         [&](auto& c) {
+             cblas_dtrmm(CblasColMajor, CblasRight, CblasUpper, CblasTrans, CblasUnit, n, n, 2.0,
+                         a.data(), n, c.data(), n);
+         }},
     };
     for (Case const& k : cases) {
         std::vector<double> want = c0, got1 = c0, got2 = c0;
@@ -161,7 +197,9 @@ TEST_P(NestedCalls, PotrfPotrsPosvPotriRunInlineAndMatchLapack)
         std::vector<int64_t> got;
         if (round.fetch_add(1) == 0) {  // one task factors, solves and inverts; the other runs posv
             got.push_back(tessera::potrf(Uplo::lower, n, f.data(), n));
-            got.push_back(tessera::potrs(Uplo::lower, n, int64_t{7}, static_cast<double const*>(l.data()), n, solved.data(), n));
+            got.push_back(tessera::potrs(Uplo::lower, n, int64_t{7},
+                                         static_cast<double const*>(l.data()), n, solved.data(),
+                                         n));
             got.push_back(tessera::potri(Uplo::lower, n, p.data(), n));
         } else {
             got.push_back(tessera::posv(Uplo::lower, n, int64_t{7}, s.data(), n, sb.data(), n));
@@ -195,8 +233,10 @@ TEST_P(NestedCalls, InfoOfAMatrixThatIsNotPositiveDefinite)
     auto f = a, s = a;
     std::atomic<int> round{0};  // the two tasks run at once: each takes its part
     in_two_tasks(host(), [&] {
-        if (round.fetch_add(1) == 0) potrf_info = tessera::potrf(Uplo::lower, n, f.data(), n);
-        else posv_info = tessera::posv(Uplo::lower, n, int64_t{2}, s.data(), n, b.data(), n);
+        if (round.fetch_add(1) == 0)
+            potrf_info = tessera::potrf(Uplo::lower, n, f.data(), n);
+        else
+            posv_info = tessera::posv(Uplo::lower, n, int64_t{2}, s.data(), n, b.data(), n);
     });
     EXPECT_EQ(potrf_info, lapack_info);
     EXPECT_EQ(posv_info, lapack_info);
@@ -207,7 +247,8 @@ TEST_P(NestedCalls, TheCApiRunsInline)
 {
     const auto a = random_matrix(n, n, 9), b = random_matrix(n, n, 10);
     std::vector<double> want(std::size_t(n * n), 0.0), got1 = want, got2 = want;
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, want.data(), n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,
+                0.0, want.data(), n);
     auto spd = spd_matrix(n, 11), l = spd;
     ASSERT_EQ(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', n, l.data(), n), 0);
     auto f = spd;
@@ -215,10 +256,12 @@ TEST_P(NestedCalls, TheCApiRunsInline)
     std::atomic<int> round{0};  // the two tasks run at once: each takes its part
     in_two_tasks(host(), [&] {
         if (round.fetch_add(1) == 0) {
-            gemm_info1 = tessera_dgemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, got1.data(), n);
+            gemm_info1 = tessera_dgemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0,
+                                       got1.data(), n);
             potrf_info = tessera_dpotrf('U', n, f.data(), n);
         } else {
-            gemm_info2 = tessera_dgemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, got2.data(), n);
+            gemm_info2 = tessera_dgemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0,
+                                       got2.data(), n);
         }
     });
     EXPECT_EQ(gemm_info1, 0);
@@ -228,7 +271,8 @@ TEST_P(NestedCalls, TheCApiRunsInline)
     EXPECT_LT(relative_difference(got2, want), tol);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i <= j; ++i)
-            ASSERT_NEAR(f[std::size_t(i + j * n)], l[std::size_t(i + j * n)], 1e-10 * std::abs(l[std::size_t(j + j * n)]));
+            ASSERT_NEAR(f[std::size_t(i + j * n)], l[std::size_t(i + j * n)],
+                        1e-10 * std::abs(l[std::size_t(j + j * n)]));
 }
 
 TEST_P(NestedCalls, TheTileApiIsRefusedBeforeSubmittingAnything)
@@ -260,9 +304,11 @@ TEST_P(NestedCalls, TheTileApiIsRefusedBeforeSubmittingAnything)
     EXPECT_EQ(spd, before);
 }
 
-INSTANTIATE_TEST_SUITE_P(Hosts, NestedCalls, testing::Values(Host::user_runtime, Host::library_runtime),
+INSTANTIATE_TEST_SUITE_P(Hosts, NestedCalls,
+                         testing::Values(Host::user_runtime, Host::library_runtime),
                          [](testing::TestParamInfo<Host> const& i) {
-                             return i.param == Host::user_runtime ? std::string("UserRuntime") : std::string("LibraryRuntime");
+                             return i.param == Host::user_runtime ? std::string("UserRuntime")
+                                                                  : std::string("LibraryRuntime");
                          });
 
 }  // namespace

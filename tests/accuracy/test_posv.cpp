@@ -35,7 +35,8 @@ TEST_P(PosvAccuracy, TileFormResidual)
                     auto B = tiles_of(*rt, B0, tile_for(n));
                     ASSERT_EQ(tessera::posv(uplo, A, B), 0) << "n=" << n;
                     const Dense<T> X = to_dense(B);
-                    EXPECT_LT(solve_residual(A0, X, B0), tol) << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
+                    EXPECT_LT(solve_residual(A0, X, B0), tol)
+                        << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
                 }
             }
         }
@@ -77,12 +78,16 @@ TEST_P(PosvAccuracy, LapackFormResidual)
                 for (Uplo uplo : {Uplo::lower, Uplo::upper})
                     for (int64_t nrhs : nrhs_for(n)) {
                         Dense<T> F = with_other_triangle_nan(A0, uplo);
-                        const Dense<T> B0 = random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
+                        const Dense<T> B0 =
+                            random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
                         Dense<T> X = B0;
-                        ASSERT_EQ(tessera::posv(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0) << "n=" << n;
+                        ASSERT_EQ(tessera::posv(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0)
+                            << "n=" << n;
                         EXPECT_LT(solve_residual(A0, X, B0), tol)
-                            << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo) << " nb=" << nb;
-                        EXPECT_TRUE(padding_unchanged(X, B0)) << "posv wrote below row n of B, n=" << n;
+                            << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo)
+                            << " nb=" << nb;
+                        EXPECT_TRUE(padding_unchanged(X, B0))
+                            << "posv wrote below row n of B, n=" << n;
                     }
             }
     });
@@ -120,7 +125,8 @@ TEST_P(PosvAccuracy, NotPositiveDefiniteGivesLapackInfoAndKeepsB)
                 Dense<T> A0 = hpd_dense<T>(n, 11);
                 A0(bad, bad) = T(-1);
                 Dense<T> refA = A0, refB = B0;
-                const int64_t expected = blas::posv<T>(uplo, n, nrhs, refA.data(), refA.ld, refB.data(), refB.ld);
+                const int64_t expected =
+                    blas::posv<T>(uplo, n, nrhs, refA.data(), refA.ld, refB.data(), refB.ld);
                 ASSERT_EQ(expected, bad + 1);
 
                 Dense<T> F = A0, X = B0;
@@ -128,13 +134,15 @@ TEST_P(PosvAccuracy, NotPositiveDefiniteGivesLapackInfoAndKeepsB)
                     << "LAPACK-style, bad=" << bad;
                 EXPECT_TRUE(same_bits(X.a, B0.a)) << "LAPACK-style posv wrote into B, bad=" << bad;
                 F = A0;  // no right-hand side: A is still factored, info still reported
-                EXPECT_EQ(tessera::posv(uplo, n, 0, F.data(), F.ld, X.data(), X.ld), expected) << "nrhs=0, bad=" << bad;
+                EXPECT_EQ(tessera::posv(uplo, n, 0, F.data(), F.ld, X.data(), X.ld), expected)
+                    << "nrhs=0, bad=" << bad;
 
                 auto A = tiles_of(*rt, A0, tile_for(n));
                 auto B = tiles_of(*rt, B0, tile_for(n));
                 EXPECT_EQ(tessera::posv(uplo, A, B), expected) << "tile form, bad=" << bad;
                 if (bad == 0) {  // every task of the solve waits for the one that failed: none runs
-                    EXPECT_EQ(norm1_diff(to_dense(B), B0), 0.0) << "tile posv wrote into B after a failure";
+                    EXPECT_EQ(norm1_diff(to_dense(B), B0), 0.0)
+                        << "tile posv wrote into B after a failure";
                 }
             }
     });
@@ -150,11 +158,15 @@ TEST_P(PosvAccuracy, BadArgumentsThrowNamingThem)
         auto rt = make_runtime();
         const Dense<T> A0 = hpd_dense<T>(4, 3);
         auto A = tiles_of(*rt, A0, 2);
-        tessera::TileMatrix<T> R{*rt, 4, 3, 2}, B{*rt, 4, 2, 2}, B3{*rt, 3, 2, 2}, Bnb{*rt, 4, 2, 3};
+        tessera::TileMatrix<T> R{*rt, 4, 3, 2}, B{*rt, 4, 2, 2}, B3{*rt, 3, 2, 2},
+            Bnb{*rt, 4, 2, 3};
         tessera::Sequence s{*rt};
-        EXPECT_THROW(tessera::posv_async(Uplo::lower, R, B, s), tessera::InvalidArgument);    // A not square
-        EXPECT_THROW(tessera::posv_async(Uplo::lower, A, B3, s), tessera::InvalidArgument);   // rows of B
-        EXPECT_THROW(tessera::posv_async(Uplo::lower, A, Bnb, s), tessera::InvalidArgument);  // tile sizes
+        EXPECT_THROW(tessera::posv_async(Uplo::lower, R, B, s),
+                     tessera::InvalidArgument);  // A not square
+        EXPECT_THROW(tessera::posv_async(Uplo::lower, A, B3, s),
+                     tessera::InvalidArgument);  // rows of B
+        EXPECT_THROW(tessera::posv_async(Uplo::lower, A, Bnb, s),
+                     tessera::InvalidArgument);  // tile sizes
         EXPECT_THROW(tessera::posv_async(Uplo::general, A, B, s), tessera::InvalidArgument);
         EXPECT_THROW((void)tessera::posv(Uplo::lower, A, B3), tessera::InvalidArgument);
         EXPECT_EQ(s.wait(), 0);

@@ -12,17 +12,18 @@ namespace tessera::test {
 namespace {
 
 /// ||A0 - L L^H||_1 / (n ||A0||_1 eps), L the `uplo` triangle of F (upper: U^H U).
-template <Scalar T>
-double potrf_residual(Dense<T> const& A0, Dense<T> const& F, Uplo uplo)
+template <Scalar T> double potrf_residual(Dense<T> const& A0, Dense<T> const& F, Uplo uplo)
 {
     const int64_t n = A0.n;
     if (n == 0) return 0;
     Dense<T> L = triangle(F, uplo);
     Dense<T> LLh(n, n);
     if (uplo == Uplo::lower)
-        blas::gemm<T>(Op::notrans, Op::conjtrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld, T(0), LLh.data(), LLh.ld);
+        blas::gemm<T>(Op::notrans, Op::conjtrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld,
+                      T(0), LLh.data(), LLh.ld);
     else
-        blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld, T(0), LLh.data(), LLh.ld);
+        blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld,
+                      T(0), LLh.data(), LLh.ld);
     return norm1_diff(A0, LLh) / (double(n) * norm1(A0) * eps<T>());
 }
 
@@ -92,7 +93,8 @@ TEST_P(PotrfAccuracy, NotPositiveDefiniteGivesLapackInfo)
                 const int64_t expected = blas::potrf<T>(uplo, n, ref.data(), ref.ld);
                 ASSERT_EQ(expected, bad + 1);
                 Dense<T> F = A0;
-                EXPECT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), expected) << "LAPACK-style, bad=" << bad;
+                EXPECT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), expected)
+                    << "LAPACK-style, bad=" << bad;
                 auto A = tiles_of(*rt, A0, tile_for(n));
                 EXPECT_EQ(tessera::potrf(uplo, A), expected) << "tile form, bad=" << bad;
             }
@@ -113,7 +115,8 @@ TEST_P(PotrfAccuracy, NanPivotGivesLapackInfo)
         struct Case {
             int64_t i, j;
         };
-        for (Case c : {Case{0, 0}, Case{31, 31}, Case{70, 70}, Case{99, 99}, Case{70, 5}, Case{40, 33}})
+        for (Case c :
+             {Case{0, 0}, Case{31, 31}, Case{70, 70}, Case{99, 99}, Case{70, 5}, Case{40, 33}})
             for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
                 Dense<T> A0 = hpd_dense<T>(n, 13);
                 A0(c.i, c.j) = A0(c.j, c.i) = nan;
@@ -153,17 +156,25 @@ TEST_P(PotrfAccuracy, BadArgumentsThrowNamingThem)
     with_precision([&]<class T>() {
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(16);
-        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, -1, a.data(), 4); }), 2);
-        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }), 3);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, -1, a.data(), 4); }),
+                  2);
+        EXPECT_EQ(argument_position(
+                      [&] { (void)tessera::potrf(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }),
+                  3);
         EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, 4, a.data(), 3); }), 4);
         // LP64: the kernels take int, so sizes beyond 2^31 - 1 are bad arguments, not truncated
-        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, int64_t(1) << 32, a.data(), 4); }), 2);
-        EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo::lower, 4, a.data(), int64_t(1) << 32); }), 4);
+        EXPECT_EQ(argument_position(
+                      [&] { (void)tessera::potrf(Uplo::lower, int64_t(1) << 32, a.data(), 4); }),
+                  2);
+        EXPECT_EQ(argument_position(
+                      [&] { (void)tessera::potrf(Uplo::lower, 4, a.data(), int64_t(1) << 32); }),
+                  4);
         EXPECT_EQ(argument_position([&] { (void)tessera::potrf(Uplo('X'), 4, a.data(), 4); }), 1);
         auto rt = make_runtime();
         tessera::TileMatrix<T> R{*rt, 4, 3, 2};
-        EXPECT_THROW(tessera::potrf_async(Uplo::lower, R, *std::make_unique<tessera::Sequence>(*rt)),
-                     tessera::InvalidArgument);
+        EXPECT_THROW(
+            tessera::potrf_async(Uplo::lower, R, *std::make_unique<tessera::Sequence>(*rt)),
+            tessera::InvalidArgument);
     });
 }
 

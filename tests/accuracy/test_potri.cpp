@@ -19,20 +19,19 @@ namespace tessera::test {
 namespace {
 
 /// ||I - A X||_1 / (||A||_1 ||X||_1 n eps), A and X full n x n.
-template <Scalar T>
-double inverse_residual(Dense<T> const& A, Dense<T> const& X)
+template <Scalar T> double inverse_residual(Dense<T> const& A, Dense<T> const& X)
 {
     const int64_t n = A.n;
     if (n == 0) return 0;
     Dense<T> R(n, n);
     for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
-    blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1), R.data(), R.ld);
+    blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A.data(), A.ld, X.data(), X.ld, T(1),
+                  R.data(), R.ld);
     return norm1(R) / (norm1(A) * norm1(X) * double(n) * eps<T>());
 }
 
 /// True when the strict triangle opposite to `uplo` still holds NaNs only.
-template <Scalar T>
-bool other_triangle_is_nan(Dense<T> const& A, Uplo uplo)
+template <Scalar T> bool other_triangle_is_nan(Dense<T> const& A, Uplo uplo)
 {
     for (int64_t j = 0; j < A.n; ++j)
         for (int64_t i = 0; i < A.m; ++i)
@@ -42,8 +41,7 @@ bool other_triangle_is_nan(Dense<T> const& A, Uplo uplo)
 
 /// The Cholesky factor of a well-conditioned Hermitian positive definite matrix (host
 /// LAPACK), in its `uplo` triangle, the other triangle zero.
-template <Scalar T>
-Dense<T> cholesky_factor(int64_t n, Uplo uplo, uint64_t seed)
+template <Scalar T> Dense<T> cholesky_factor(int64_t n, Uplo uplo, uint64_t seed)
 {
     Dense<T> C = hpd_dense<T>(n, seed);
     EXPECT_EQ(blas::potrf<T>(uplo, n, C.data(), C.ld), 0);
@@ -65,7 +63,8 @@ TEST_P(PotriAccuracy, TileFormResidual)
                 ASSERT_EQ(tessera::potrf(uplo, A), 0) << "n=" << n;
                 ASSERT_EQ(tessera::potri(uplo, A), 0) << "n=" << n;
                 const Dense<T> F = to_dense(A);
-                EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol) << "n=" << n << " uplo=" << char(uplo);
+                EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol)
+                    << "n=" << n << " uplo=" << char(uplo);
                 EXPECT_TRUE(other_triangle_is_nan(F, uplo)) << "n=" << n << " uplo=" << char(uplo);
             }
         }
@@ -88,7 +87,8 @@ TEST_P(PotriAccuracy, AsyncChainedWithPotrfAndConversions)
                 tessera::potri_async(uplo, A, s);
                 tessera::tiles_to_lapack_async(A, F.data(), F.ld, s);
                 ASSERT_EQ(s.wait(), 0);
-                EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol) << "n=" << n << " uplo=" << char(uplo);
+                EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol)
+                    << "n=" << n << " uplo=" << char(uplo);
             }
     });
 }
@@ -104,7 +104,8 @@ TEST_P(PotriAccuracy, LapackFormResidual)
                 Dense<T> F = with_other_triangle_nan(A0, uplo);
                 ASSERT_EQ(tessera::potrf(uplo, n, F.data(), F.ld), 0) << "n=" << n;
                 ASSERT_EQ(tessera::potri(uplo, n, F.data(), F.ld), 0) << "n=" << n;
-                EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol) << "n=" << n << " uplo=" << char(uplo);
+                EXPECT_LT(inverse_residual(A0, hermitian_from(F, uplo)), tol)
+                    << "n=" << n << " uplo=" << char(uplo);
                 EXPECT_TRUE(other_triangle_is_nan(F, uplo)) << "n=" << n << " uplo=" << char(uplo);
                 EXPECT_TRUE(padding_unchanged(F, A0)) << "potri wrote below row n, n=" << n;
             }
@@ -123,16 +124,22 @@ TEST_P(PotriAccuracy, TrtriResidual)
                     if (diag == Diag::unit) {  // L D^{-1} (upper: D^{-1} U) is well-conditioned too
                         for (int64_t j = 0; j < n; ++j)
                             for (int64_t i = 0; i < n; ++i)
-                                if (i != j) T0(i, j) /= T0(uplo == Uplo::lower ? j : i, uplo == Uplo::lower ? j : i);
-                        for (int64_t i = 0; i < n; ++i) T0(i, i) = T(7);  // must be neither read nor written
+                                if (i != j)
+                                    T0(i, j) /= T0(uplo == Uplo::lower ? j : i,
+                                                   uplo == Uplo::lower ? j : i);
+                        for (int64_t i = 0; i < n; ++i)
+                            T0(i, i) = T(7);  // must be neither read nor written
                     }
                     auto A = tiles_of(*rt, with_other_triangle_nan(T0, uplo), tile_for(n));
                     tessera::Sequence s{*rt};
                     tessera::trtri_async(uplo, diag, A, s);
                     ASSERT_EQ(s.wait(), 0);
                     const Dense<T> X = to_dense(A);
-                    const auto where = ::testing::Message() << "n=" << n << " uplo=" << char(uplo) << " diag=" << char(diag);
-                    EXPECT_LT(inverse_residual(triangle(T0, uplo, diag), triangle(X, uplo, diag)), tol) << where;
+                    const auto where = ::testing::Message() << "n=" << n << " uplo=" << char(uplo)
+                                                            << " diag=" << char(diag);
+                    EXPECT_LT(inverse_residual(triangle(T0, uplo, diag), triangle(X, uplo, diag)),
+                              tol)
+                        << where;
                     EXPECT_TRUE(other_triangle_is_nan(X, uplo)) << where;
                     if (diag == Diag::unit) {
                         bool kept = true;
@@ -160,12 +167,13 @@ TEST_P(PotriAccuracy, LauumResidual)
                 Dense<T> ref(n, n);
                 if (n == 0) continue;
                 if (uplo == Uplo::lower)  // L^H L
-                    blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld, T(0),
-                                  ref.data(), ref.ld);
+                    blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), L.data(), L.ld,
+                                  L.data(), L.ld, T(0), ref.data(), ref.ld);
                 else  // U U^H
-                    blas::gemm<T>(Op::notrans, Op::conjtrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld, T(0),
-                                  ref.data(), ref.ld);
-                const double err = norm1_diff(hermitian_from(X, uplo), ref) / (norm1(L) * norm1(L) * double(n) * eps<T>());
+                    blas::gemm<T>(Op::notrans, Op::conjtrans, n, n, n, T(1), L.data(), L.ld,
+                                  L.data(), L.ld, T(0), ref.data(), ref.ld);
+                const double err = norm1_diff(hermitian_from(X, uplo), ref) /
+                                   (norm1(L) * norm1(L) * double(n) * eps<T>());
                 EXPECT_LT(err, tol) << "n=" << n << " uplo=" << char(uplo);
                 EXPECT_TRUE(other_triangle_is_nan(X, uplo)) << "n=" << n << " uplo=" << char(uplo);
             }
@@ -183,13 +191,15 @@ TEST_P(PotriAccuracy, ZeroOnTheDiagonalGivesLapackInfo)
             for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
                 Dense<T> C = cholesky_factor<T>(n, uplo, 13);
                 C(bad, bad) = T(0);
-                if (bad < 90) C(90, 90) = T(0);  // a later zero, possibly found first: the smallest wins
+                if (bad < 90)
+                    C(90, 90) = T(0);  // a later zero, possibly found first: the smallest wins
                 Dense<T> ref = C;
                 const int64_t expected = blas::potri<T>(uplo, n, ref.data(), ref.ld);
                 ASSERT_EQ(expected, bad + 1);
 
                 Dense<T> F = C;
-                EXPECT_EQ(tessera::potri(uplo, n, F.data(), F.ld), expected) << "LAPACK-style, bad=" << bad;
+                EXPECT_EQ(tessera::potri(uplo, n, F.data(), F.ld), expected)
+                    << "LAPACK-style, bad=" << bad;
                 EXPECT_TRUE(same_bits(F.a, C.a)) << "LAPACK-style potri wrote into A, bad=" << bad;
 
                 auto A = tiles_of(*rt, C, tile_for(n));
@@ -242,16 +252,22 @@ TEST_P(PotriAccuracy, BadArgumentsThrowNamingThem)
         LibraryRuntime lib{GetParam()};
         std::vector<T> a(16);
         EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo('X'), 4, a.data(), 4); }), 1);
-        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::lower, -1, a.data(), 4); }), 2);
-        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }), 3);
+        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::lower, -1, a.data(), 4); }),
+                  2);
+        EXPECT_EQ(argument_position(
+                      [&] { (void)tessera::potri(Uplo::lower, 4, static_cast<T*>(nullptr), 4); }),
+                  3);
         EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::lower, 4, a.data(), 3); }), 4);
-        EXPECT_EQ(argument_position([&] { (void)tessera::potri(Uplo::upper, 0, static_cast<T*>(nullptr), 1); }), 0);
+        EXPECT_EQ(argument_position(
+                      [&] { (void)tessera::potri(Uplo::upper, 0, static_cast<T*>(nullptr), 1); }),
+                  0);
 
         auto rt = make_runtime();
         tessera::TileMatrix<T> A{*rt, 4, 4, 2}, R{*rt, 4, 3, 2};
         tessera::Sequence s{*rt};
         EXPECT_THROW(tessera::potri_async(Uplo::lower, R, s), tessera::InvalidArgument);
-        EXPECT_THROW(tessera::trtri_async(Uplo::lower, Diag::nonunit, R, s), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::trtri_async(Uplo::lower, Diag::nonunit, R, s),
+                     tessera::InvalidArgument);
         EXPECT_THROW(tessera::lauum_async(Uplo::upper, R, s), tessera::InvalidArgument);
         EXPECT_THROW(tessera::potri_async(Uplo::general, A, s), tessera::InvalidArgument);
         EXPECT_THROW(tessera::trtri_async(Uplo::lower, Diag('X'), A, s), tessera::InvalidArgument);

@@ -36,7 +36,8 @@ TEST_P(PotrsAccuracy, TileFormResidual)
                     auto B = tiles_of(*rt, B0, tile_for(n));
                     tessera::potrs(uplo, A, B);
                     const Dense<T> X = to_dense(B);
-                    EXPECT_LT(solve_residual(A0, X, B0), tol) << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
+                    EXPECT_LT(solve_residual(A0, X, B0), tol)
+                        << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo);
                 }
             }
         }
@@ -83,13 +84,16 @@ TEST_P(PotrsAccuracy, LapackFormResidual)
                 for (int64_t nb : {tile_for(n), int64_t(0)}) {
                     tessera::set_tile_size(nb);
                     for (int64_t nrhs : nrhs_for(n)) {
-                        const Dense<T> B0 = random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
+                        const Dense<T> B0 =
+                            random_dense<T>(n, nrhs, 400 + uint64_t(nrhs), n + 2);  // ldb > n
                         Dense<T> X = B0;
                         EXPECT_EQ(tessera::potrs(uplo, n, nrhs, F.data(), F.ld, X.data(), X.ld), 0);
                         EXPECT_LT(solve_residual(A0, X, B0), tol)
-                            << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo) << " nb=" << nb;
+                            << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo)
+                            << " nb=" << nb;
                         EXPECT_TRUE(same_bits(F.a, factor)) << "potrs wrote into A, n=" << n;
-                        EXPECT_TRUE(padding_unchanged(X, B0)) << "potrs wrote below row n of B, n=" << n;
+                        EXPECT_TRUE(padding_unchanged(X, B0))
+                            << "potrs wrote below row n of B, n=" << n;
                     }
                 }
                 tessera::set_tile_size(tile_for(n));
@@ -105,11 +109,15 @@ TEST_P(PotrsAccuracy, BadArgumentsThrowNamingThem)
         expect_solve_arguments_named<T>([](auto... args) { (void)tessera::potrs(args...); });
 
         auto rt = make_runtime();
-        tessera::TileMatrix<T> A{*rt, 4, 4, 2}, R{*rt, 4, 3, 2}, B{*rt, 4, 2, 2}, B3{*rt, 3, 2, 2}, Bnb{*rt, 4, 2, 3};
+        tessera::TileMatrix<T> A{*rt, 4, 4, 2}, R{*rt, 4, 3, 2}, B{*rt, 4, 2, 2}, B3{*rt, 3, 2, 2},
+            Bnb{*rt, 4, 2, 3};
         tessera::Sequence s{*rt};
-        EXPECT_THROW(tessera::potrs_async(Uplo::lower, R, B, s), tessera::InvalidArgument);    // A not square
-        EXPECT_THROW(tessera::potrs_async(Uplo::lower, A, B3, s), tessera::InvalidArgument);   // rows of B
-        EXPECT_THROW(tessera::potrs_async(Uplo::lower, A, Bnb, s), tessera::InvalidArgument);  // tile sizes
+        EXPECT_THROW(tessera::potrs_async(Uplo::lower, R, B, s),
+                     tessera::InvalidArgument);  // A not square
+        EXPECT_THROW(tessera::potrs_async(Uplo::lower, A, B3, s),
+                     tessera::InvalidArgument);  // rows of B
+        EXPECT_THROW(tessera::potrs_async(Uplo::lower, A, Bnb, s),
+                     tessera::InvalidArgument);  // tile sizes
         EXPECT_THROW(tessera::potrs_async(Uplo::general, A, B, s), tessera::InvalidArgument);
         EXPECT_THROW(tessera::potrs(Uplo::lower, A, B3), tessera::InvalidArgument);
     });

@@ -18,13 +18,13 @@ namespace tessera::test {
 namespace {
 
 /// LAPACK's larft (forward, columnwise): T of the n reflectors in V (m x n) with their taus.
-template <Scalar T>
-Dense<T> larft(Dense<T> const& V, std::vector<T> const& tau)
+template <Scalar T> Dense<T> larft(Dense<T> const& V, std::vector<T> const& tau)
 {
     const int64_t n = V.n;
     Dense<T> R(n, n);
-    blas::pick<T>(LAPACKE_slarft, LAPACKE_dlarft, LAPACKE_clarft, LAPACKE_zlarft)(
-        LAPACK_COL_MAJOR, 'F', 'C', int(V.m), int(n), V.data(), int(V.ld), tau.data(), R.data(), int(R.ld));
+    blas::pick<T>(LAPACKE_slarft, LAPACKE_dlarft, LAPACKE_clarft,
+                  LAPACKE_zlarft)(LAPACK_COL_MAJOR, 'F', 'C', int(V.m), int(n), V.data(), int(V.ld),
+                                  tau.data(), R.data(), int(R.ld));
     return R;
 }
 
@@ -47,8 +47,7 @@ std::pair<Dense<T>, Dense<T>> factor(Dense<T> const& A, int64_t nb, unsigned siz
 }
 
 /// The upper triangle of T (its strictly lower part is not part of the result).
-template <Scalar T>
-Dense<T> upper(Dense<T> const& M)
+template <Scalar T> Dense<T> upper(Dense<T> const& M)
 {
     return triangle(M, Uplo::upper);
 }
@@ -58,8 +57,11 @@ class QrPanelKernel : public PrecisionSweep {};
 TEST_P(QrPanelKernel, EveryRankCountGivesLapacksFactors)
 {
     with_precision([&]<class T>() {
-        for (auto [m, n, nb] : {std::tuple<int64_t, int64_t, int64_t>{1000, 96, 96}, {517, 64, 100}, {96, 96, 96},
-                                {300, 37, 40}, {5, 5, 5}}) {
+        for (auto [m, n, nb] : {std::tuple<int64_t, int64_t, int64_t>{1000, 96, 96},
+                                {517, 64, 100},
+                                {96, 96, 96},
+                                {300, 37, 40},
+                                {5, 5, 5}}) {
             Dense<T> A = random_dense<T>(m, n, 91 + uint64_t(m));
             for (int64_t i = 0; i < m; ++i) A(i, n / 2) = T(0);  // a zero column: H = I, tau = 0
             Dense<T> ref = A;
@@ -68,12 +70,15 @@ TEST_P(QrPanelKernel, EveryRankCountGivesLapacksFactors)
             const double scale = double(m) * norm1(A) * eps<T>();
             for (unsigned size : {1u, 2u, 3u}) {
                 const auto [F, t] = factor(A, nb, size);
-                EXPECT_LT(norm1_diff(F, ref) / scale, tol) << m << " x " << n << ", " << size << " ranks";
+                EXPECT_LT(norm1_diff(F, ref) / scale, tol)
+                    << m << " x " << n << ", " << size << " ranks";
                 double tau_error = 0;
                 for (int64_t i = 0; i < n; ++i)
-                    tau_error = std::max(tau_error, std::abs(std::complex<double>(t(i, i)) -
-                                                             std::complex<double>(tau[std::size_t(i)])));
-                EXPECT_LT(tau_error / (double(m) * eps<T>()), tol) << m << " x " << n << ", " << size << " ranks";
+                    tau_error =
+                        std::max(tau_error, std::abs(std::complex<double>(t(i, i)) -
+                                                     std::complex<double>(tau[std::size_t(i)])));
+                EXPECT_LT(tau_error / (double(m) * eps<T>()), tol)
+                    << m << " x " << n << ", " << size << " ranks";
                 EXPECT_EQ(t(n / 2, n / 2), T(0)) << "the zero column's tau";
                 std::vector<T> ours(static_cast<std::size_t>(n));
                 for (int64_t i = 0; i < n; ++i) ours[std::size_t(i)] = t(i, i);

@@ -16,13 +16,13 @@ namespace tessera::test {
 namespace {
 
 /// The full matrix whose `uplo` triangle A holds: Hermitian (hermitian_from) or symmetric.
-template <Scalar T>
-Dense<T> full_from(Dense<T> const& A, Uplo uplo, bool hermitian)
+template <Scalar T> Dense<T> full_from(Dense<T> const& A, Uplo uplo, bool hermitian)
 {
     if (hermitian) return hermitian_from(A, uplo);
     Dense<T> S(A.n, A.n);
     for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.n; ++i) S(i, j) = (uplo == Uplo::lower ? i >= j : i <= j) ? A(i, j) : A(j, i);
+        for (int64_t i = 0; i < A.n; ++i)
+            S(i, j) = (uplo == Uplo::lower ? i >= j : i <= j) ? A(i, j) : A(j, i);
     return S;
 }
 
@@ -32,8 +32,8 @@ struct Combination {
     Uplo uplo;
     std::string what(int64_t m, int64_t n) const
     {
-        return std::string(hermitian ? "hemm" : "symm") + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
-               " side=" + char(side) + " uplo=" + char(uplo);
+        return std::string(hermitian ? "hemm" : "symm") + " m=" + std::to_string(m) +
+               " n=" + std::to_string(n) + " side=" + char(side) + " uplo=" + char(uplo);
     }
 };
 /// Every (routine, side, uplo), or one of them at the largest size.
@@ -49,8 +49,7 @@ std::vector<Combination> combinations(int64_t s)
 
 /// The inputs of one symm/hemm: B and C m x n, A of order ka (m left, n right) with NaN in
 /// its other triangle.
-template <Scalar T>
-struct SymmCase {
+template <Scalar T> struct SymmCase {
     Combination c;
     int64_t m, n, ka;
     T alpha = scalar<T>(0.7, -0.3), beta = scalar<T>(-0.4, 0.2);
@@ -66,42 +65,45 @@ struct SymmCase {
     {
         Dense<T> C = C0;
         if (m > 0 && n > 0)
-            blas::symm<T>(c.side, c.uplo, c.hermitian, m, n, alpha, A.data(), A.ld, B.data(), B.ld, beta, C.data(),
-                          C.ld);
+            blas::symm<T>(c.side, c.uplo, c.hermitian, m, n, alpha, A.data(), A.ld, B.data(), B.ld,
+                          beta, C.data(), C.ld);
         return C;
     }
     double error(Dense<T> const& C) const
     {
         const double diff = norm1_diff(C, reference());
-        const double scale = (std::abs(alpha) * norm1(full_from(A, c.uplo, c.hermitian)) * norm1(B) +
-                              std::abs(beta) * norm1(C0)) *
-                             double(std::max<int64_t>(ka, 1)) * eps<T>();
+        const double scale =
+            (std::abs(alpha) * norm1(full_from(A, c.uplo, c.hermitian)) * norm1(B) +
+             std::abs(beta) * norm1(C0)) *
+            double(std::max<int64_t>(ka, 1)) * eps<T>();
         return scale == 0 ? diff : diff / scale;
     }
     std::string what() const { return c.what(m, n); }
 };
 
 /// The tile form (symm or hemm) on copies of the case's matrices; returns C.
-template <Scalar T>
-Dense<T> tile_symm(rt::Runtime& rt, SymmCase<T> const& t, int64_t nb)
+template <Scalar T> Dense<T> tile_symm(rt::Runtime& rt, SymmCase<T> const& t, int64_t nb)
 {
     auto A = tiles_of(rt, t.A, nb);
     auto B = tiles_of(rt, t.B, nb);
     auto C = tiles_of(rt, t.C0, nb);
-    if (t.c.hermitian) tessera::hemm(t.c.side, t.c.uplo, t.alpha, A, B, t.beta, C);
-    else tessera::symm(t.c.side, t.c.uplo, t.alpha, A, B, t.beta, C);
+    if (t.c.hermitian)
+        tessera::hemm(t.c.side, t.c.uplo, t.alpha, A, B, t.beta, C);
+    else
+        tessera::symm(t.c.side, t.c.uplo, t.alpha, A, B, t.beta, C);
     return to_dense(C);
 }
 
 /// The LAPACK-style form (symm or hemm) on a copy of C0; returns C.
-template <Scalar T>
-Dense<T> lapack_symm(SymmCase<T> const& t, T const* a, T const* b)
+template <Scalar T> Dense<T> lapack_symm(SymmCase<T> const& t, T const* a, T const* b)
 {
     Dense<T> C = t.C0;
     if (t.c.hermitian)
-        tessera::hemm<T>(t.c.side, t.c.uplo, t.m, t.n, t.alpha, a, t.A.ld, b, t.B.ld, t.beta, C.data(), C.ld);
+        tessera::hemm<T>(t.c.side, t.c.uplo, t.m, t.n, t.alpha, a, t.A.ld, b, t.B.ld, t.beta,
+                         C.data(), C.ld);
     else
-        tessera::symm<T>(t.c.side, t.c.uplo, t.m, t.n, t.alpha, a, t.A.ld, b, t.B.ld, t.beta, C.data(), C.ld);
+        tessera::symm<T>(t.c.side, t.c.uplo, t.m, t.n, t.alpha, a, t.A.ld, b, t.B.ld, t.beta,
+                         C.data(), C.ld);
     return C;
 }
 
@@ -174,11 +176,13 @@ TEST_P(SymmAccuracy, AlphaZeroAndBetaZero)
             SymmCase<T> t(c, m, n, 13);
             t.alpha = T(0);
             EXPECT_LT(t.error(tile_symm(*rt, t, nb)), tol) << "tile form, alpha = 0, " << t.what();
-            EXPECT_LT(t.error(lapack_symm<T>(t, nullptr, nullptr)), tol) << "LAPACK form, alpha = 0, " << t.what();
+            EXPECT_LT(t.error(lapack_symm<T>(t, nullptr, nullptr)), tol)
+                << "LAPACK form, alpha = 0, " << t.what();
             // alpha = beta = 0 on a C full of NaN: C = 0.
             t.beta = T(0);
             t.C0 = nans;
-            for (Dense<T> const& C : {tile_symm(*rt, t, nb), lapack_symm(t, t.A.data(), t.B.data())}) {
+            for (Dense<T> const& C :
+                 {tile_symm(*rt, t, nb), lapack_symm(t, t.A.data(), t.B.data())}) {
                 EXPECT_FALSE(has_nan(C)) << "alpha = beta = 0, " << t.what();
                 EXPECT_EQ(norm1(C), 0.0) << "alpha = beta = 0, " << t.what();
             }
@@ -204,11 +208,13 @@ TEST_P(SymmAccuracy, BadArgumentsThrowNamingThem)
         const Side L = Side::left, R = Side::right;
         const Uplo Lo = Uplo::lower;
         for (bool hermitian : {false, true}) {
-            auto call = [&](Side side, Uplo uplo, int64_t m, int64_t n, T const* pa, int64_t lda, T const* pb,
-                            int64_t ldb, T* pc, int64_t ldc) {
+            auto call = [&](Side side, Uplo uplo, int64_t m, int64_t n, T const* pa, int64_t lda,
+                            T const* pb, int64_t ldb, T* pc, int64_t ldc) {
                 return argument_position([&] {
-                    if (hermitian) tessera::hemm<T>(side, uplo, m, n, T(1), pa, lda, pb, ldb, T(1), pc, ldc);
-                    else tessera::symm<T>(side, uplo, m, n, T(1), pa, lda, pb, ldb, T(1), pc, ldc);
+                    if (hermitian)
+                        tessera::hemm<T>(side, uplo, m, n, T(1), pa, lda, pb, ldb, T(1), pc, ldc);
+                    else
+                        tessera::symm<T>(side, uplo, m, n, T(1), pa, lda, pb, ldb, T(1), pc, ldc);
                 });
             };
             SCOPED_TRACE(hermitian ? "hemm" : "symm");
@@ -219,8 +225,10 @@ TEST_P(SymmAccuracy, BadArgumentsThrowNamingThem)
             EXPECT_EQ(call(L, Lo, -1, 4, a.data(), 4, b.data(), 4, c.data(), 4), 3);
             EXPECT_EQ(call(L, Lo, 4, -1, a.data(), 4, b.data(), 4, c.data(), 4), 4);
             EXPECT_EQ(call(L, Lo, 4, 4, nullptr, 4, b.data(), 4, c.data(), 4), 6);
-            EXPECT_EQ(call(L, Lo, 4, 2, a.data(), 3, b.data(), 4, c.data(), 4), 7);  // left: lda >= m
-            EXPECT_EQ(call(R, Lo, 2, 4, a.data(), 3, b.data(), 2, c.data(), 2), 7);  // right: lda >= n
+            EXPECT_EQ(call(L, Lo, 4, 2, a.data(), 3, b.data(), 4, c.data(), 4),
+                      7);  // left: lda >= m
+            EXPECT_EQ(call(R, Lo, 2, 4, a.data(), 3, b.data(), 2, c.data(), 2),
+                      7);  // right: lda >= n
             EXPECT_EQ(call(R, Lo, 2, 4, a.data(), 4, b.data(), 2, c.data(), 2), 0);
             EXPECT_EQ(call(L, Lo, 4, 4, a.data(), 4, nullptr, 4, c.data(), 4), 8);
             EXPECT_EQ(call(L, Lo, 4, 4, a.data(), 4, b.data(), 3, c.data(), 4), 9);
@@ -229,8 +237,12 @@ TEST_P(SymmAccuracy, BadArgumentsThrowNamingThem)
             // BLAS's quick return (alpha = 0 with beta = 1) references no C; beta != 1 does
             auto quick = [&](T beta) {
                 return argument_position([&] {
-                    if (hermitian) tessera::hemm<T>(L, Lo, 4, 4, T(0), nullptr, 4, nullptr, 4, beta, nullptr, 4);
-                    else tessera::symm<T>(L, Lo, 4, 4, T(0), nullptr, 4, nullptr, 4, beta, nullptr, 4);
+                    if (hermitian)
+                        tessera::hemm<T>(L, Lo, 4, 4, T(0), nullptr, 4, nullptr, 4, beta, nullptr,
+                                         4);
+                    else
+                        tessera::symm<T>(L, Lo, 4, 4, T(0), nullptr, 4, nullptr, 4, beta, nullptr,
+                                         4);
                 });
             };
             EXPECT_EQ(quick(T(1)), 0);
@@ -238,14 +250,19 @@ TEST_P(SymmAccuracy, BadArgumentsThrowNamingThem)
         }
 
         auto rt = make_runtime();
-        tessera::TileMatrix<T> A4{*rt, 4, 4, 2}, A43{*rt, 4, 3, 2}, A3{*rt, 3, 3, 2}, B{*rt, 4, 3, 2},
-            B5{*rt, 5, 3, 2}, C{*rt, 4, 3, 2}, A4nb3{*rt, 4, 4, 3};
+        tessera::TileMatrix<T> A4{*rt, 4, 4, 2}, A43{*rt, 4, 3, 2}, A3{*rt, 3, 3, 2},
+            B{*rt, 4, 3, 2}, B5{*rt, 5, 3, 2}, C{*rt, 4, 3, 2}, A4nb3{*rt, 4, 4, 3};
         const T one(1);
-        EXPECT_THROW(tessera::symm(L, Lo, one, A43, B, one, C), tessera::InvalidArgument);    // not square
-        EXPECT_THROW(tessera::symm(L, Lo, one, A3, B, one, C), tessera::InvalidArgument);     // order 3 vs 4
-        EXPECT_THROW(tessera::hemm(R, Lo, one, A4, B, one, C), tessera::InvalidArgument);     // order 4 vs 3
-        EXPECT_THROW(tessera::hemm(L, Lo, one, A4, B5, one, C), tessera::InvalidArgument);    // B not C's size
-        EXPECT_THROW(tessera::symm(L, Lo, one, A4nb3, B, one, C), tessera::InvalidArgument);  // tile sizes
+        EXPECT_THROW(tessera::symm(L, Lo, one, A43, B, one, C),
+                     tessera::InvalidArgument);  // not square
+        EXPECT_THROW(tessera::symm(L, Lo, one, A3, B, one, C),
+                     tessera::InvalidArgument);  // order 3 vs 4
+        EXPECT_THROW(tessera::hemm(R, Lo, one, A4, B, one, C),
+                     tessera::InvalidArgument);  // order 4 vs 3
+        EXPECT_THROW(tessera::hemm(L, Lo, one, A4, B5, one, C),
+                     tessera::InvalidArgument);  // B not C's size
+        EXPECT_THROW(tessera::symm(L, Lo, one, A4nb3, B, one, C),
+                     tessera::InvalidArgument);  // tile sizes
         EXPECT_THROW(tessera::hemm(L, Uplo::general, one, A4, B, one, C), tessera::InvalidArgument);
         EXPECT_NO_THROW(tessera::symm(R, Lo, T(0), A3, B, one, C));
     });

@@ -18,24 +18,24 @@
 namespace tessera::test {
 namespace {
 
-bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return !in_other_triangle(i, j, uplo); }
+bool in_triangle(Uplo uplo, int64_t i, int64_t j)
+{
+    return !in_other_triangle(i, j, uplo);
+}
 /// The value the strictly other triangle of C holds; it must come out unchanged.
-template <Scalar T>
-T sentinel()
+template <Scalar T> T sentinel()
 {
     return scalar<T>(-777.25, 3.5);
 }
 /// True when every entry strictly outside the `uplo` triangle is the sentinel.
-template <Scalar T>
-bool other_triangle_untouched(Dense<T> const& C, Uplo uplo)
+template <Scalar T> bool other_triangle_untouched(Dense<T> const& C, Uplo uplo)
 {
     for (int64_t j = 0; j < C.n; ++j)
         for (int64_t i = 0; i < C.m; ++i)
             if (!in_triangle(uplo, i, j) && C(i, j) != sentinel<T>()) return false;
     return true;
 }
-template <Scalar T>
-bool triangle_has_nan(Dense<T> const& C, Uplo uplo)
+template <Scalar T> bool triangle_has_nan(Dense<T> const& C, Uplo uplo)
 {
     for (int64_t j = 0; j < C.n; ++j)
         for (int64_t i = 0; i < C.m; ++i)
@@ -49,13 +49,12 @@ struct Combination {
     Op trans;
     std::string what(int64_t n, int64_t k) const
     {
-        return std::string(hermitian ? "herk" : "syrk") + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
-               " uplo=" + char(uplo) + " trans=" + char(trans);
+        return std::string(hermitian ? "herk" : "syrk") + " n=" + std::to_string(n) +
+               " k=" + std::to_string(k) + " uplo=" + char(uplo) + " trans=" + char(trans);
     }
 };
 /// Every (routine, uplo, trans) BLAS allows for T, or one of them at the largest size.
-template <Scalar T>
-std::vector<Combination> combinations(int64_t s)
+template <Scalar T> std::vector<Combination> combinations(int64_t s)
 {
     const Op herk_trans = is_complex_v<T> ? Op::conjtrans : Op::trans;
     if (s >= 1000) return {{true, Uplo::lower, herk_trans}};
@@ -63,15 +62,15 @@ std::vector<Combination> combinations(int64_t s)
     for (bool hermitian : {false, true})
         for (Uplo uplo : {Uplo::lower, Uplo::upper})
             for (Op trans : {Op::notrans, Op::trans, Op::conjtrans})
-                if (!is_complex_v<T> || trans == Op::notrans || trans == (hermitian ? Op::conjtrans : Op::trans))
+                if (!is_complex_v<T> || trans == Op::notrans ||
+                    trans == (hermitian ? Op::conjtrans : Op::trans))
                     v.push_back({hermitian, uplo, trans});
     return v;
 }
 
 /// The inputs of one syrk/herk: op(A) n x k, C n x n with the sentinel strictly outside the
 /// triangle.
-template <Scalar T>
-struct SyrkCase {
+template <Scalar T> struct SyrkCase {
     Combination c;
     int64_t n, k;
     T alpha, beta;
@@ -96,7 +95,9 @@ struct SyrkCase {
         Dense<T> C = C0;
         // A real conjtrans is trans (BLAS accepts both; the reference is given the plain one).
         const Op op = !is_complex_v<T> && c.trans == Op::conjtrans ? Op::trans : c.trans;
-        if (n > 0) blas::syrk<T>(c.uplo, op, c.hermitian, n, k, alpha, A.data(), A.ld, beta, C.data(), C.ld);
+        if (n > 0)
+            blas::syrk<T>(c.uplo, op, c.hermitian, n, k, alpha, A.data(), A.ld, beta, C.data(),
+                          C.ld);
         return C;
     }
     /// The scaled error on the triangle (the other one is checked apart).
@@ -113,25 +114,26 @@ struct SyrkCase {
 };
 
 /// The tile form (syrk or herk) on copies of the case's matrices; returns C.
-template <Scalar T>
-Dense<T> tile_syrk(rt::Runtime& rt, SyrkCase<T> const& t, int64_t nb)
+template <Scalar T> Dense<T> tile_syrk(rt::Runtime& rt, SyrkCase<T> const& t, int64_t nb)
 {
     auto A = tiles_of(rt, t.A, nb);
     auto C = tiles_of(rt, t.C0, nb);
-    if (t.c.hermitian) tessera::herk(t.c.uplo, t.c.trans, std::real(t.alpha), A, std::real(t.beta), C);
-    else tessera::syrk(t.c.uplo, t.c.trans, t.alpha, A, t.beta, C);
+    if (t.c.hermitian)
+        tessera::herk(t.c.uplo, t.c.trans, std::real(t.alpha), A, std::real(t.beta), C);
+    else
+        tessera::syrk(t.c.uplo, t.c.trans, t.alpha, A, t.beta, C);
     return to_dense(C);
 }
 
 /// The LAPACK-style form (syrk or herk) on a copy of C0; returns C.
-template <Scalar T>
-Dense<T> lapack_syrk(SyrkCase<T> const& t, T const* a)
+template <Scalar T> Dense<T> lapack_syrk(SyrkCase<T> const& t, T const* a)
 {
     Dense<T> C = t.C0;
     if (t.c.hermitian)
-        tessera::herk<T>(t.c.uplo, t.c.trans, t.n, t.k, std::real(t.alpha), a, t.A.ld, std::real(t.beta), C.data(),
-                         C.ld);
-    else tessera::syrk<T>(t.c.uplo, t.c.trans, t.n, t.k, t.alpha, a, t.A.ld, t.beta, C.data(), C.ld);
+        tessera::herk<T>(t.c.uplo, t.c.trans, t.n, t.k, std::real(t.alpha), a, t.A.ld,
+                         std::real(t.beta), C.data(), C.ld);
+    else
+        tessera::syrk<T>(t.c.uplo, t.c.trans, t.n, t.k, t.alpha, a, t.A.ld, t.beta, C.data(), C.ld);
     return C;
 }
 
@@ -183,7 +185,8 @@ TEST_P(SyrkAccuracy, AsyncHerkThenSyrkOnOneC)
         Dense<T> out(n, n);
         tessera::Sequence s{*rt};
         tessera::lapack_to_tiles_async(first.C0.data(), first.C0.ld, C, s);
-        tessera::herk_async(Uplo::lower, Op::notrans, std::real(first.alpha), A1, std::real(first.beta), C, s);
+        tessera::herk_async(Uplo::lower, Op::notrans, std::real(first.alpha), A1,
+                            std::real(first.beta), C, s);
         tessera::syrk_async(Uplo::lower, Op::trans, second.alpha, A2, second.beta, C, s);
         tessera::tiles_to_lapack_async(C, out.data(), out.ld, s);
         ASSERT_EQ(s.wait(), 0);
@@ -220,7 +223,8 @@ TEST_P(SyrkAccuracy, AlphaZeroKZeroAndBetaZero)
                 for (Dense<T> const& C : {tile_syrk(*rt, t, nb), lapack_syrk(t, t.A.data())}) {
                     EXPECT_FALSE(triangle_has_nan(C, uplo)) << "alpha = beta = 0, " << t.what();
                     EXPECT_EQ(norm1(triangle(C, uplo)), 0.0) << "alpha = beta = 0, " << t.what();
-                    EXPECT_TRUE(other_triangle_untouched(C, uplo)) << "alpha = beta = 0, " << t.what();
+                    EXPECT_TRUE(other_triangle_untouched(C, uplo))
+                        << "alpha = beta = 0, " << t.what();
                 }
                 // beta = 0 on a triangle full of NaN: C = alpha A A^T on the triangle.
                 SyrkCase<T> z(c, n, k, 18);
@@ -252,11 +256,13 @@ TEST_P(SyrkAccuracy, BadArgumentsThrowNamingThem)
         const Uplo Lo = Uplo::lower;
         const Op N = Op::notrans, Tr = Op::trans, C = Op::conjtrans;
         for (bool hermitian : {false, true}) {
-            auto call = [&](Uplo uplo, Op trans, int64_t n, int64_t k, T const* pa, int64_t lda, T* pc,
-                            int64_t ldc) {
+            auto call = [&](Uplo uplo, Op trans, int64_t n, int64_t k, T const* pa, int64_t lda,
+                            T* pc, int64_t ldc) {
                 return argument_position([&] {
-                    if (hermitian) tessera::herk<T>(uplo, trans, n, k, 1, pa, lda, 1, pc, ldc);
-                    else tessera::syrk<T>(uplo, trans, n, k, T(1), pa, lda, T(1), pc, ldc);
+                    if (hermitian)
+                        tessera::herk<T>(uplo, trans, n, k, 1, pa, lda, 1, pc, ldc);
+                    else
+                        tessera::syrk<T>(uplo, trans, n, k, T(1), pa, lda, T(1), pc, ldc);
                 });
             };
             SCOPED_TRACE(hermitian ? "herk" : "syrk");
@@ -271,15 +277,18 @@ TEST_P(SyrkAccuracy, BadArgumentsThrowNamingThem)
             EXPECT_EQ(call(Lo, N, 4, -1, a.data(), 4, c.data(), 4), 4);
             EXPECT_EQ(call(Lo, N, 4, 4, nullptr, 4, c.data(), 4), 6);
             EXPECT_EQ(call(Lo, N, 4, 2, a.data(), 3, c.data(), 4), 7);  // notrans: lda >= n
-            EXPECT_EQ(call(Lo, hermitian ? C : Tr, 2, 4, a.data(), 3, c.data(), 2), 7);  // trans: lda >= k
+            EXPECT_EQ(call(Lo, hermitian ? C : Tr, 2, 4, a.data(), 3, c.data(), 2),
+                      7);  // trans: lda >= k
             EXPECT_EQ(call(Lo, hermitian ? C : Tr, 4, 2, a.data(), 2, c.data(), 4), 0);
             EXPECT_EQ(call(Lo, N, 4, 4, a.data(), 4, nullptr, 4), 9);
             EXPECT_EQ(call(Lo, N, 4, 4, a.data(), 4, c.data(), 3), 10);
             // BLAS's quick return (alpha = 0 or k = 0, with beta = 1) references no C; beta != 1 does
             auto quick = [&](int64_t k, real_t<T> alpha, real_t<T> beta) {
                 return argument_position([&] {
-                    if (hermitian) tessera::herk<T>(Lo, N, 4, k, alpha, nullptr, 4, beta, nullptr, 4);
-                    else tessera::syrk<T>(Lo, N, 4, k, T(alpha), nullptr, 4, T(beta), nullptr, 4);
+                    if (hermitian)
+                        tessera::herk<T>(Lo, N, 4, k, alpha, nullptr, 4, beta, nullptr, 4);
+                    else
+                        tessera::syrk<T>(Lo, N, 4, k, T(alpha), nullptr, 4, T(beta), nullptr, 4);
                 });
             };
             EXPECT_EQ(quick(4, 0, 1), 0);
@@ -288,18 +297,23 @@ TEST_P(SyrkAccuracy, BadArgumentsThrowNamingThem)
         }
 
         auto rt = make_runtime();
-        tessera::TileMatrix<T> A{*rt, 4, 3, 2}, C4{*rt, 4, 4, 2}, C43{*rt, 4, 3, 2}, C3{*rt, 3, 3, 2},
-            C4nb3{*rt, 4, 4, 3};
+        tessera::TileMatrix<T> A{*rt, 4, 3, 2}, C4{*rt, 4, 4, 2}, C43{*rt, 4, 3, 2},
+            C3{*rt, 3, 3, 2}, C4nb3{*rt, 4, 4, 3};
         const T one(1);
-        EXPECT_THROW(tessera::syrk(Lo, N, one, A, one, C43), tessera::InvalidArgument);    // C not square
-        EXPECT_THROW(tessera::syrk(Lo, N, one, A, one, C3), tessera::InvalidArgument);     // order 3 vs 4
-        EXPECT_THROW(tessera::herk(Lo, N, 1, A, 1, C3), tessera::InvalidArgument);         // order 3 vs 4
-        EXPECT_THROW(tessera::herk(Lo, Tr, 1, A, 1, C4), tessera::InvalidArgument);        // op(A) 3 x 4
-        EXPECT_THROW(tessera::syrk(Lo, N, one, A, one, C4nb3), tessera::InvalidArgument);  // tile sizes
+        EXPECT_THROW(tessera::syrk(Lo, N, one, A, one, C43),
+                     tessera::InvalidArgument);  // C not square
+        EXPECT_THROW(tessera::syrk(Lo, N, one, A, one, C3),
+                     tessera::InvalidArgument);                                      // order 3 vs 4
+        EXPECT_THROW(tessera::herk(Lo, N, 1, A, 1, C3), tessera::InvalidArgument);   // order 3 vs 4
+        EXPECT_THROW(tessera::herk(Lo, Tr, 1, A, 1, C4), tessera::InvalidArgument);  // op(A) 3 x 4
+        EXPECT_THROW(tessera::syrk(Lo, N, one, A, one, C4nb3),
+                     tessera::InvalidArgument);  // tile sizes
         EXPECT_THROW(tessera::syrk(Uplo::general, N, one, A, one, C4), tessera::InvalidArgument);
         if constexpr (is_complex_v<T>) {
-            EXPECT_THROW(tessera::syrk(Lo, C, one, A, one, C3), tessera::InvalidArgument);  // csyrk: no 'C'
-            EXPECT_THROW(tessera::herk(Lo, Tr, 1, A, 1, C3), tessera::InvalidArgument);     // cherk: no 'T'
+            EXPECT_THROW(tessera::syrk(Lo, C, one, A, one, C3),
+                         tessera::InvalidArgument);  // csyrk: no 'C'
+            EXPECT_THROW(tessera::herk(Lo, Tr, 1, A, 1, C3),
+                         tessera::InvalidArgument);  // cherk: no 'T'
         } else {
             EXPECT_NO_THROW(tessera::syrk(Lo, C, T(0), A, one, C3));
             EXPECT_NO_THROW(tessera::herk(Lo, Tr, 0, A, 1, C3));

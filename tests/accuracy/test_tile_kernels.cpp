@@ -17,14 +17,15 @@ namespace {
 namespace kernel = tessera::la::kernels::cpu;  // under test here; blas:: is the oracle
 
 /// n x n elements of T that end exactly at a PROT_NONE page.
-template <Scalar T>
-class GuardedTile {
+template <Scalar T> class GuardedTile {
 public:
     explicit GuardedTile(int64_t n) : n_(n)
     {
-        const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE)), bytes = std::size_t(n * n) * sizeof(T);
+        const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE)),
+                          bytes = std::size_t(n * n) * sizeof(T);
         span_ = (bytes + page - 1) / page * page + page;
-        base_ = static_cast<char*>(mmap(nullptr, span_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+        base_ = static_cast<char*>(
+            mmap(nullptr, span_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
         if (base_ == MAP_FAILED) throw std::runtime_error("mmap failed");
         mprotect(base_ + span_ - page, page, PROT_NONE);
         data_ = reinterpret_cast<T*>(base_ + span_ - page - bytes);
@@ -71,13 +72,15 @@ TEST_P(TileKernels, FactorizationsStayInsideTheirTile)
                 // The triangle lauum computed, against the same product on the host.
                 Dense<T> L = triangle(F, uplo), P(n, n);
                 if (uplo == Uplo::upper)
-                    blas::gemm<T>(Op::notrans, Op::conjtrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld, T(0),
-                                  P.data(), P.ld);
+                    blas::gemm<T>(Op::notrans, Op::conjtrans, n, n, n, T(1), L.data(), L.ld,
+                                  L.data(), L.ld, T(0), P.data(), P.ld);
                 else
-                    blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, L.data(), L.ld, T(0),
-                                  P.data(), P.ld);
+                    blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), L.data(), L.ld,
+                                  L.data(), L.ld, T(0), P.data(), P.ld);
                 const Dense<T> R = g.get();
-                EXPECT_LT(norm1_diff(triangle(R, uplo), triangle(P, uplo)) / (norm1(P) * double(n) * eps<T>()), tol)
+                EXPECT_LT(norm1_diff(triangle(R, uplo), triangle(P, uplo)) /
+                              (norm1(P) * double(n) * eps<T>()),
+                          tol)
                     << "lauum n=" << n << " uplo=" << char(uplo);
                 for (int64_t j = 0; j < n; ++j)  // the other triangle is not referenced
                     for (int64_t i = 0; i < n; ++i)
@@ -96,14 +99,17 @@ TEST_P(TileKernels, RecursiveTrsmMatchesBlas)
                 for (Uplo uplo : {Uplo::lower, Uplo::upper})
                     for (Op trans : {Op::notrans, Op::trans, Op::conjtrans})
                         for (Diag diag : {Diag::nonunit, Diag::unit}) {
-                            const int64_t m = side == Side::left ? k : 45, n = side == Side::left ? 45 : k;
+                            const int64_t m = side == Side::left ? k : 45,
+                                          n = side == Side::left ? 45 : k;
                             Dense<T> A = random_dense<T>(k, k, 3);
                             for (int64_t i = 0; i < k; ++i) A(i, i) = T(real_t<T>(k));
                             const Dense<T> B = random_dense<T>(m, n, 4);
                             Dense<T> X = B, Y = B;
                             const T alpha = T(real_t<T>(0.5));
-                            kernel::trsm<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld, X.data(), X.ld);
-                            blas::trsm<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld, Y.data(), Y.ld);
+                            kernel::trsm<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld,
+                                            X.data(), X.ld);
+                            blas::trsm<T>(side, uplo, trans, diag, m, n, alpha, A.data(), A.ld,
+                                          Y.data(), Y.ld);
                             EXPECT_LT(norm1_diff(X, Y) / (norm1(Y) * double(k) * eps<T>()), tol)
                                 << "k=" << k << " side=" << char(side) << " uplo=" << char(uplo)
                                 << " trans=" << char(trans) << " diag=" << char(diag);

@@ -23,8 +23,7 @@ namespace {
 using tessera::Norm;
 
 /// Bitwise equality of the m x n parts (NaNs included).
-template <Scalar T>
-bool same_entries(Dense<T> const& a, Dense<T> const& b)
+template <Scalar T> bool same_entries(Dense<T> const& a, Dense<T> const& b)
 {
     if (a.m != b.m || a.n != b.n) return false;
     for (int64_t j = 0; j < a.n; ++j)
@@ -34,8 +33,7 @@ bool same_entries(Dense<T> const& a, Dense<T> const& b)
 }
 
 /// A(i0:i0+m, j0:j0+n) as a new matrix.
-template <Scalar T>
-Dense<T> block(Dense<T> const& A, int64_t i0, int64_t j0, int64_t m, int64_t n)
+template <Scalar T> Dense<T> block(Dense<T> const& A, int64_t i0, int64_t j0, int64_t m, int64_t n)
 {
     Dense<T> B(m, n);
     for (int64_t j = 0; j < n; ++j)
@@ -52,8 +50,8 @@ TEST_P(TileMatrixAccuracy, TileSizesAtTheEdges)
         struct Shape {
             int64_t m, n, nb;
         };
-        for (Shape sh : {Shape{10, 7, 4}, Shape{7, 10, 3}, Shape{8, 8, 4}, Shape{5, 3, 8}, Shape{0, 4, 2},
-                         Shape{4, 0, 2}, Shape{1, 1, 1}}) {
+        for (Shape sh : {Shape{10, 7, 4}, Shape{7, 10, 3}, Shape{8, 8, 4}, Shape{5, 3, 8},
+                         Shape{0, 4, 2}, Shape{4, 0, 2}, Shape{1, 1, 1}}) {
             tessera::TileMatrix<T> A{*rt, sh.m, sh.n, sh.nb};
             const auto where = ::testing::Message() << sh.m << " x " << sh.n << ", nb=" << sh.nb;
             EXPECT_EQ(A.m(), sh.m) << where;
@@ -159,7 +157,7 @@ TEST_P(TileMatrixAccuracy, WrapWorksInPlace)
             EXPECT_EQ(v.ld, lda);
             EXPECT_TRUE(same_entries(to_dense(W), block(D0, 0, 0, m, n)));
             tessera::scale(T(2), W);  // tasks write the array itself
-        }  // unregistered: the array holds the result
+        }                             // unregistered: the array holds the result
         bool scaled = true, padding_kept = true;
         for (int64_t j = 0; j < n; ++j) {
             for (int64_t i = 0; i < m; ++i) scaled = scaled && D(i, j) == T(2) * D0(i, j);
@@ -177,8 +175,8 @@ TEST_P(TileMatrixAccuracy, LayoutRoundTrip)
         struct Shape {
             int64_t m, n, nb, lda, ldb;
         };
-        for (Shape sh : {Shape{10, 7, 4, 13, 11}, Shape{7, 10, 3, 7, 9}, Shape{33, 33, 32, 40, 33}, Shape{1, 5, 2, 1, 3},
-                         Shape{0, 3, 2, 1, 1}}) {
+        for (Shape sh : {Shape{10, 7, 4, 13, 11}, Shape{7, 10, 3, 7, 9}, Shape{33, 33, 32, 40, 33},
+                         Shape{1, 5, 2, 1, 3}, Shape{0, 3, 2, 1, 1}}) {
             const auto where = ::testing::Message() << sh.m << " x " << sh.n << ", nb=" << sh.nb;
             const Dense<T> D = random_dense<T>(sh.m, sh.n, 4, sh.lda);
             tessera::TileMatrix<T> A{*rt, sh.m, sh.n, sh.nb};
@@ -190,7 +188,8 @@ TEST_P(TileMatrixAccuracy, LayoutRoundTrip)
                     auto g = A(i, j).template acquire<rt::Mode::R>();
                     for (int64_t jj = 0; jj < A.tile_n(j); ++jj)
                         for (int64_t ii = 0; ii < A.tile_m(i); ++ii)
-                            tiles_right = tiles_right && g.view()(ii, jj) == D(i * sh.nb + ii, j * sh.nb + jj);
+                            tiles_right = tiles_right &&
+                                          g.view()(ii, jj) == D(i * sh.nb + ii, j * sh.nb + jj);
                 }
             EXPECT_TRUE(tiles_right) << where;
             Dense<T> out(sh.m, sh.n, sh.ldb);
@@ -200,7 +199,8 @@ TEST_P(TileMatrixAccuracy, LayoutRoundTrip)
             EXPECT_TRUE(same_entries(out, block(D, 0, 0, sh.m, sh.n))) << where;
             bool padding_kept = true;
             for (int64_t j = 0; j < sh.n; ++j)
-                for (int64_t i = sh.m; i < out.ld; ++i) padding_kept = padding_kept && out(i, j) == sentinel;
+                for (int64_t i = sh.m; i < out.ld; ++i)
+                    padding_kept = padding_kept && out(i, j) == sentinel;
             EXPECT_TRUE(padding_kept) << where;
         }
     });
@@ -228,8 +228,10 @@ TEST_P(TileMatrixAccuracy, ConversionsOnOneArrayInASequenceRunInOrder)
                 tessera::lapack_to_tiles_async(a.data(), a.ld, B, s);  // X
                 EXPECT_EQ(s.wait(), 0);
             }
-            EXPECT_EQ(norm1_diff(to_dense(B), X), 0.0) << "read before the write into the array ended";
-            EXPECT_EQ(norm1_diff(to_dense(C), Y), 0.0) << "read after the write into the array began";
+            EXPECT_EQ(norm1_diff(to_dense(B), X), 0.0)
+                << "read before the write into the array ended";
+            EXPECT_EQ(norm1_diff(to_dense(C), Y), 0.0)
+                << "read after the write into the array began";
             EXPECT_EQ(norm1_diff(a, X), 0.0);
         }
         auto A = tiles_of(*rt, X, nb);
@@ -237,10 +239,12 @@ TEST_P(TileMatrixAccuracy, ConversionsOnOneArrayInASequenceRunInOrder)
         Dense<T> a = Y;
         tessera::Sequence s{*rt};
         tessera::tiles_to_lapack_async(A, a.data(), a.ld, s);
-        EXPECT_THROW(tessera::lapack_to_tiles_async(a.data(), a.ld, top, s), tessera::InvalidArgument);
-        EXPECT_THROW(tessera::lapack_to_tiles_async(a.data(), a.ld, other_nb, s), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::lapack_to_tiles_async(a.data(), a.ld, top, s),
+                     tessera::InvalidArgument);
+        EXPECT_THROW(tessera::lapack_to_tiles_async(a.data(), a.ld, other_nb, s),
+                     tessera::InvalidArgument);
         EXPECT_EQ(s.wait(), 0);
-        tessera::lapack_to_tiles_async(a.data(), a.ld, top, s);  // once waited for, any shape
+        tessera::lapack_to_tiles_async(a.data(), a.ld, top, s);       // once waited for, any shape
         tessera::lapack_to_tiles_async(a.data(), a.ld, other_nb, s);  // reads of the same bytes
         EXPECT_EQ(s.wait(), 0);
         EXPECT_EQ(norm1_diff(to_dense(other_nb), X), 0.0);
@@ -249,7 +253,8 @@ TEST_P(TileMatrixAccuracy, ConversionsOnOneArrayInASequenceRunInOrder)
         tessera::TileMatrix<T> same_nb{*rt, n, n, nb};
         tessera::lapack_to_tiles_async(a.data(), a.ld, same_nb, s);
         tessera::lapack_to_tiles_async(a.data(), a.ld, other_nb, s);
-        EXPECT_THROW(tessera::tiles_to_lapack_async(A, a.data(), a.ld, s), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::tiles_to_lapack_async(A, a.data(), a.ld, s),
+                     tessera::InvalidArgument);
         EXPECT_EQ(s.wait(), 0);
         EXPECT_EQ(norm1_diff(to_dense(same_nb), X), 0.0) << "what a held";
     });
@@ -264,7 +269,8 @@ TEST_P(TileMatrixAccuracy, BadArgumentsThrow)
         EXPECT_THROW((void)TM(*rt, -1, 2, 2), tessera::InvalidArgument);
         EXPECT_THROW((void)TM(*rt, 2, -1, 2), tessera::InvalidArgument);
         EXPECT_THROW((void)TM(*rt, 2, 2, 0), tessera::InvalidArgument);
-        EXPECT_THROW((void)TM::wrap(*rt, a.data(), 4, 4, 3, 2), tessera::InvalidArgument);  // lda < m
+        EXPECT_THROW((void)TM::wrap(*rt, a.data(), 4, 4, 3, 2),
+                     tessera::InvalidArgument);  // lda < m
         EXPECT_THROW((void)TM::wrap(*rt, a.data(), 4, 4, 4, 0), tessera::InvalidArgument);  // nb
         EXPECT_THROW((void)TM::wrap(*rt, a.data(), -4, 4, 4, 2), tessera::InvalidArgument);
         T* null = nullptr;
@@ -273,15 +279,17 @@ TEST_P(TileMatrixAccuracy, BadArgumentsThrow)
         EXPECT_THROW((void)TM::wrap(*rt, null_read_only, 4, 4, 4, 2), tessera::InvalidArgument);
         EXPECT_NO_THROW((void)TM::wrap(*rt, null, 0, 4, 1, 2));
         // read-only memory gives a matrix the tile calls can only read
-        static_assert(std::is_same_v<decltype(TM::wrap(*rt, static_cast<T const*>(a.data()), 4, 4, 4, 2)),
-                                     tessera::ReadOnlyTileMatrix<T>>);
+        static_assert(
+            std::is_same_v<decltype(TM::wrap(*rt, static_cast<T const*>(a.data()), 4, 4, 4, 2)),
+                           tessera::ReadOnlyTileMatrix<T>>);
         static_assert(std::is_convertible_v<tessera::ReadOnlyTileMatrix<T> const&, TM const&>);
         static_assert(!std::is_convertible_v<tessera::ReadOnlyTileMatrix<T>&, TM&>);
 
         TM A{*rt, 4, 4, 2};
         EXPECT_THROW(tessera::lapack_to_tiles(a.data(), 3, A), tessera::InvalidArgument);
         EXPECT_THROW(tessera::tiles_to_lapack(A, a.data(), 3), tessera::InvalidArgument);
-        EXPECT_THROW(tessera::lapack_to_tiles(static_cast<T const*>(nullptr), 4, A), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::lapack_to_tiles(static_cast<T const*>(nullptr), 4, A),
+                     tessera::InvalidArgument);
 
         TM empty;
         EXPECT_FALSE(empty);
@@ -289,18 +297,21 @@ TEST_P(TileMatrixAccuracy, BadArgumentsThrow)
         EXPECT_THROW((void)empty.runtime(), tessera::InvalidArgument);
 
         TM R{*rt, 4, 3, 2};
-        EXPECT_THROW(tessera::generate_hpd(R, 10, 1), tessera::InvalidArgument);  // not square
+        EXPECT_THROW(tessera::generate_hpd(R, 10, 1), tessera::InvalidArgument);   // not square
         EXPECT_THROW(tessera::generate_hpd(A, 0.5, 1), tessera::InvalidArgument);  // kappa < 1
         // rounded to T, 1/kappa below eps could come out indefinite
         const double one_over_eps = 1 / double(std::numeric_limits<real_t<T>>::epsilon());
-        EXPECT_THROW(tessera::generate_hpd(A, std::numeric_limits<double>::infinity(), 1), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::generate_hpd(A, std::numeric_limits<double>::infinity(), 1),
+                     tessera::InvalidArgument);
         EXPECT_THROW(tessera::generate_hpd(A, one_over_eps, 1), tessera::InvalidArgument);
         EXPECT_NO_THROW(tessera::generate_hpd(A, one_over_eps / 2, 1));
 
-        EXPECT_THROW((void)tessera::norm(static_cast<Norm>('O'), A), tessera::InvalidArgument);  // not a Norm
+        EXPECT_THROW((void)tessera::norm(static_cast<Norm>('O'), A),
+                     tessera::InvalidArgument);  // not a Norm
         EXPECT_THROW((void)tessera::norm(static_cast<Norm>('X'), TM{}), tessera::InvalidArgument);
         real_t<T> value = -1;
-        EXPECT_THROW(tessera::norm_async(static_cast<Norm>('E'), A, &value, *std::make_unique<tessera::Sequence>(*rt)),
+        EXPECT_THROW(tessera::norm_async(static_cast<Norm>('E'), A, &value,
+                                         *std::make_unique<tessera::Sequence>(*rt)),
                      tessera::InvalidArgument);
         EXPECT_EQ(value, real_t<T>(-1));
 
@@ -332,25 +343,28 @@ TEST_P(TileMatrixAccuracy, OverlapsTellsWhetherTwoMatricesShareAnElement)
         EXPECT_FALSE(P.sub(0, 0, 1, 3).overlaps(P.sub(1, 0, 2, 3)));
         EXPECT_FALSE(P.sub(0, 0, 3, 1).overlaps(P.sub(0, 1, 3, 2)));
         EXPECT_FALSE(P.sub(0, 0, 0, 3).overlaps(P));  // an empty view shares nothing
-        EXPECT_TRUE(P.sub(1, 1, 2, 2).sub(0, 0, 1, 1).overlaps(P.sub(1, 1, 1, 1)));  // a view of a view
-        EXPECT_FALSE(P.overlaps(TM{*rt, 6, 6, 2}));  // storage of its own
+        EXPECT_TRUE(
+            P.sub(1, 1, 2, 2).sub(0, 0, 1, 1).overlaps(P.sub(1, 1, 1, 1)));  // a view of a view
+        EXPECT_FALSE(P.overlaps(TM{*rt, 6, 6, 2}));                          // storage of its own
         EXPECT_FALSE(P.overlaps(TM{}));
 
         std::vector<T> a(8 * 8);  // lda = 8
         auto wrap = [&](int64_t offset, int64_t m, int64_t n, int64_t lda) {
             return TM::wrap(*rt, a.data() + offset, m, n, lda, 4);
         };
-        auto left = wrap(0, 8, 4, 8), right = wrap(32, 8, 4, 8), top = wrap(0, 4, 8, 8), bottom = wrap(4, 4, 8, 8);
+        auto left = wrap(0, 8, 4, 8), right = wrap(32, 8, 4, 8), top = wrap(0, 4, 8, 8),
+             bottom = wrap(4, 4, 8, 8);
         EXPECT_FALSE(left.overlaps(right));
-        EXPECT_FALSE(top.overlaps(bottom));  // their address ranges interleave, their elements do not
+        EXPECT_FALSE(
+            top.overlaps(bottom));  // their address ranges interleave, their elements do not
         EXPECT_TRUE(left.overlaps(bottom));
         EXPECT_TRUE(bottom.overlaps(left));
         EXPECT_TRUE(top.overlaps(right));
         auto folded = wrap(6, 4, 2, 8);  // rows 6-7 of columns 0 and 1, rows 0-1 of columns 1 and 2
-        EXPECT_TRUE(folded.overlaps(wrap(8, 2, 1, 8)));    // rows 0-1 of column 1
-        EXPECT_FALSE(folded.overlaps(wrap(10, 2, 1, 8)));  // rows 2-3 of column 1
-        EXPECT_TRUE(folded.overlaps(wrap(15, 1, 1, 8)));   // row 7 of column 1
-        EXPECT_FALSE(folded.overlaps(wrap(26, 4, 1, 8)));  // rows 2-5 of column 3
+        EXPECT_TRUE(folded.overlaps(wrap(8, 2, 1, 8)));                      // rows 0-1 of column 1
+        EXPECT_FALSE(folded.overlaps(wrap(10, 2, 1, 8)));                    // rows 2-3 of column 1
+        EXPECT_TRUE(folded.overlaps(wrap(15, 1, 1, 8)));                     // row 7 of column 1
+        EXPECT_FALSE(folded.overlaps(wrap(26, 4, 1, 8)));                    // rows 2-5 of column 3
         EXPECT_TRUE(left.sub(1, 0, 1, 1).overlaps(bottom.sub(0, 0, 1, 1)));  // views of wraps
         EXPECT_FALSE(left.sub(0, 0, 1, 1).overlaps(bottom));
         auto other_ld = wrap(40, 2, 2, 4);  // a.data() + 40, 44 .. 46: inside right's range
@@ -382,7 +396,8 @@ TEST_P(TileMatrixAccuracy, GenerateRandomIsReproducibleAndIndependentOfNb)
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < m; ++i) {
                 equal += a(i, j) == c(i, j);
-                in_range = in_range && part_in_range(std::real(a(i, j))) && part_in_range(std::imag(a(i, j)));
+                in_range = in_range && part_in_range(std::real(a(i, j))) &&
+                           part_in_range(std::imag(a(i, j)));
             }
         EXPECT_EQ(equal, 0) << "seeds 42 and 43 give equal entries";
         EXPECT_TRUE(in_range);
@@ -391,17 +406,18 @@ TEST_P(TileMatrixAccuracy, GenerateRandomIsReproducibleAndIndependentOfNb)
 }
 
 /// The eigenvalues of the Hermitian A, ascending, computed in double precision.
-template <Scalar T>
-std::vector<double> eigenvalues(Dense<T> const& A)
+template <Scalar T> std::vector<double> eigenvalues(Dense<T> const& A)
 {
     const int64_t n = A.n;
     std::vector<double> w(static_cast<std::size_t>(n));
     if constexpr (tessera::la::is_complex_v<T>) {
         std::vector<std::complex<double>> a(static_cast<std::size_t>(n * n));
         for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < n; ++i) a[std::size_t(i + j * n)] = std::complex<double>(A(i, j));
-        EXPECT_EQ(LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', int(n), reinterpret_cast<lapack_complex_double*>(a.data()),
-                                int(n), w.data()),
+            for (int64_t i = 0; i < n; ++i)
+                a[std::size_t(i + j * n)] = std::complex<double>(A(i, j));
+        EXPECT_EQ(LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', int(n),
+                                reinterpret_cast<lapack_complex_double*>(a.data()), int(n),
+                                w.data()),
                   0);
     } else {
         std::vector<double> a(static_cast<std::size_t>(n * n));
@@ -426,10 +442,12 @@ TEST_P(TileMatrixAccuracy, GenerateHpdIsHermitianWithTheAskedCondition)
             tessera::generate_hpd(A, k, 5);
             tessera::generate_hpd(B, k, 5);
             const Dense<T> a = to_dense(A);
-            EXPECT_TRUE(same_entries(a, to_dense(B))) << "the entries depend on the tile size, n=" << n;
+            EXPECT_TRUE(same_entries(a, to_dense(B)))
+                << "the entries depend on the tile size, n=" << n;
             bool hermitian = true;
             for (int64_t j = 0; j < n; ++j)
-                for (int64_t i = 0; i < n; ++i) hermitian = hermitian && a(i, j) == tessera::la::conj(a(j, i));
+                for (int64_t i = 0; i < n; ++i)
+                    hermitian = hermitian && a(i, j) == tessera::la::conj(a(j, i));
             EXPECT_TRUE(hermitian) << "n=" << n;
             const std::vector<double> w = eigenvalues(a);
             const double lo = 1.0 / k;
@@ -440,8 +458,7 @@ TEST_P(TileMatrixAccuracy, GenerateHpdIsHermitianWithTheAskedCondition)
 }
 
 /// The norm of D computed on the host in double, the way LAPACK's lange defines it.
-template <Scalar T>
-double host_norm(Norm kind, Dense<T> const& D)
+template <Scalar T> double host_norm(Norm kind, Dense<T> const& D)
 {
     double r = 0;
     if (kind == Norm::one) return norm1(D);
@@ -453,7 +470,8 @@ double host_norm(Norm kind, Dense<T> const& D)
         }
     } else if (kind == Norm::max) {
         for (int64_t j = 0; j < D.n; ++j)
-            for (int64_t i = 0; i < D.m; ++i) r = std::max(r, std::abs(std::complex<double>(D(i, j))));
+            for (int64_t i = 0; i < D.m; ++i)
+                r = std::max(r, std::abs(std::complex<double>(D(i, j))));
     } else {
         for (int64_t j = 0; j < D.n; ++j)
             for (int64_t i = 0; i < D.m; ++i) r += std::norm(std::complex<double>(D(i, j)));
@@ -477,13 +495,15 @@ TEST_P(TileMatrixAccuracy, NormsMatchTheHost)
                 for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro}) {
                     const double host = host_norm(kind, D), got = double(tessera::norm(kind, A));
                     EXPECT_NEAR(got, host, 10.0 * double(sh.m + sh.n) * eps<T>() * host)
-                        << "norm " << char(kind) << ", " << sh.m << " x " << sh.n << ", magnitude " << magnitude;
+                        << "norm " << char(kind) << ", " << sh.m << " x " << sh.n << ", magnitude "
+                        << magnitude;
                 }
             }
         tessera::TileMatrix<T> E{*rt, 0, 5, 2};
         for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro}) {
             EXPECT_EQ(tessera::norm(kind, E), real_t<T>(0));
-            EXPECT_EQ(tessera::norm(kind, tessera::TileMatrix<T>{}), real_t<T>(0)) << "a matrix with no runtime";
+            EXPECT_EQ(tessera::norm(kind, tessera::TileMatrix<T>{}), real_t<T>(0))
+                << "a matrix with no runtime";
         }
 
         // A NaN anywhere makes every norm NaN, as LAPACK's lange: in a tile of zeros too.
@@ -492,20 +512,23 @@ TEST_P(TileMatrixAccuracy, NormsMatchTheHost)
             D(5, 4) = T(std::numeric_limits<real_t<T>>::quiet_NaN());
             auto A = tessera::tile_copy_of(*rt, D.data(), 9, 8, D.ld, 4);
             for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro})
-                EXPECT_TRUE(std::isnan(tessera::norm(kind, A))) << "norm " << char(kind) << (zeros ? " of zeros" : "");
+                EXPECT_TRUE(std::isnan(tessera::norm(kind, A)))
+                    << "norm " << char(kind) << (zeros ? " of zeros" : "");
         }
 
         // Infinite entries make every norm Inf, as in lange: two of them in one tile, in two
         // tiles (merged partial sums of squares), or a complex (inf, inf), do not make a NaN.
         const real_t<T> inf = std::numeric_limits<real_t<T>>::infinity();
-        for (auto [i0, j0, i1, j1] : {std::array<int64_t, 4>{1, 1, 2, 2}, std::array<int64_t, 4>{1, 1, 7, 6}}) {
+        for (auto [i0, j0, i1, j1] :
+             {std::array<int64_t, 4>{1, 1, 2, 2}, std::array<int64_t, 4>{1, 1, 7, 6}}) {
             Dense<T> D = random_dense<T>(9, 8, 8);
             D(i0, j0) = T(inf);
             D(i1, j1) = T(-inf);
             auto A = tessera::tile_copy_of(*rt, D.data(), 9, 8, D.ld, 3);
             for (Norm kind : {Norm::one, Norm::inf, Norm::max, Norm::fro})
-                EXPECT_EQ(tessera::norm(kind, A), inf) << "norm " << char(kind) << ", infinities at (" << i0 << ", "
-                                                       << j0 << ") and (" << i1 << ", " << j1 << ")";
+                EXPECT_EQ(tessera::norm(kind, A), inf)
+                    << "norm " << char(kind) << ", infinities at (" << i0 << ", " << j0 << ") and ("
+                    << i1 << ", " << j1 << ")";
         }
         if constexpr (is_complex_v<T>) {
             Dense<T> D(1, 1);
@@ -533,7 +556,8 @@ TEST_P(TileMatrixAccuracy, NormAsyncChainsInASequence)
             for (int k = 0; k < 4; ++k) tessera::norm_async(kinds[k], A, &before[k], s);
             tessera::scale_async(T(-4), A, s);  // |-4 x| = 4 |x| exactly: every norm times 4
             for (int k = 0; k < 4; ++k) tessera::norm_async(kinds[k], A, &after[k], s);
-            tessera::norm_async(Norm::one, A.sub(2, 1, 3, 3), &corner, s);  // rows 10..22, columns 5..16
+            tessera::norm_async(Norm::one, A.sub(2, 1, 3, 3), &corner,
+                                s);  // rows 10..22, columns 5..16
             tessera::norm_async(Norm::inf, A.sub(2, 1, 3, 3), &corner_rows, s);
             EXPECT_EQ(s.wait(), 0);
         }
@@ -541,13 +565,17 @@ TEST_P(TileMatrixAccuracy, NormAsyncChainsInASequence)
         tessera::generate_random(B, 11);
         const Dense<T> D = to_dense(B);
         for (int k = 0; k < 4; ++k) {
-            const double host = host_norm(kinds[k], D), tol = 10.0 * double(m + n) * eps<T>() * host;
-            EXPECT_NEAR(double(before[k]), host, tol) << "norm " << char(kinds[k]) << " before scaling";
-            EXPECT_NEAR(double(after[k]), 4 * host, 4 * tol) << "norm " << char(kinds[k]) << " after scaling";
+            const double host = host_norm(kinds[k], D),
+                         tol = 10.0 * double(m + n) * eps<T>() * host;
+            EXPECT_NEAR(double(before[k]), host, tol)
+                << "norm " << char(kinds[k]) << " before scaling";
+            EXPECT_NEAR(double(after[k]), 4 * host, 4 * tol)
+                << "norm " << char(kinds[k]) << " after scaling";
         }
         for (auto [kind, got] : {std::pair{Norm::one, corner}, std::pair{Norm::inf, corner_rows}}) {
             const double host = 4 * host_norm(kind, block(D, 10, 5, 13, 12));
-            EXPECT_NEAR(double(got), host, 10.0 * double(m + n) * eps<T>() * host) << "norm " << char(kind) << " of a view";
+            EXPECT_NEAR(double(got), host, 10.0 * double(m + n) * eps<T>() * host)
+                << "norm " << char(kind) << " of a view";
         }
     });
 }
@@ -572,7 +600,8 @@ TEST_P(TileMatrixAccuracy, NormAsyncOnAFailedSequenceWritesNothing)
             EXPECT_GT(s.wait(), 0);
             EXPECT_EQ(value, R(-1)) << "a norm was written on a failed sequence, m = " << M->m();
         }
-        EXPECT_THROW(tessera::norm_async(Norm::one, A, static_cast<R*>(nullptr), s), tessera::InvalidArgument);
+        EXPECT_THROW(tessera::norm_async(Norm::one, A, static_cast<R*>(nullptr), s),
+                     tessera::InvalidArgument);
     });
 }
 

@@ -66,26 +66,37 @@ TEST_P(TileOperands, AWrittenMatrixThatOverlapsAnotherIsNamedAndNothingChanges)
     with_precision([&]<class T>() {
         rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
         const T one = T(real_t<T>(1));
-        const std::string rule = ": a matrix the call writes must not overlap another of its matrices";
+        const std::string rule =
+            ": a matrix the call writes must not overlap another of its matrices";
         const Dense<T> P0 = random_dense<T>(4, 4, 7);
         auto P = tiles_of(r, P0, 2);
-        auto top_left = P.sub(0, 0, 1, 1), top_right = P.sub(0, 1, 1, 1), bottom_right = P.sub(1, 1, 1, 1);
+        auto top_left = P.sub(0, 0, 1, 1), top_right = P.sub(0, 1, 1, 1),
+             bottom_right = P.sub(1, 1, 1, 1);
         auto top_row = P.sub(0, 0, 1, 2), left_column = P.sub(0, 0, 2, 1);
-        EXPECT_EQ(invalid_argument_of([&] { tessera::gemm(Op::notrans, Op::notrans, one, P, P, T(0), P); }),
+        EXPECT_EQ(invalid_argument_of(
+                      [&] { tessera::gemm(Op::notrans, Op::notrans, one, P, P, T(0), P); }),
                   "gemm: C shares elements with A" + rule);
-        EXPECT_EQ(invalid_argument_of(
-                      [&] { tessera::gemm(Op::notrans, Op::notrans, one, top_left, top_right, one, top_right); }),
+        EXPECT_EQ(invalid_argument_of([&] {
+                      tessera::gemm(Op::notrans, Op::notrans, one, top_left, top_right, one,
+                                    top_right);
+                  }),
                   "gemm: C shares elements with B" + rule);
-        EXPECT_EQ(invalid_argument_of(
-                      [&] { tessera::symm(Side::left, Uplo::lower, one, top_left, top_right, one, top_right); }),
+        EXPECT_EQ(invalid_argument_of([&] {
+                      tessera::symm(Side::left, Uplo::lower, one, top_left, top_right, one,
+                                    top_right);
+                  }),
                   "symm: C shares elements with B" + rule);
-        EXPECT_EQ(invalid_argument_of([&] { tessera::syrk(Uplo::lower, Op::notrans, one, left_column, one, P); }),
+        EXPECT_EQ(invalid_argument_of(
+                      [&] { tessera::syrk(Uplo::lower, Op::notrans, one, left_column, one, P); }),
                   "syrk: C shares elements with A" + rule);
-        EXPECT_EQ(invalid_argument_of(
-                      [&] { tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, P, P); }),
+        EXPECT_EQ(invalid_argument_of([&] {
+                      tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, P, P);
+                  }),
                   "trsm: B shares elements with A" + rule);
-        EXPECT_EQ(invalid_argument_of(
-                      [&] { tessera::trmm(Side::right, Uplo::upper, Op::notrans, Diag::nonunit, one, P, P); }),
+        EXPECT_EQ(invalid_argument_of([&] {
+                      tessera::trmm(Side::right, Uplo::upper, Op::notrans, Diag::nonunit, one, P,
+                                    P);
+                  }),
                   "trmm: B shares elements with A" + rule);
         EXPECT_EQ(invalid_argument_of([&] { tessera::potrs(Uplo::lower, top_left, top_row); }),
                   "potrs: B shares elements with A" + rule);
@@ -95,20 +106,23 @@ TEST_P(TileOperands, AWrittenMatrixThatOverlapsAnotherIsNamedAndNothingChanges)
 
         // top_right += top_left bottom_right: disjoint views of one matrix
         Dense<T> E = P0;
-        blas::gemm<T>(Op::notrans, Op::notrans, 2, 2, 2, one, E.data(), E.ld, E.data() + 2 + 2 * E.ld, E.ld, one,
-                      E.data() + 2 * E.ld, E.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, 2, 2, 2, one, E.data(), E.ld,
+                      E.data() + 2 + 2 * E.ld, E.ld, one, E.data() + 2 * E.ld, E.ld);
         tessera::gemm(Op::notrans, Op::notrans, one, top_left, bottom_right, one, top_right);
         EXPECT_LE(norm1_diff(to_dense(P), E), 8 * eps<T>() * (norm1(P0) * norm1(P0) + norm1(P0)));
-        EXPECT_NO_THROW(tessera::gemm(Op::notrans, Op::conjtrans, one, top_left, top_left, one, bottom_right));
+        EXPECT_NO_THROW(
+            tessera::gemm(Op::notrans, Op::conjtrans, one, top_left, top_left, one, bottom_right));
 
         // wraps of one array (lda = 8): rows 0-3 and 4-7 share no element, columns 0-3 and rows 0-3 do
         std::vector<T> a(8 * 8, T(0));
         auto A = tessera::TileMatrix<T>::wrap(r, a.data(), 4, 4, 8, 4);
         auto bottom = tessera::TileMatrix<T>::wrap(r, a.data() + 4, 4, 8, 8, 4);
         auto top = tessera::TileMatrix<T>::wrap(r, a.data(), 4, 8, 8, 4);
-        EXPECT_NO_THROW(tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, A, bottom));
-        EXPECT_EQ(invalid_argument_of(
-                      [&] { tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, A, top); }),
+        EXPECT_NO_THROW(
+            tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, A, bottom));
+        EXPECT_EQ(invalid_argument_of([&] {
+                      tessera::trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, one, A, top);
+                  }),
                   "trsm: B shares elements with A" + rule);
     });
 }
@@ -122,7 +136,8 @@ TEST_P(TileOperands, ASubmissionThatThrowsFailsTheSequence)
         rt::Runtime r{rt::RuntimeConfig{.ncpus = 1}};
         const Dense<T> B0 = random_dense<T>(4, 4, 6);
         auto B = tiles_of(r, B0, 2);
-        const rt::Codelet<rt::Matrix<T>> negate{.name = "negate", .cpu = +[](rt::Matrix<T> b) { b.ptr[0] = -b.ptr[0]; }};
+        const rt::Codelet<rt::Matrix<T>> negate{
+            .name = "negate", .cpu = +[](rt::Matrix<T> b) { b.ptr[0] = -b.ptr[0]; }};
         tessera::Sequence s{r};
         {
             Gate gate;  // holds the only worker until the failure is known
@@ -165,7 +180,8 @@ TEST_P(TileOperands, FailedCallNamesTheCallThatFailed)
         {
             tessera::Sequence s{r};
             tessera::scale_async(T(2), A, s);
-            EXPECT_THROW(tessera::potrf_async(Uplo::lower, B, s), tessera::InvalidArgument);  // not counted
+            EXPECT_THROW(tessera::potrf_async(Uplo::lower, B, s),
+                         tessera::InvalidArgument);  // not counted
             tessera::posv_async(Uplo::upper, S, B, s);
             EXPECT_EQ(s.wait(), 18);
             ASSERT_TRUE(s.failed_call().has_value());
@@ -173,19 +189,22 @@ TEST_P(TileOperands, FailedCallNamesTheCallThatFailed)
             EXPECT_EQ(s.failed_call()->number, 2);
         }
         {
-            Dense<T> singular = hpd_dense<T>(24, 6);  // as a triangle: trtri's info is the zero's place
+            Dense<T> singular =
+                hpd_dense<T>(24, 6);  // as a triangle: trtri's info is the zero's place
             singular(17, 17) = T(0);
             auto Z = tiles_of(r, singular, 8);
             tessera::Sequence s{r};
-            tessera::potri_async(Uplo::lower, Z, s);  // its trtri's tasks look for the smallest info
+            tessera::potri_async(Uplo::lower, Z,
+                                 s);  // its trtri's tasks look for the smallest info
             EXPECT_EQ(s.wait(), 18);
             ASSERT_TRUE(s.failed_call().has_value());
             EXPECT_EQ(s.failed_call()->routine, "potri");
             EXPECT_EQ(s.failed_call()->number, 1);
         }
         {
-            const rt::Codelet<rt::Matrix<T>> fail{
-                .name = "fail", .cpu = +[](rt::Matrix<T>) { throw tessera::Error("fail: as asked"); }};
+            const rt::Codelet<rt::Matrix<T>> fail{.name = "fail", .cpu = +[](rt::Matrix<T>) {
+                                                      throw tessera::Error("fail: as asked");
+                                                  }};
             tessera::Sequence s{r};
             tessera::scale_async(T(2), A, s);
             s.submit(fail, rt::readwrite(B(0, 0)));
@@ -323,11 +342,13 @@ TEST_P(TileOperands, TheBlockingFormsCheckTheirInputsWhenTheOutputIsEmpty)
             [&] { tessera::trmm(Side::left, Uplo::lower, Op('X'), Diag::unit, one, none, none); }));
         EXPECT_FALSE(
             throws([&] { tessera::gemm(Op::notrans, Op::notrans, one, none, none, one, none); }));
-        EXPECT_NE(invalid_argument_of([&] { tessera::gemm(Op('X'), Op::notrans, one, none, none, one, none); })
-                      .find("transa"),
+        EXPECT_NE(invalid_argument_of([&] {
+                      tessera::gemm(Op('X'), Op::notrans, one, none, none, one, none);
+                  }).find("transa"),
                   std::string::npos);
-        EXPECT_NE(invalid_argument_of([&] { tessera::gemm(Op::trans, Op('X'), one, none, none, one, none); })
-                      .find("transb"),
+        EXPECT_NE(invalid_argument_of([&] {
+                      tessera::gemm(Op::trans, Op('X'), one, none, none, one, none);
+                  }).find("transb"),
                   std::string::npos);
         EXPECT_TRUE(throws([&] { (void)tessera::potrf(Uplo::general, none); }));
         EXPECT_TRUE(throws([&] { (void)tessera::potri(Uplo::general, none); }));

@@ -12,8 +12,9 @@ namespace {
 
 using tessera::Routine;
 
-constexpr Routine tiled_routines[] = {Routine::symm, Routine::syrk,  Routine::trsm, Routine::trmm,
-                                      Routine::potrf, Routine::potrs, Routine::posv, Routine::potri};
+constexpr Routine tiled_routines[] = {Routine::symm, Routine::syrk,  Routine::trsm,
+                                      Routine::trmm, Routine::potrf, Routine::potrs,
+                                      Routine::posv, Routine::potri};
 
 /// The library's runtime on 2 cores (and `ncuda` GPUs where there are some) for one test.
 class TileSize : public testing::Test {
@@ -38,7 +39,8 @@ TEST_F(TileSize, SetTileSizeOverridesEveryRoutine)
     for (Routine r : tiled_routines) EXPECT_EQ(tessera::tile_size(r, 'd', 5000), 77);
     EXPECT_EQ(tessera::tile_size(Routine::gemm, 'z', 5000), 77);
     EXPECT_THROW(tessera::set_tile_size(-1), tessera::InvalidArgument);
-    EXPECT_EQ(tessera::tile_size(Routine::potrf, 'd', 5000), 77) << "a rejected size changed the setting";
+    EXPECT_EQ(tessera::tile_size(Routine::potrf, 'd', 5000), 77)
+        << "a rejected size changed the setting";
     tessera::set_tile_size(0);
     EXPECT_FALSE(tessera::tile_size_is_set());
     EXPECT_NE(tessera::tile_size(Routine::potrf, 'd', 5000), 77);
@@ -50,12 +52,11 @@ TEST_F(TileSize, AutomaticSizesAreMultiplesOf32WithThreeTileRows)
     for (Routine r : tiled_routines)
         for (char p : {'s', 'd', 'c', 'z'})
             for (int64_t n : {1, 2, 50, 97, 100, 500, 1000, 3000, 8000, 20000, 100000}) {
-                const int64_t nb = tessera::tile_size(r, p, n), rows_cap = std::max<int64_t>(32, (n + 2) / 3);
+                const int64_t nb = tessera::tile_size(r, p, n),
+                              rows_cap = std::max<int64_t>(32, (n + 2) / 3);
                 EXPECT_GE(nb, 1) << "n=" << n;
                 EXPECT_LE(nb, rows_cap) << "fewer than 3 tile rows at n=" << n;
-                if (nb < rows_cap) {
-                    EXPECT_EQ(nb % 32, 0) << "n=" << n << " nb=" << nb;
-                }
+                if (nb < rows_cap) { EXPECT_EQ(nb % 32, 0) << "n=" << n << " nb=" << nb; }
             }
 }
 
@@ -69,8 +70,12 @@ TEST_F(TileSize, EachRoutineFollowsItsMeasurements)
     EXPECT_EQ(tessera::tile_size(Routine::potri, 'd', 4000), 768);
     EXPECT_EQ(tessera::tile_size(Routine::potrs, 'd', 8000), 384);
     for (int64_t n : {2000, 4000, 8000}) {
-        EXPECT_GT(tessera::tile_size(Routine::potri, 'd', n), tessera::tile_size(Routine::potrf, 'd', n)) << n;
-        EXPECT_LT(tessera::tile_size(Routine::potrs, 'd', n), tessera::tile_size(Routine::potrf, 'd', n)) << n;
+        EXPECT_GT(tessera::tile_size(Routine::potri, 'd', n),
+                  tessera::tile_size(Routine::potrf, 'd', n))
+            << n;
+        EXPECT_LT(tessera::tile_size(Routine::potrs, 'd', n),
+                  tessera::tile_size(Routine::potrf, 'd', n))
+            << n;
     }
 }
 
@@ -81,10 +86,13 @@ TEST_F(TileSize, GetrfGivesATallNarrowMatrixOneTileColumn)
     start(0);
     EXPECT_EQ(tessera::tile_size(Routine::getrf, 'd', 20000, 200), 200);
     EXPECT_EQ(tessera::tile_size(Routine::getrf, 'z', 800, 200), 200);
-    for (auto [m, n] : {std::pair<int64_t, int64_t>{700, 200}, {20000, 256}, {200, 20000}, {4000, 4000}})
-        EXPECT_EQ(tessera::tile_size(Routine::getrf, 'd', m, n), tessera::tile_size(Routine::getrf, 'd', std::min(m, n)))
+    for (auto [m, n] :
+         {std::pair<int64_t, int64_t>{700, 200}, {20000, 256}, {200, 20000}, {4000, 4000}})
+        EXPECT_EQ(tessera::tile_size(Routine::getrf, 'd', m, n),
+                  tessera::tile_size(Routine::getrf, 'd', std::min(m, n)))
             << m << " x " << n;
-    EXPECT_EQ(tessera::tile_size(Routine::potrf, 'd', 20000, 200), tessera::tile_size(Routine::potrf, 'd', 200));
+    EXPECT_EQ(tessera::tile_size(Routine::potrf, 'd', 20000, 200),
+              tessera::tile_size(Routine::potrf, 'd', 200));
     tessera::set_tile_size(64);
     EXPECT_EQ(tessera::tile_size(Routine::getrf, 'd', 20000, 200), 64);
 }
@@ -99,7 +107,8 @@ TEST_F(TileSize, GpusGetLargeTiles)
     for (Routine r : tiled_routines)
         for (char p : {'s', 'd', 'c', 'z'}) {
             EXPECT_GE(tessera::tile_size(r, p, 40000), tessera::gpu_min_tile_size) << "n=40000";
-            EXPECT_EQ(tessera::tile_size(r, p, 2000), 2002 / 3) << "3 tile rows still win at n=2000";
+            EXPECT_EQ(tessera::tile_size(r, p, 2000), 2002 / 3)
+                << "3 tile rows still win at n=2000";
         }
 }
 

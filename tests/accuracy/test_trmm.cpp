@@ -21,14 +21,15 @@ namespace {
 /// trmm for the shared checks of triangular.hpp.
 struct Trmm {
     static constexpr TriangularCombination largest{Side::left, Uplo::upper, Op::trans, Diag::unit};
-    static constexpr auto call = [](auto&&... args) { tessera::trmm(std::forward<decltype(args)>(args)...); };
+    static constexpr auto call = [](auto&&... args) {
+        tessera::trmm(std::forward<decltype(args)>(args)...);
+    };
     /// ||B - Bref||_1 / (|alpha| ||op(A)||_1 ||B0||_1 max(ka, 1) eps), Bref from host CBLAS.
-    template <Scalar T>
-    static double error(TriangularCase<T> const& t, Dense<T> const& B)
+    template <Scalar T> static double error(TriangularCase<T> const& t, Dense<T> const& B)
     {
         Dense<T> ref = t.B0;
-        blas::trmm<T>(t.c.side, t.c.uplo, t.c.trans, t.c.diag, t.m, t.n, t.alpha, t.A.data(), t.A.ld, ref.data(),
-                      ref.ld);
+        blas::trmm<T>(t.c.side, t.c.uplo, t.c.trans, t.c.diag, t.m, t.n, t.alpha, t.A.data(),
+                      t.A.ld, ref.data(), ref.ld);
         Dense<T> L = triangle(t.A, t.c.uplo, t.c.diag);
         return norm1_diff(B, ref) / (std::abs(t.alpha) * norm1_op(L, t.c.trans) * norm1(t.B0) *
                                      double(std::max<int64_t>(t.ka, 1)) * eps<T>());
@@ -58,20 +59,24 @@ TEST_P(TrmmAccuracy, AsyncTrmmThenTrsmRoundTrip)
     with_precision([&]<class T>() {
         auto rt = make_runtime();
         const int64_t m = 100, n = 51, nb = tile_for(m);
-        for (TriangularCombination c : {TriangularCombination{Side::left, Uplo::lower, Op::notrans, Diag::nonunit},
-                                        TriangularCombination{Side::right, Uplo::upper, Op::conjtrans, Diag::unit}}) {
+        for (TriangularCombination c :
+             {TriangularCombination{Side::left, Uplo::lower, Op::notrans, Diag::nonunit},
+              TriangularCombination{Side::right, Uplo::upper, Op::conjtrans, Diag::unit}}) {
             TriangularCase<T> t(c, m, n, 8);
             auto A = tiles_of(*rt, t.A, nb);
             tessera::TileMatrix<T> B{*rt, m, n, nb};
             Dense<T> out(m, n);
             tessera::Sequence s{*rt};
             tessera::lapack_to_tiles_async(t.B0.data(), t.B0.ld, B, s);
-            tessera::trmm_async(c.side, c.uplo, c.trans, c.diag, t.alpha, A, B, s);   // alpha op(A) B
-            tessera::trsm_async(c.side, c.uplo, c.trans, c.diag, T(1) / t.alpha, A, B, s);  // back to B
+            tessera::trmm_async(c.side, c.uplo, c.trans, c.diag, t.alpha, A, B,
+                                s);  // alpha op(A) B
+            tessera::trsm_async(c.side, c.uplo, c.trans, c.diag, T(1) / t.alpha, A, B,
+                                s);  // back to B
             tessera::tiles_to_lapack_async(B, out.data(), out.ld, s);
             ASSERT_EQ(s.wait(), 0);
             // A is well conditioned: ||B - B0||_1 / (||B0||_1 ka eps) stays small.
-            EXPECT_LT(norm1_diff(out, t.B0) / (norm1(t.B0) * double(t.ka) * eps<T>()), tol) << t.what();
+            EXPECT_LT(norm1_diff(out, t.B0) / (norm1(t.B0) * double(t.ka) * eps<T>()), tol)
+                << t.what();
         }
     });
 }

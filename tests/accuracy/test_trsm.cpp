@@ -18,16 +18,19 @@ namespace {
 
 /// trsm for the shared checks of triangular.hpp.
 struct Trsm {
-    static constexpr TriangularCombination largest{Side::right, Uplo::lower, Op::conjtrans, Diag::nonunit};
-    static constexpr auto call = [](auto&&... args) { tessera::trsm(std::forward<decltype(args)>(args)...); };
+    static constexpr TriangularCombination largest{Side::right, Uplo::lower, Op::conjtrans,
+                                                   Diag::nonunit};
+    static constexpr auto call = [](auto&&... args) {
+        tessera::trsm(std::forward<decltype(args)>(args)...);
+    };
     /// ||op(A) X - alpha B||_1 / (||op(A)||_1 ||X||_1 max(ka, 1) eps), op(A) X computed on the
     /// host with the NaN-free triangle.
-    template <Scalar T>
-    static double error(TriangularCase<T> const& t, Dense<T> const& X)
+    template <Scalar T> static double error(TriangularCase<T> const& t, Dense<T> const& X)
     {
         Dense<T> L = triangle(t.A, t.c.uplo, t.c.diag);
         Dense<T> R = X;
-        blas::trmm<T>(t.c.side, t.c.uplo, t.c.trans, Diag::nonunit, t.m, t.n, T(1), L.data(), L.ld, R.data(), R.ld);
+        blas::trmm<T>(t.c.side, t.c.uplo, t.c.trans, Diag::nonunit, t.m, t.n, T(1), L.data(), L.ld,
+                      R.data(), R.ld);
         Dense<T> aB(t.m, t.n);
         for (int64_t j = 0; j < t.n; ++j)
             for (int64_t i = 0; i < t.m; ++i) aB(i, j) = t.alpha * t.B0(i, j);

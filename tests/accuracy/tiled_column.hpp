@@ -14,7 +14,8 @@ namespace tessera::test {
 
 namespace kernel = tessera::la::kernels::cpu;  // under test; blas:: is the oracle
 
-inline std::optional<std::barrier<>> group_barrier;  // the ranks' meeting point (one group at a time)
+inline std::optional<std::barrier<>>
+    group_barrier;  // the ranks' meeting point (one group at a time)
 inline bool meet()
 {
     group_barrier->arrive_and_wait();
@@ -23,8 +24,7 @@ inline bool meet()
 
 /// A column of m rows and width n stored as tiles of nb rows, each with its own allocation
 /// and a leading dimension larger than its rows (the tiles are not contiguous).
-template <Scalar T>
-struct TiledColumn {
+template <Scalar T> struct TiledColumn {
     int64_t m, n, nb;
     std::vector<std::vector<T>> storage;
     std::vector<kernel::ColumnTile<T>> tiles;

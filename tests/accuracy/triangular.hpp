@@ -22,9 +22,12 @@ Dense<T> triangular_dense(int64_t ka, Uplo uplo, Diag diag, uint64_t seed, int64
     using R = real_t<T>;
     for (int64_t j = 0; j < ka; ++j)
         for (int64_t i = 0; i < ka; ++i) {
-            if (i == j) A(i, j) = diag == Diag::unit ? nan<T>() : T(R(1.5)) + A(i, j) * R(0.5);
-            else if (uplo == Uplo::lower ? i > j : i < j) A(i, j) *= R(1.0 / double(ka));
-            else A(i, j) = nan<T>();
+            if (i == j)
+                A(i, j) = diag == Diag::unit ? nan<T>() : T(R(1.5)) + A(i, j) * R(0.5);
+            else if (uplo == Uplo::lower ? i > j : i < j)
+                A(i, j) *= R(1.0 / double(ka));
+            else
+                A(i, j) = nan<T>();
         }
     return A;
 }
@@ -37,27 +40,28 @@ struct TriangularCombination {
     Diag diag;
     std::string what(int64_t m, int64_t n) const
     {
-        return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " side=" + char(side) + " uplo=" + char(uplo) +
-               " trans=" + char(trans) + " diag=" + char(diag);
+        return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " side=" + char(side) +
+               " uplo=" + char(uplo) + " trans=" + char(trans) + " diag=" + char(diag);
     }
 };
 /// Every (side, uplo, trans, diag), or `largest` only at the largest size (to keep a binary
 /// near 20 s on 2 cores).
-inline std::vector<TriangularCombination> triangular_combinations(int64_t s, TriangularCombination largest)
+inline std::vector<TriangularCombination> triangular_combinations(int64_t s,
+                                                                  TriangularCombination largest)
 {
     if (s >= 1000) return {largest};
     std::vector<TriangularCombination> v;
     for (Side side : {Side::left, Side::right})
         for (Uplo uplo : {Uplo::lower, Uplo::upper})
             for (Op trans : {Op::notrans, Op::trans, Op::conjtrans})
-                for (Diag diag : {Diag::nonunit, Diag::unit}) v.push_back({side, uplo, trans, diag});
+                for (Diag diag : {Diag::nonunit, Diag::unit})
+                    v.push_back({side, uplo, trans, diag});
     return v;
 }
 
 /// The inputs of one trmm or trsm: B m x n, A of order ka (m left, n right), leading
 /// dimensions rows + pad.
-template <Scalar T>
-struct TriangularCase {
+template <Scalar T> struct TriangularCase {
     TriangularCombination c;
     int64_t m, n, ka;
     T alpha = scalar<T>(0.7, -0.3);
@@ -72,8 +76,7 @@ struct TriangularCase {
 };
 
 /// R's scaled error of B; 0 for an empty B.
-template <class R, Scalar T>
-double error_of(TriangularCase<T> const& t, Dense<T> const& B)
+template <class R, Scalar T> double error_of(TriangularCase<T> const& t, Dense<T> const& B)
 {
     return t.m == 0 || t.n == 0 ? 0 : R::error(t, B);
 }
@@ -88,8 +91,7 @@ Dense<T> tile_form(rt::Runtime& rt, TriangularCase<T> const& t, int64_t nb)
     return to_dense(B);
 }
 /// R's LAPACK-style form on a copy of B0, with `a` for A; returns B.
-template <class R, Scalar T>
-Dense<T> lapack_form(TriangularCase<T> const& t, T const* a)
+template <class R, Scalar T> Dense<T> lapack_form(TriangularCase<T> const& t, T const* a)
 {
     Dense<T> B = t.B0;
     R::call(t.c.side, t.c.uplo, t.c.trans, t.c.diag, t.m, t.n, t.alpha, a, t.A.ld, B.data(), B.ld);
@@ -98,8 +100,7 @@ Dense<T> lapack_form(TriangularCase<T> const& t, T const* a)
 
 /// The tile form's error stays under tol for every size s of the sweep (B s x (s/2 + 1),
 /// seeds seed + s) and every combination.
-template <class R, Scalar T>
-void expect_tile_form_under_tol(rt::Runtime& rt, uint64_t seed)
+template <class R, Scalar T> void expect_tile_form_under_tol(rt::Runtime& rt, uint64_t seed)
 {
     for (int64_t s : accuracy_sizes())
         for (TriangularCombination c : triangular_combinations(s, R::largest)) {
@@ -108,8 +109,7 @@ void expect_tile_form_under_tol(rt::Runtime& rt, uint64_t seed)
         }
 }
 /// The same for the LAPACK-style form on the library's runtime, with lda, ldb = rows + 3.
-template <class R, Scalar T>
-void expect_lapack_form_under_tol(uint64_t seed)
+template <class R, Scalar T> void expect_lapack_form_under_tol(uint64_t seed)
 {
     for (int64_t s : accuracy_sizes()) {
         tessera::set_tile_size(tile_for(s));
@@ -122,8 +122,7 @@ void expect_lapack_form_under_tol(uint64_t seed)
 
 /// alpha = 0 gives B = 0 even on a B full of NaN (BLAS), in the tile form and in the
 /// LAPACK-style form (on the library's runtime), where A is not referenced: null is fine.
-template <class R, Scalar T>
-void expect_alpha_zero_gives_zero(rt::Runtime& rt, uint64_t seed)
+template <class R, Scalar T> void expect_alpha_zero_gives_zero(rt::Runtime& rt, uint64_t seed)
 {
     const int64_t m = 100, n = 51, nb = tile_for(m);
     tessera::set_tile_size(nb);
@@ -147,9 +146,10 @@ template <class R, Scalar T, class MakeRuntime>
 void expect_bad_arguments_throw(MakeRuntime const& make_runtime)
 {
     std::vector<T> a(64, T(1)), b(64);
-    auto call = [&](Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T const* pa, int64_t lda, T* pb,
-                    int64_t ldb) {
-        return argument_position([&] { R::call(side, uplo, trans, diag, m, n, T(1), pa, lda, pb, ldb); });
+    auto call = [&](Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T const* pa,
+                    int64_t lda, T* pb, int64_t ldb) {
+        return argument_position(
+            [&] { R::call(side, uplo, trans, diag, m, n, T(1), pa, lda, pb, ldb); });
     };
     const Side L = Side::left, Ri = Side::right;
     const Uplo Lo = Uplo::lower;
@@ -173,9 +173,9 @@ void expect_bad_arguments_throw(MakeRuntime const& make_runtime)
     auto rt = make_runtime();
     tessera::TileMatrix<T> A4{*rt, 4, 4, 2}, A43{*rt, 4, 3, 2}, B{*rt, 4, 3, 2}, A3{*rt, 4, 4, 3};
     const T one(1);
-    EXPECT_THROW(R::call(L, Lo, N, D, one, A43, B), tessera::InvalidArgument);             // not square
-    EXPECT_THROW(R::call(Ri, Lo, N, D, one, A4, B), tessera::InvalidArgument);             // order 4 vs 3
-    EXPECT_THROW(R::call(L, Lo, N, D, one, A3, B), tessera::InvalidArgument);              // tile sizes
+    EXPECT_THROW(R::call(L, Lo, N, D, one, A43, B), tessera::InvalidArgument);  // not square
+    EXPECT_THROW(R::call(Ri, Lo, N, D, one, A4, B), tessera::InvalidArgument);  // order 4 vs 3
+    EXPECT_THROW(R::call(L, Lo, N, D, one, A3, B), tessera::InvalidArgument);   // tile sizes
     EXPECT_THROW(R::call(L, Uplo::general, N, D, one, A4, B), tessera::InvalidArgument);  // uplo
 }
 

@@ -20,16 +20,20 @@ struct Decision {
 };
 
 /// The last decision logged for a task of `codelet`, or nothing if there is none.
-inline std::optional<Decision> last_decision(std::filesystem::path const& log, std::string_view codelet)
+inline std::optional<Decision> last_decision(std::filesystem::path const& log,
+                                             std::string_view codelet)
 {
     std::ifstream in(log);
     std::optional<Decision> found;
     const std::string task = " task " + std::string(codelet) + "#";
     for (std::string line; std::getline(in, line);) {
-        const auto at = line.find(task), t = line.find(" t="), to = line.find("-> worker "), end = line.find(" end ");
-        if (at == std::string::npos || t == std::string::npos || to == std::string::npos || end == std::string::npos)
+        const auto at = line.find(task), t = line.find(" t="), to = line.find("-> worker "),
+                   end = line.find(" end ");
+        if (at == std::string::npos || t == std::string::npos || to == std::string::npos ||
+            end == std::string::npos)
             continue;
-        const double now_ms = std::stod(line.substr(t + 3)), end_ms = std::stod(line.substr(end + 5));
+        const double now_ms = std::stod(line.substr(t + 3)),
+                     end_ms = std::stod(line.substr(end + 5));
         found = Decision{unsigned(std::stoul(line.substr(to + 10))), (end_ms - now_ms) * 1e-3,
                          line.find("[calibrating]") != std::string::npos};
     }

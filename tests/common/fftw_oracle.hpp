@@ -16,13 +16,15 @@ std::vector<std::complex<R>> fftw_c2c(int n0, int n1, std::vector<std::complex<R
 {
     std::vector<std::complex<R>> y(x.size());
     if constexpr (std::is_same_v<R, float>) {
-        fftwf_plan p = fftwf_plan_dft_2d(n0, n1, reinterpret_cast<fftwf_complex*>(x.data()),
-                                         reinterpret_cast<fftwf_complex*>(y.data()), sign, FFTW_ESTIMATE);
+        fftwf_plan p =
+            fftwf_plan_dft_2d(n0, n1, reinterpret_cast<fftwf_complex*>(x.data()),
+                              reinterpret_cast<fftwf_complex*>(y.data()), sign, FFTW_ESTIMATE);
         fftwf_execute(p);
         fftwf_destroy_plan(p);
     } else {
-        fftw_plan p = fftw_plan_dft_2d(n0, n1, reinterpret_cast<fftw_complex*>(x.data()),
-                                       reinterpret_cast<fftw_complex*>(y.data()), sign, FFTW_ESTIMATE);
+        fftw_plan p =
+            fftw_plan_dft_2d(n0, n1, reinterpret_cast<fftw_complex*>(x.data()),
+                             reinterpret_cast<fftw_complex*>(y.data()), sign, FFTW_ESTIMATE);
         fftw_execute(p);
         fftw_destroy_plan(p);
     }
@@ -35,13 +37,15 @@ std::vector<std::complex<R>> fftw_1d(int n, std::vector<std::complex<R>> x, int 
 {
     std::vector<std::complex<R>> y(x.size());
     if constexpr (std::is_same_v<R, float>) {
-        fftwf_plan p = fftwf_plan_dft_1d(n, reinterpret_cast<fftwf_complex*>(x.data()),
-                                         reinterpret_cast<fftwf_complex*>(y.data()), sign, FFTW_ESTIMATE);
+        fftwf_plan p =
+            fftwf_plan_dft_1d(n, reinterpret_cast<fftwf_complex*>(x.data()),
+                              reinterpret_cast<fftwf_complex*>(y.data()), sign, FFTW_ESTIMATE);
         fftwf_execute(p);
         fftwf_destroy_plan(p);
     } else {
-        fftw_plan p = fftw_plan_dft_1d(n, reinterpret_cast<fftw_complex*>(x.data()),
-                                       reinterpret_cast<fftw_complex*>(y.data()), sign, FFTW_ESTIMATE);
+        fftw_plan p =
+            fftw_plan_dft_1d(n, reinterpret_cast<fftw_complex*>(x.data()),
+                             reinterpret_cast<fftw_complex*>(y.data()), sign, FFTW_ESTIMATE);
         fftw_execute(p);
         fftw_destroy_plan(p);
     }
@@ -49,16 +53,17 @@ std::vector<std::complex<R>> fftw_1d(int n, std::vector<std::complex<R>> x, int 
 }
 
 /// The n0 x (n1/2 + 1) half-spectrum of the real n0 x n1 x.
-template <class R>
-std::vector<std::complex<R>> fftw_r2c(int n0, int n1, std::vector<R> x)
+template <class R> std::vector<std::complex<R>> fftw_r2c(int n0, int n1, std::vector<R> x)
 {
     std::vector<std::complex<R>> y(std::size_t(n0) * std::size_t(n1 / 2 + 1));
     if constexpr (std::is_same_v<R, float>) {
-        fftwf_plan p = fftwf_plan_dft_r2c_2d(n0, n1, x.data(), reinterpret_cast<fftwf_complex*>(y.data()), FFTW_ESTIMATE);
+        fftwf_plan p = fftwf_plan_dft_r2c_2d(
+            n0, n1, x.data(), reinterpret_cast<fftwf_complex*>(y.data()), FFTW_ESTIMATE);
         fftwf_execute(p);
         fftwf_destroy_plan(p);
     } else {
-        fftw_plan p = fftw_plan_dft_r2c_2d(n0, n1, x.data(), reinterpret_cast<fftw_complex*>(y.data()), FFTW_ESTIMATE);
+        fftw_plan p = fftw_plan_dft_r2c_2d(
+            n0, n1, x.data(), reinterpret_cast<fftw_complex*>(y.data()), FFTW_ESTIMATE);
         fftw_execute(p);
         fftw_destroy_plan(p);
     }

@@ -56,7 +56,8 @@ inline int sweep_emulated_devices()
 }
 inline rt::RuntimeConfig config_of(RuntimeParam const& p)
 {
-    return rt::RuntimeConfig{.ncpus = p.ncpus, .scheduler = p.scheduler, .nemu = sweep_emulated_devices()};
+    return rt::RuntimeConfig{
+        .ncpus = p.ncpus, .scheduler = p.scheduler, .nemu = sweep_emulated_devices()};
 }
 
 /// Every registered policy (read from the registry, never a fixed list) x each worker count;
@@ -71,7 +72,10 @@ inline std::vector<RuntimeParam> runtime_params(std::vector<int> ncpus = {1, 2, 
 }
 
 /// Seeds 1..n of a randomized test, four times as many in the exhaustive sweep.
-inline int sweep_seeds(int n) { return exhaustive_sweep() ? 4 * n : n; }
+inline int sweep_seeds(int n)
+{
+    return exhaustive_sweep() ? 4 * n : n;
+}
 
 /// "eager_2w": a GoogleTest-safe name (anything but [A-Za-z0-9] becomes '_').
 inline std::string sanitize(std::string s)
@@ -94,7 +98,8 @@ class RuntimeSweep : public testing::TestWithParam<RuntimeParam> {
 protected:
     int ncpus() const { return GetParam().ncpus; }
     std::string const& scheduler() const { return GetParam().scheduler; }
-    std::unique_ptr<rt::Runtime> make_runtime(std::optional<int64_t> max_pending = std::nullopt) const
+    std::unique_ptr<rt::Runtime>
+    make_runtime(std::optional<int64_t> max_pending = std::nullopt) const
     {
         rt::RuntimeConfig c = config_of(GetParam());
         c.max_pending_tasks = max_pending;
@@ -102,9 +107,9 @@ protected:
     }
 };
 
-#define TESSERA_INSTANTIATE_SWEEP(Suite)                                                      \
-    INSTANTIATE_TEST_SUITE_P(AllPolicies, Suite,                                              \
-                             testing::ValuesIn(::tessera::test::runtime_params()),            \
+#define TESSERA_INSTANTIATE_SWEEP(Suite)                                                           \
+    INSTANTIATE_TEST_SUITE_P(AllPolicies, Suite,                                                   \
+                             testing::ValuesIn(::tessera::test::runtime_params()),                 \
                              ::tessera::test::runtime_param_name_of)
 
 // ---- bounded waiting ------------------------------------------------------------------------
@@ -113,8 +118,7 @@ protected:
 inline constexpr auto patience = 10s;
 
 /// Polls `pred` until it holds or `timeout` passes; returns its last value.
-template <class Pred>
-bool eventually(Pred&& pred, std::chrono::milliseconds timeout = patience)
+template <class Pred> bool eventually(Pred&& pred, std::chrono::milliseconds timeout = patience)
 {
     auto end = std::chrono::steady_clock::now() + timeout;
     while (!pred()) {
@@ -135,8 +139,7 @@ inline bool completes(rt::TaskRef const& t, std::chrono::milliseconds timeout = 
 /// is rethrown). On timeout the thread is detached and false returned, so that a deadlock in
 /// the runtime fails the test instead of hanging it: `fn` must then only use state it co-owns
 /// (capture shared_ptrs by value, never references to the test's locals).
-template <class F>
-bool finishes_within(std::chrono::milliseconds timeout, F fn)
+template <class F> bool finishes_within(std::chrono::milliseconds timeout, F fn)
 {
     auto done = std::make_shared<std::promise<void>>();
     auto result = done->get_future();
@@ -172,7 +175,10 @@ struct Gate {
         opened.notify_all();
     }
     /// Waits until the gate task runs; false if it did not start in time.
-    bool wait_entered() const { return eventually([&] { return entered.load(); }); }
+    bool wait_entered() const
+    {
+        return eventually([&] { return entered.load(); });
+    }
 
     /// Opens the gate when it goes out of scope: declare it after the runtime, so that a
     /// failed assertion does not leave the runtime's destructor waiting for the gate task.
@@ -224,9 +230,13 @@ inline const rt::Codelet<Rendezvous*> rendezvous_cl{.name = "rendezvous", .cpu =
 
 // ---- small codelets -------------------------------------------------------------------------
 
-inline void add_var_cpu(rt::Variable<int64_t> x, int64_t a) { *x += a; }
+inline void add_var_cpu(rt::Variable<int64_t> x, int64_t a)
+{
+    *x += a;
+}
 /// x += a on a Variable<int64_t>.
-inline const rt::Codelet<rt::Variable<int64_t>, int64_t> add_var{.name = "add_var", .cpu = &add_var_cpu};
+inline const rt::Codelet<rt::Variable<int64_t>, int64_t> add_var{.name = "add_var",
+                                                                 .cpu = &add_var_cpu};
 
 /// The order in which tasks ran: log_cl appends its value k.
 struct OrderLog {
@@ -241,31 +251,53 @@ inline void log_cpu(OrderLog* log, int k)
 inline const rt::Codelet<OrderLog*, int> log_cl{.name = "log", .cpu = &log_cpu};
 
 /// 3x + a, wrapping around modulo 2^64 (unsigned arithmetic: long chains must not overflow).
-constexpr int64_t affine(int64_t x, int64_t a) { return int64_t(uint64_t(x) * 3u + uint64_t(a)); }
+constexpr int64_t affine(int64_t x, int64_t a)
+{
+    return int64_t(uint64_t(x) * 3u + uint64_t(a));
+}
 
-inline void affine_var_cpu(rt::Variable<int64_t> x, int64_t a) { *x = affine(*x, a); }
+inline void affine_var_cpu(rt::Variable<int64_t> x, int64_t a)
+{
+    *x = affine(*x, a);
+}
 /// x = 3x + a: not commutative, so a different order of two updates gives a different result.
 inline const rt::Codelet<rt::Variable<int64_t>, int64_t> affine_var{.name = "affine_var",
                                                                     .cpu = &affine_var_cpu};
 
-inline void set_var_cpu(rt::Variable<int64_t> x, int64_t a) { *x = a; }
+inline void set_var_cpu(rt::Variable<int64_t> x, int64_t a)
+{
+    *x = a;
+}
 /// x = a (write only).
-inline const rt::Codelet<rt::Variable<int64_t>, int64_t> set_var{.name = "set_var", .cpu = &set_var_cpu};
+inline const rt::Codelet<rt::Variable<int64_t>, int64_t> set_var{.name = "set_var",
+                                                                 .cpu = &set_var_cpu};
 
-inline void copy_var_cpu(rt::Variable<int64_t const> x, rt::Variable<int64_t> y) { *y = *x; }
+inline void copy_var_cpu(rt::Variable<int64_t const> x, rt::Variable<int64_t> y)
+{
+    *y = *x;
+}
 /// y = x.
 inline const rt::Codelet<rt::Variable<int64_t const>, rt::Variable<int64_t>> copy_var{
     .name = "copy_var", .cpu = &copy_var_cpu};
 
-inline void count_cpu(std::atomic<int64_t>* c) { c->fetch_add(1); }
+inline void count_cpu(std::atomic<int64_t>* c)
+{
+    c->fetch_add(1);
+}
 /// Increments a counter that lives outside the runtime (no data dependencies).
 inline const rt::Codelet<std::atomic<int64_t>*> count_cl{.name = "count", .cpu = &count_cpu};
 
-inline void throw_cpu(int64_t code) { throw std::runtime_error("task failed on purpose: " + std::to_string(code)); }
+inline void throw_cpu(int64_t code)
+{
+    throw std::runtime_error("task failed on purpose: " + std::to_string(code));
+}
 /// A kernel that always throws std::runtime_error.
 inline const rt::Codelet<int64_t> throw_cl{.name = "throw", .cpu = &throw_cpu};
 
-inline void sleep_cpu(int64_t us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }
+inline void sleep_cpu(int64_t us)
+{
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+}
 /// Sleeps `us` microseconds.
 inline const rt::Codelet<int64_t> sleep_cl{.name = "sleep", .cpu = &sleep_cpu};
 

@@ -29,8 +29,8 @@
 #include <cmath>
 #include <complex>
 #include <condition_variable>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -52,23 +52,32 @@ void fill_cpu(rt::Vector<double> v, double x)
 {
     for (auto& e : v) e = x;
 }
-void fill_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x) { tessera_test::launch_fill(v.ptr, v.n, x, c.stream); }
+void fill_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x)
+{
+    tessera_test::launch_fill(v.ptr, v.n, x, c.stream);
+}
 void add_cpu(rt::Vector<double> v, double x)
 {
     for (auto& e : v) e += x;
 }
-void add_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x) { tessera_test::launch_add(v.ptr, v.n, x, c.stream); }
+void add_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x)
+{
+    tessera_test::launch_add(v.ptr, v.n, x, c.stream);
+}
 void check_cpu(rt::Vector<const double> v, double x, rt::Variable<int64_t> mismatches)
 {
     for (double e : v) *mismatches += (e != x);
 }
-void check_cuda(rt::CudaContext const& c, rt::Vector<const double> v, double x, rt::Variable<int64_t> mismatches)
+void check_cuda(rt::CudaContext const& c, rt::Vector<const double> v, double x,
+                rt::Variable<int64_t> mismatches)
 {
     tessera_test::launch_count_mismatches(v.ptr, v.n, x, mismatches.ptr, c.stream);
 }
 
-const rt::Codelet<rt::Vector<double>, double> fill_cl{.name = "cuda_test_fill", .cpu = &fill_cpu, .cuda = &fill_cuda};
-const rt::Codelet<rt::Vector<double>, double> add_cl{.name = "cuda_test_add", .cpu = &add_cpu, .cuda = &add_cuda};
+const rt::Codelet<rt::Vector<double>, double> fill_cl{
+    .name = "cuda_test_fill", .cpu = &fill_cpu, .cuda = &fill_cuda};
+const rt::Codelet<rt::Vector<double>, double> add_cl{
+    .name = "cuda_test_add", .cpu = &add_cpu, .cuda = &add_cuda};
 const rt::Codelet<rt::Vector<double>, double> add_gpu_only_cl{
     .name = "cuda_test_add_gpu_only", .where = rt::ArchMask::cuda, .cuda = &add_cuda};
 const rt::Codelet<rt::Vector<const double>, double, rt::Variable<int64_t>> check_cl{
@@ -85,18 +94,22 @@ constexpr bool simulated_gpu = false;
 #endif
 
 /// The first CUDA worker, or skips the test.
-#define REQUIRE_GPU(r, w)                                                                      \
-    rt::WorkerId w = 0;                                                                        \
-    {                                                                                          \
-        bool found = false;                                                                    \
-        for (rt::WorkerId k = 0; k < (r).worker_count() && !found; ++k)                        \
-            if ((r).worker(k).arch == rt::Arch::cuda) w = k, found = true;                     \
-        if (!found) GTEST_SKIP() << "no GPU: the CUDA driver's tests need one";                \
+#define REQUIRE_GPU(r, w)                                                                          \
+    rt::WorkerId w = 0;                                                                            \
+    {                                                                                              \
+        bool found = false;                                                                        \
+        for (rt::WorkerId k = 0; k < (r).worker_count() && !found; ++k)                            \
+            if ((r).worker(k).arch == rt::Arch::cuda) w = k, found = true;                         \
+        if (!found) GTEST_SKIP() << "no GPU: the CUDA driver's tests need one";                    \
     }
 
 rt::RuntimeConfig config(int nemu = 0, std::optional<std::string> cuda_memory = std::nullopt)
 {
-    return {.ncpus = 1, .scheduler = "dmdas", .nemu = nemu, .ncuda = 1, .cuda_memory = cuda_memory,
+    return {.ncpus = 1,
+            .scheduler = "dmdas",
+            .nemu = nemu,
+            .ncuda = 1,
+            .cuda_memory = cuda_memory,
             .perfmodel_dir = "none"};
 }
 
@@ -131,7 +144,8 @@ TEST(CudaDriver, CoherencyBetweenHostEmulatedAndGpu)
             r.submit(check_cl, read(hx), rt::value(value), readwrite(hm), rt::on_worker(reader));
         }
     // a read-modify-write chain hopping across the three nodes
-    for (int i = 0; i < 60; ++i) r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::on_worker(unsigned(i % 3)));
+    for (int i = 0; i < 60; ++i)
+        r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::on_worker(unsigned(i % 3)));
     r.wait_all();
     hm.unregister();
     EXPECT_EQ(mismatches, 0);
@@ -172,7 +186,8 @@ TEST(CudaDriver, SpanElementsMoveAndAreEvictedOneByOne)
                 if (std::find(span.begin(), span.end(), &h[j]) == span.end()) span.push_back(&h[j]);
             }
             for (auto* e : span) want[std::size_t(e - h.data())] += t;
-            r.submit(add_all_cl, rt::readwrite_all(span), rt::value(double(t)), rt::on_worker(t % 3 == 0 ? 0 : gpu));
+            r.submit(add_all_cl, rt::readwrite_all(span), rt::value(double(t)),
+                     rt::on_worker(t % 3 == 0 ? 0 : gpu));
         }
         r.wait_all();
     }
@@ -207,19 +222,23 @@ TEST(CudaDriver, CoherencyBetweenTwoGpus)
         rt::Handle hm{r, rt::Variable<int64_t>{&mismatches}};
         r.submit(fill_cl, write(hx), rt::value(1.0), rt::on_worker(gpus[0]));
         r.submit(check_cl, read(hx), rt::value(1.0), readwrite(hm), rt::on_worker(gpus[1]));
-        for (int i = 0; i < 20; ++i) r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::on_worker(gpus[std::size_t(i % 2)]));
+        for (int i = 0; i < 20; ++i)
+            r.submit(add_cl, readwrite(hx), rt::value(1.0),
+                     rt::on_worker(gpus[std::size_t(i % 2)]));
         r.submit(check_cl, read(hx), rt::value(21.0), readwrite(hm), rt::on_worker(gpus[0]));
         r.wait_all();
     }
     EXPECT_EQ(mismatches, 0);
     for (double e : x) ASSERT_EQ(e, 21.0);
 
-    int a = r.worker(gpus[0]).memory_node, b = r.worker(gpus[1]).memory_node, ordinal_a = 0, ordinal_b = 1;
+    int a = r.worker(gpus[0]).memory_node, b = r.worker(gpus[1]).memory_node, ordinal_a = 0,
+        ordinal_b = 1;
     int peer = 0;
     ASSERT_EQ(cudaDeviceCanAccessPeer(&peer, ordinal_a, ordinal_b), cudaSuccess);
     uint64_t direct = 0;
     for (rt::LinkStats const& l : r.link_stats())
-        if ((int(l.src) == a && int(l.dst) == b) || (int(l.src) == b && int(l.dst) == a)) direct += l.transfers;
+        if ((int(l.src) == a && int(l.dst) == b) || (int(l.src) == b && int(l.dst) == a))
+            direct += l.transfers;
     if (peer)
         EXPECT_GE(direct, 20u) << "peer access: the chain's copies go from GPU to GPU";
     else
@@ -235,23 +254,32 @@ std::atomic<int64_t> spin_launched{0}, touch_launched{0};
 constexpr double spin_seconds = simulated_gpu ? 3.0 : 0.3;
 int64_t now_ns()
 {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               clock_type::now().time_since_epoch())
+        .count();
 }
 
 // Keeps the GPU busy for spin_seconds; notes when it was launched.
-const rt::Codelet<rt::Vector<double>> spin_cl{.name = "cuda_test_spin", .where = rt::ArchMask::cuda,
-                                              .cuda = [](rt::CudaContext const& c, rt::Vector<double>) {
-                                                  spin_launched = now_ns();
-                                                  tessera_test::launch_spin(spin_seconds, c.stream);
-                                              }};
+const rt::Codelet<rt::Vector<double>> spin_cl{
+    .name = "cuda_test_spin",
+    .where = rt::ArchMask::cuda,
+    .cuda = [](rt::CudaContext const& c, rt::Vector<double>) {
+        spin_launched = now_ns();
+        tessera_test::launch_spin(spin_seconds, c.stream);
+    }};
 // v += 1; notes when it was launched.
-const rt::Codelet<rt::Vector<double>> touch_cl{.name = "cuda_test_touch", .where = rt::ArchMask::cuda,
-                                               .cuda = [](rt::CudaContext const& c, rt::Vector<double> v) {
-                                                   touch_launched = now_ns();
-                                                   tessera_test::launch_add(v.ptr, v.n, 1.0, c.stream);
-                                               }};
+const rt::Codelet<rt::Vector<double>> touch_cl{
+    .name = "cuda_test_touch",
+    .where = rt::ArchMask::cuda,
+    .cuda = [](rt::CudaContext const& c, rt::Vector<double> v) {
+        touch_launched = now_ns();
+        tessera_test::launch_add(v.ptr, v.n, 1.0, c.stream);
+    }};
 /// Seconds from the spin task's launch to the touch task's.
-double touch_after_spin() { return double(touch_launched - spin_launched) * 1e-9; }
+double touch_after_spin()
+{
+    return double(touch_launched - spin_launched) * 1e-9;
+}
 
 TEST(CudaDriver, TransfersOverlapKernels)
 {
@@ -264,7 +292,8 @@ TEST(CudaDriver, TransfersOverlapKernels)
     r.submit(touch_cl, readwrite(hb), rt::on_worker(gpu));
     r.wait_all();
     EXPECT_GT(touch_after_spin(), 0.0);
-    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the second task's copy waited for the first task's kernel";
+    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3)
+        << "the second task's copy waited for the first task's kernel";
     hb.unregister();
     EXPECT_EQ(big.front(), 2.0);
     EXPECT_EQ(big.back(), 2.0);
@@ -273,15 +302,25 @@ TEST(CudaDriver, TransfersOverlapKernels)
 // ---- HEFT and the tasks in flight ---------------------------------------------------------------
 
 using tessera::test::Gate;
-void wait_for_the_gate(void* gate) { tessera::test::gate_cpu(static_cast<Gate*>(gate)); }
+void wait_for_the_gate(void* gate)
+{
+    tessera::test::gate_cpu(static_cast<Gate*>(gate));
+}
 // A GPU task of `flops` (1 s per 2e10 at the GPU's default speed before any measurement)
 // whose stream waits for the gate.
-void gated_cuda(rt::CudaContext const& c, Gate* g, double) { cudaLaunchHostFunc(c.stream, &wait_for_the_gate, g); }
+void gated_cuda(rt::CudaContext const& c, Gate* g, double)
+{
+    cudaLaunchHostFunc(c.stream, &wait_for_the_gate, g);
+}
 constexpr auto flops_of_gated = [](Gate* const&, double const& flops) { return flops; };
-const rt::Codelet<Gate*, double> gated_gpu_task{
-    .name = "gated_gpu_task", .where = rt::ArchMask::cuda, .cuda = &gated_cuda, .flops = flops_of_gated};
-const rt::Codelet<Gate*, double> gated_gpu_probe{
-    .name = "gated_gpu_probe", .where = rt::ArchMask::cuda, .cuda = &gated_cuda, .flops = flops_of_gated};
+const rt::Codelet<Gate*, double> gated_gpu_task{.name = "gated_gpu_task",
+                                                .where = rt::ArchMask::cuda,
+                                                .cuda = &gated_cuda,
+                                                .flops = flops_of_gated};
+const rt::Codelet<Gate*, double> gated_gpu_probe{.name = "gated_gpu_probe",
+                                                 .where = rt::ArchMask::cuda,
+                                                 .cuda = &gated_cuda,
+                                                 .flops = flops_of_gated};
 
 // A GPU worker starts up to cuda_tasks_in_flight tasks before the first one ends. Ten tasks
 // of 1 s are given to the GPU, whose stream is held by a gate: up to 4 start and the others
@@ -291,7 +330,8 @@ const rt::Codelet<Gate*, double> gated_gpu_probe{
 TEST(CudaDriver, HeftCountsEveryTaskInFlightOnAGpu)
 {
     namespace fs = std::filesystem;
-    const fs::path log = fs::temp_directory_path() / ("tessera-inflight-" + std::to_string(::getpid()) + ".log");
+    const fs::path log =
+        fs::temp_directory_path() / ("tessera-inflight-" + std::to_string(::getpid()) + ".log");
     fs::remove(log);
     {
         rt::RuntimeConfig c = config();
@@ -303,7 +343,8 @@ TEST(CudaDriver, HeftCountsEveryTaskInFlightOnAGpu)
         auto opener = g.opener();
         for (int i = 0; i < 10; ++i) r.submit(gated_gpu_task, rt::value(&g), rt::value(2e10));
         ASSERT_TRUE(g.wait_entered());
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the worker starts the next ones
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(50));  // the worker starts the next ones
         r.submit(gated_gpu_probe, rt::value(&g), rt::value(2e10));
         g.open();
         r.wait_all();
@@ -312,7 +353,8 @@ TEST(CudaDriver, HeftCountsEveryTaskInFlightOnAGpu)
     auto probe = tessera::test::last_decision(log, "gated_gpu_probe");
     fs::remove(log);
     ASSERT_TRUE(probe);
-    EXPECT_GT(probe->expected_wait, 10.0) << "the GPU's tasks in flight were left out of its expected end";
+    EXPECT_GT(probe->expected_wait, 10.0)
+        << "the GPU's tasks in flight were left out of its expected end";
     EXPECT_LT(probe->expected_wait, 11.1);
 }
 
@@ -338,8 +380,8 @@ void expect_eight_tiles_served(rt::Runtime& r, rt::WorkerId gpu, double kernel_s
         for (int round = 0; round < 5; ++round)
             for (std::size_t i = 0; i < h.size(); ++i)
                 if (kernel_seconds > 0)
-                    r.submit(slow_add_cl, readwrite(h[i]), rt::value(double(i + 1)), rt::value(kernel_seconds),
-                             rt::on_worker(gpu));
+                    r.submit(slow_add_cl, readwrite(h[i]), rt::value(double(i + 1)),
+                             rt::value(kernel_seconds), rt::on_worker(gpu));
                 else
                     r.submit(add_cl, readwrite(h[i]), rt::value(double(i + 1)), rt::on_worker(gpu));
         r.wait_all();
@@ -366,16 +408,17 @@ TEST(CudaDriver, EvictionOnAGpuCappedAtAFewTiles)
 // Launch::any_time (a GPU without memory pools, where the free waits for the kernel), when the
 // next task was launched is not checked.
 enum class Launch { before_the_kernel_ends, any_time };
-void expect_eviction_not_to_wait_for_the_kernel_in_flight(rt::Runtime& r, rt::WorkerId gpu, int64_t c_elements,
-                                                          std::function<void()> const& meanwhile = [] {},
-                                                          Launch launch = Launch::before_the_kernel_ends)
+void expect_eviction_not_to_wait_for_the_kernel_in_flight(
+    rt::Runtime& r, rt::WorkerId gpu, int64_t c_elements,
+    std::function<void()> const& meanwhile = [] {}, Launch launch = Launch::before_the_kernel_ends)
 {
     constexpr int64_t tile = (1 << 20) / sizeof(double);
     std::vector<double> a(tile, 0.0), b(tile, 0.0), c(std::size_t(c_elements), 0.0), small(16, 0.0);
     rt::Handle ha{r, rt::Vector<double>{a.data(), tile}}, hb{r, rt::Vector<double>{b.data(), tile}};
     rt::Handle hc{r, rt::Vector<double>{c.data(), c_elements}};
     rt::Handle hs{r, rt::Vector<double>{small.data(), int64_t(small.size())}};
-    for (auto* h : {&ha, &hb, &hs}) r.submit(add_cl, readwrite(*h), rt::value(1.0), rt::on_worker(gpu));
+    for (auto* h : {&ha, &hb, &hs})
+        r.submit(add_cl, readwrite(*h), rt::value(1.0), rt::on_worker(gpu));
     r.wait_all();  // 2 MB of the 3 held by replicas no task uses
     r.submit(spin_cl, readwrite(hs), rt::on_worker(gpu));
     r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // needs a or b evicted
@@ -385,11 +428,13 @@ void expect_eviction_not_to_wait_for_the_kernel_in_flight(rt::Runtime& r, rt::Wo
     EXPECT_GT(nodes[std::size_t(r.worker(gpu).memory_node)].evictions, 0u);
     EXPECT_GT(touch_after_spin(), 0.0);
     if (launch == Launch::before_the_kernel_ends) {
-        EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the eviction waited for the kernel in flight";
+        EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3)
+            << "the eviction waited for the kernel in flight";
     }
     for (auto* h : {&ha, &hb, &hc, &hs}) h->unregister();
     for (auto const* v : {&a, &b, &c, &small})
-        EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size())) << "a replica was lost";
+        EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size()))
+            << "a replica was lost";
 }
 
 // A tile of another size: the evicted replica is freed, and the node's memory comes from the
@@ -428,8 +473,10 @@ TEST(CudaDriver, EvictionHandsOverABufferOfTheSameSizeAndKeepsTheOthersItEvicted
     // two evicted
     std::vector<double> x(mb / 4, 0.0), a(mb, 0.0), b(mb, 0.0), c(mb, 0.0), busy(mb / 2, 0.0);
     std::vector<rt::Handle<rt::Vector<double>>> h;
-    for (auto* v : {&x, &a, &b, &c, &busy}) h.emplace_back(r, rt::Vector<double>{v->data(), int64_t(v->size())});
-    for (int i : {0, 1, 2, 4}) r.submit(add_cl, readwrite(h[std::size_t(i)]), rt::value(1.0), rt::on_worker(gpu));
+    for (auto* v : {&x, &a, &b, &c, &busy})
+        h.emplace_back(r, rt::Vector<double>{v->data(), int64_t(v->size())});
+    for (int i : {0, 1, 2, 4})
+        r.submit(add_cl, readwrite(h[std::size_t(i)]), rt::value(1.0), rt::on_worker(gpu));
     r.wait_all();
     r.submit(spin_cl, readwrite(h[4]), rt::on_worker(gpu));
     r.submit(touch_cl, readwrite(h[3]), rt::on_worker(gpu));
@@ -439,10 +486,12 @@ TEST(CudaDriver, EvictionHandsOverABufferOfTheSameSizeAndKeepsTheOthersItEvicted
     EXPECT_EQ(node.evictions, 2u);
     EXPECT_GT(node.cached, 0u) << "the smaller replica evicted went to the cache";
     EXPECT_GT(touch_after_spin(), 0.0);
-    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3) << "the eviction waited for the kernel in flight";
+    EXPECT_LT(touch_after_spin(), spin_seconds * 2 / 3)
+        << "the eviction waited for the kernel in flight";
     for (auto& handle : h) handle.unregister();
     for (auto const* v : {&x, &a, &b, &c, &busy})
-        EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size())) << "a replica was lost";
+        EXPECT_EQ(std::count(v->begin(), v->end(), 1.0), std::ptrdiff_t(v->size()))
+            << "a replica was lost";
 }
 
 // A tile of another size on a GPU without memory pools: the evicted replica is freed with
@@ -457,18 +506,20 @@ TEST(CudaDriver, AFreeThatWaitsForTheGpuDoesNotHoldItsNode)
     REQUIRE_GPU(r, gpu);
     double seconds_in_memory_nodes = -1;
     auto time_memory_nodes_while_the_kernel_runs = [&] {
-        std::this_thread::sleep_for(std::chrono::duration<double>(spin_seconds / 3));  // the free is waiting
+        std::this_thread::sleep_for(
+            std::chrono::duration<double>(spin_seconds / 3));  // the free is waiting
         const auto start = clock_type::now();
         (void)r.memory_nodes();
         seconds_in_memory_nodes = std::chrono::duration<double>(clock_type::now() - start).count();
     };
     int pools = 0;
     ASSERT_EQ(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0), cudaSuccess);
-    expect_eviction_not_to_wait_for_the_kernel_in_flight(r, gpu, (1 << 20) / sizeof(double) + 8,
-                                                         time_memory_nodes_while_the_kernel_runs,
-                                                         pools ? Launch::before_the_kernel_ends : Launch::any_time);
+    expect_eviction_not_to_wait_for_the_kernel_in_flight(
+        r, gpu, (1 << 20) / sizeof(double) + 8, time_memory_nodes_while_the_kernel_runs,
+        pools ? Launch::before_the_kernel_ends : Launch::any_time);
     EXPECT_GE(seconds_in_memory_nodes, 0.0);
-    EXPECT_LT(seconds_in_memory_nodes, spin_seconds / 3) << "memory_nodes() waited for a free that waits for the GPU";
+    EXPECT_LT(seconds_in_memory_nodes, spin_seconds / 3)
+        << "memory_nodes() waited for a free that waits for the GPU";
 }
 
 #if TESSERA_CUDA_SIM
@@ -495,7 +546,8 @@ TEST(CudaDriver, CudaMallocRunningOutWhileTasksAreInFlight)
     const std::size_t before = tessera::cudasim::leave_free(0, std::size_t(3) << 20);
     const auto start = clock_type::now();
     expect_eight_tiles_served(r, gpu, 0.02);
-    EXPECT_LT(std::chrono::duration<double>(clock_type::now() - start).count(), 9.0) << "a stall waited for room";
+    EXPECT_LT(std::chrono::duration<double>(clock_type::now() - start).count(), 9.0)
+        << "a stall waited for room";
     tessera::cudasim::set_capacity(0, before);
 }
 
@@ -513,10 +565,13 @@ TEST(CudaDriver, AWriteBackThatFailsDuringEvictionLosesNothing)
     rt::Handle hc{r, rt::Vector<double>{c.data(), 2 * mb}};
     for (auto* h : {&ha, &hb}) r.submit(add_cl, readwrite(*h), rt::value(1.0), rt::on_worker(gpu));
     r.wait_all();  // a and b valid on the GPU alone (2.0), 2 MB of the 3
-    auto evictions = [&] { return r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions; };
+    auto evictions = [&] {
+        return r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions;
+    };
     const auto evictions_before = evictions();
     tessera::cudasim::refuse_copies_to_host(0, 1);
-    r.submit(touch_cl, readwrite(hc), rt::on_worker(gpu));  // 2 MB more: a evicted, written back first
+    r.submit(touch_cl, readwrite(hc),
+             rt::on_worker(gpu));  // 2 MB more: a evicted, written back first
     std::string error;
     try {
         r.wait_all();
@@ -539,7 +594,8 @@ class GpuFullOfUnusedReplicas {
 public:
     static constexpr int64_t tile = (1 << 20) / sizeof(double);
 
-    GpuFullOfUnusedReplicas(rt::Runtime& r, rt::WorkerId gpu) : tiles_(3, std::vector<double>(tile, 1.0))
+    GpuFullOfUnusedReplicas(rt::Runtime& r, rt::WorkerId gpu)
+        : tiles_(3, std::vector<double>(tile, 1.0))
     {
         for (auto& t : tiles_) handles_.emplace_back(r, rt::Vector<double>{t.data(), tile});
         before_ = tessera::cudasim::leave_free(0, std::size_t(4) << 20);
@@ -550,7 +606,9 @@ public:
     /// are in flight, the replicas are in use.
     void keep_busy(rt::Runtime& r, rt::WorkerId gpu, double seconds)
     {
-        for (auto& h : handles_) r.submit(slow_add_cl, readwrite(h), rt::value(0.0), rt::value(seconds), rt::on_worker(gpu));
+        for (auto& h : handles_)
+            r.submit(slow_add_cl, readwrite(h), rt::value(0.0), rt::value(seconds),
+                     rt::on_worker(gpu));
     }
     /// Unregisters the tiles, gives the device its capacity back, and checks that no tile's
     /// modified replica was lost.
@@ -558,7 +616,8 @@ public:
     {
         for (auto& h : handles_) h.unregister();
         tessera::cudasim::set_capacity(0, before_);
-        for (auto const& t : tiles_) EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
+        for (auto const& t : tiles_)
+            EXPECT_EQ(std::count(t.begin(), t.end(), 2.0), tile) << "a modified replica was lost";
     }
 
 private:
@@ -569,11 +628,13 @@ private:
 
 // CUDA only: fills a workspace of `elements` with x, then copies its head to v.
 const rt::Codelet<rt::Vector<double>, double, int64_t> fill_through_workspace_cl{
-    .name = "cuda_test_fill_through_workspace", .where = rt::ArchMask::cuda,
+    .name = "cuda_test_fill_through_workspace",
+    .where = rt::ArchMask::cuda,
     .cuda = [](rt::CudaContext const& c, rt::Vector<double> v, double x, int64_t elements) {
         auto* w = static_cast<double*>(c.workspace(std::size_t(elements) * sizeof(double)));
         tessera_test::launch_fill(w, elements, x, c.stream);
-        rt::cuda_check(cudaMemcpyAsync(v.ptr, w, std::size_t(v.n) * sizeof(double), cudaMemcpyDeviceToDevice, c.stream),
+        rt::cuda_check(cudaMemcpyAsync(v.ptr, w, std::size_t(v.n) * sizeof(double),
+                                       cudaMemcpyDeviceToDevice, c.stream),
                        "cudaMemcpyAsync");
     }};
 
@@ -586,7 +647,8 @@ void expect_workspace_served(rt::Runtime& r, rt::WorkerId gpu, double busy_secon
     rt::Handle ho{r, rt::Vector<double>{out.data(), tile}};
     GpuFullOfUnusedReplicas full(r, gpu);
     if (busy_seconds > 0) full.keep_busy(r, gpu, busy_seconds);
-    r.submit(fill_through_workspace_cl, write(ho), rt::value(7.0), rt::value(2 * tile), rt::on_worker(gpu));
+    r.submit(fill_through_workspace_cl, write(ho), rt::value(7.0), rt::value(2 * tile),
+             rt::on_worker(gpu));
     EXPECT_NO_THROW(r.wait_all());
     EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 2u);
     ho.unregister();
@@ -617,7 +679,8 @@ TEST(CudaDriver, WorkspaceWithNoRoomCompletesTheTasksInFlightFirst)
 
 /// The unnormalized forward DFT of the rows x cols row-major complex array a (cuFFT's layout:
 /// the first dimension slowest), computed directly.
-std::vector<std::complex<double>> dft_2d(std::vector<std::complex<double>> const& a, int rows, int cols)
+std::vector<std::complex<double>> dft_2d(std::vector<std::complex<double>> const& a, int rows,
+                                         int cols)
 {
     std::vector<std::complex<double>> out(a.size());
     for (int k = 0; k < rows; ++k)
@@ -625,8 +688,9 @@ std::vector<std::complex<double>> dft_2d(std::vector<std::complex<double>> const
             std::complex<double> sum = 0;
             for (int i = 0; i < rows; ++i)
                 for (int j = 0; j < cols; ++j)
-                    sum += a[std::size_t(i * cols + j)] *
-                           std::polar(1.0, -2 * M_PI * (double(i * k) / rows + double(j * l) / cols));
+                    sum +=
+                        a[std::size_t(i * cols + j)] *
+                        std::polar(1.0, -2 * M_PI * (double(i * k) / rows + double(j * l) / cols));
             out[std::size_t(k * cols + l)] = sum;
         }
     return out;
@@ -664,8 +728,12 @@ void expect_transforms(rt::Runtime& r, rt::WorkerId gpu, int rows, int cols, int
     }
     {
         std::vector<rt::Handle<rt::Vector<double>>> h;
-        for (auto& a : arrays) h.emplace_back(r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * size)});
-        for (auto& hi : h) r.submit(fft_2d_cl, readwrite(hi), rt::value(rows), rt::value(cols), rt::on_worker(gpu));
+        for (auto& a : arrays)
+            h.emplace_back(
+                r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * size)});
+        for (auto& hi : h)
+            r.submit(fft_2d_cl, readwrite(hi), rt::value(rows), rt::value(cols),
+                     rt::on_worker(gpu));
         r.wait_all();
     }
     for (int i = 0; i < count; ++i) {
@@ -703,9 +771,11 @@ TEST(CudaDriver, FftPlanWithNoRoomEvictsUnusedReplicas)
         if (busy_seconds > 0) full.keep_busy(r, gpu, busy_seconds);
         // the array (256 x 256 complex: 1 MB) fits beside the tiles, its plan's work area (as
         // much again, on the simulator) only once one of them is evicted
-        std::vector<std::complex<double>> a(256 * 256, std::complex<double>(0)), want(a.size(), 1.0);
+        std::vector<std::complex<double>> a(256 * 256, std::complex<double>(0)),
+            want(a.size(), 1.0);
         a[0] = 1.0;  // the transform of a unit impulse is all ones
-        rt::Handle ha{r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * a.size())}};
+        rt::Handle ha{
+            r, rt::Vector<double>{reinterpret_cast<double*>(a.data()), int64_t(2 * a.size())}};
         r.submit(fft_2d_cl, readwrite(ha), rt::value(256), rt::value(256), rt::on_worker(gpu));
         EXPECT_NO_THROW(r.wait_all());
         EXPECT_GE(r.memory_nodes()[std::size_t(r.worker(gpu).memory_node)].evictions, 1u);
@@ -723,8 +793,11 @@ TEST(CudaDriver, KernelLaunchErrorReachesTheWait)
     rt::Runtime r{config()};
     REQUIRE_GPU(r, gpu);
     const rt::Codelet<rt::Vector<double>> misconfigured{
-        .name = "cuda_test_misconfigured", .where = rt::ArchMask::cuda,
-        .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_misconfigured(c.stream); }};
+        .name = "cuda_test_misconfigured",
+        .where = rt::ArchMask::cuda,
+        .cuda = [](rt::CudaContext const& c, rt::Vector<double>) {
+            tessera_test::launch_misconfigured(c.stream);
+        }};
     std::vector<double> x(8, 1.0), y(8, 1.0);
     rt::Handle hx{r, rt::Vector<double>{x.data(), 8}};
     rt::Handle hy{r, rt::Vector<double>{y.data(), 8}};
@@ -740,20 +813,22 @@ TEST(CudaDriver, KernelLaunchErrorReachesTheWait)
 }
 
 // C = alpha A B + beta C with cublasDgemm on the GPU against OpenBLAS on the host.
-void gemm_cpu(rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c, double alpha, double beta)
+void gemm_cpu(rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c,
+              double alpha, double beta)
 {
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(c.m), int(c.n), int(a.n), alpha, a.ptr, int(a.ld), b.ptr,
-                int(b.ld), beta, c.ptr, int(c.ld));
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(c.m), int(c.n), int(a.n), alpha,
+                a.ptr, int(a.ld), b.ptr, int(b.ld), beta, c.ptr, int(c.ld));
 }
-void gemm_cuda(rt::CudaContext const& ctx, rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matrix<double> c,
-               double alpha, double beta)
+void gemm_cuda(rt::CudaContext const& ctx, rt::Matrix<const double> a, rt::Matrix<const double> b,
+               rt::Matrix<double> c, double alpha, double beta)
 {
-    rt::cuda_check(cublasDgemm(ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, int(c.m), int(c.n), int(a.n), &alpha, a.ptr,
-                               int(a.ld), b.ptr, int(b.ld), &beta, c.ptr, int(c.ld)),
+    rt::cuda_check(cublasDgemm(ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, int(c.m), int(c.n), int(a.n),
+                               &alpha, a.ptr, int(a.ld), b.ptr, int(b.ld), &beta, c.ptr, int(c.ld)),
                    "cublasDgemm");
 }
-const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>, double, double> gemm_cl{
-    .name = "cuda_test_dgemm", .cpu = &gemm_cpu, .cuda = &gemm_cuda};
+const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>, double,
+                  double>
+    gemm_cl{.name = "cuda_test_dgemm", .cpu = &gemm_cpu, .cuda = &gemm_cuda};
 
 TEST(CudaDriver, CublasGemmCodeletMatchesOpenBlas)
 {
@@ -766,13 +841,14 @@ TEST(CudaDriver, CublasGemmCodeletMatchesOpenBlas)
     for (auto* v : {&a, &b, &c})
         for (auto& e : *v) e = u(gen);
     std::vector<double> expect = c;
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.5, a.data(), int(lda), b.data(),
-                int(k), -0.5, expect.data(), int(m));
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.5, a.data(),
+                int(lda), b.data(), int(k), -0.5, expect.data(), int(m));
     {
         rt::Handle ha{r, rt::Matrix<double>{a.data(), m, k, lda}};
         rt::Handle hb{r, rt::Matrix<double>{b.data(), k, n, k}};
         rt::Handle hc{r, rt::Matrix<double>{c.data(), m, n, m}};
-        r.submit(gemm_cl, read(ha), read(hb), readwrite(hc), rt::value(1.5), rt::value(-0.5), rt::on_worker(gpu));
+        r.submit(gemm_cl, read(ha), read(hb), readwrite(hc), rt::value(1.5), rt::value(-0.5),
+                 rt::on_worker(gpu));
     }
     double err = 0, norm = 0;
     for (std::size_t i = 0; i < c.size(); ++i) {
@@ -789,11 +865,12 @@ TEST(CudaDriver, LibraryErrorReachesTheWaitAndCancelsDependents)
     rt::Runtime r{config()};
     REQUIRE_GPU(r, gpu);
     const rt::Codelet<rt::Vector<double>> bad{
-        .name = "cuda_test_bad_gemm", .where = rt::ArchMask::cuda,
+        .name = "cuda_test_bad_gemm",
+        .where = rt::ArchMask::cuda,
         .cuda = [](rt::CudaContext const& c, rt::Vector<double> v) {
             double one = 1;
-            rt::cuda_check(cublasDgemm(c.cublas, CUBLAS_OP_N, CUBLAS_OP_N, -1, 1, 1, &one, v.ptr, 1, v.ptr, 1, &one,
-                                       v.ptr, 1),
+            rt::cuda_check(cublasDgemm(c.cublas, CUBLAS_OP_N, CUBLAS_OP_N, -1, 1, 1, &one, v.ptr, 1,
+                                       v.ptr, 1, &one, v.ptr, 1),
                            "cublasDgemm");
         }};
     std::vector<double> x(8, 1.0);
@@ -855,13 +932,16 @@ TEST(CudaDriver, UserArraysArePinnedWhileGpusCopyThem)
 TEST(CudaDriver, ThePinThresholdIsConfigurable)
 {
     std::vector<double> two_mb((std::size_t(2) << 20) / sizeof(double), 1.0);
-    for (auto [threshold, pinned] : {std::pair{"never", false}, std::pair{"1MB", true}, std::pair{"4MB", false}}) {
+    for (auto [threshold, pinned] :
+         {std::pair{"never", false}, std::pair{"1MB", true}, std::pair{"4MB", false}}) {
         rt::RuntimeConfig c = config();
         c.cuda_pin_threshold = threshold;
         rt::Runtime r{c};
         REQUIRE_GPU(r, gpu);
         (void)gpu;
-        EXPECT_EQ(r.pin_for_transfers(two_mb.data(), two_mb.size() * sizeof(double)).pinned(), pinned) << threshold;
+        EXPECT_EQ(r.pin_for_transfers(two_mb.data(), two_mb.size() * sizeof(double)).pinned(),
+                  pinned)
+            << threshold;
     }
 }
 
@@ -878,7 +958,8 @@ TEST(CudaDriver, TransferMemoryIsPinnedOnlyWithGpus)
         rt::Runtime r{config()};
         REQUIRE_GPU(r, gpu);
         (void)gpu;
-        std::unique_ptr<void, void (*)(void*)> p(r.allocate_for_transfers(1 << 20), &rt::free_pinned);
+        std::unique_ptr<void, void (*)(void*)> p(r.allocate_for_transfers(1 << 20),
+                                                 &rt::free_pinned);
         EXPECT_EQ(kind(p.get()), cudaMemoryTypeHost);
     }
     rt::RuntimeConfig without = config();
@@ -897,13 +978,16 @@ TEST(CudaDriver, TransferMemoryIsPinnedOnlyWithGpus)
 /// Set by a test about to fault the GPU: the later fault tests of this process skip.
 bool gpu_faulted_in_this_process = false;
 
-#define SKIP_IF_THE_GPU_FAULTED_BEFORE()                                                       \
-    if (gpu_faulted_in_this_process)                                                           \
+#define SKIP_IF_THE_GPU_FAULTED_BEFORE()                                                           \
+    if (gpu_faulted_in_this_process)                                                               \
     GTEST_SKIP() << "an earlier test of this process faulted the GPU (ctest runs each alone)"
 
 const rt::Codelet<rt::Vector<double>> trap_cl{
-    .name = "cuda_test_trap", .where = rt::ArchMask::cuda,
-    .cuda = [](rt::CudaContext const& c, rt::Vector<double>) { tessera_test::launch_trap(c.stream); }};
+    .name = "cuda_test_trap",
+    .where = rt::ArchMask::cuda,
+    .cuda = [](rt::CudaContext const& c, rt::Vector<double>) {
+        tessera_test::launch_trap(c.stream);
+    }};
 
 /// Ends the process (a test failure for ctest) if the scope is not left within `seconds`: a
 /// wait that hangs fails instead of holding the suite until its timeout.
@@ -912,13 +996,13 @@ public:
     HangGuard(double seconds, char const* what)
         : thread_([this, seconds, what] {
               std::unique_lock lock(m_);
-              if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done_; })) {
+              if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds),
+                                [&] { return done_; })) {
                   std::fprintf(stderr, "hang: %s after %.0f s\n", what, seconds);
                   std::_Exit(1);
               }
           })
-    {
-    }
+    {}
     ~HangGuard()
     {
         {
@@ -1010,9 +1094,7 @@ TEST_P(GpuFault, RetiresTheGpuAndTheCoresTakeItsTasks)
         bool readable = read_first(h, v);
         if (readable && v == 3.0) continue;
         ++broken;
-        if (readable) {
-            EXPECT_TRUE(v == 0.0 || v == 1.0) << v;
-        }
+        if (readable) { EXPECT_TRUE(v == 0.0 || v == 1.0) << v; }
     }
     EXPECT_LE(broken, int(rt::detail::cuda_tasks_in_flight) - 1);
 
@@ -1176,7 +1258,8 @@ TEST(CudaDriver, TasksOfACancelledGroupLeftOnARetiredGpuEndCancelled)
     r.submit(trap_cl, readwrite(h[0]), rt::on_worker(gpu), rt::cancelled_by(group));
     std::vector<rt::TaskRef> tasks;
     for (std::size_t i = 1; i < h.size(); ++i)
-        tasks.push_back(r.submit(add_cl, readwrite(h[i]), rt::value(1.0), rt::on_worker(gpu), rt::cancelled_by(group)));
+        tasks.push_back(r.submit(add_cl, readwrite(h[i]), rt::value(1.0), rt::on_worker(gpu),
+                                 rt::cancelled_by(group)));
     EXPECT_THROW(r.wait_all(), tessera::DeviceError);
     EXPECT_TRUE(group.cancelled());
     int cancelled = 0;
@@ -1246,8 +1329,7 @@ TEST(CudaDriver, AGpuThatRefusesItsContextIsLeftOutWithANotice)
     std::optional<rt::Runtime> r;
     try {
         r.emplace(config());  // one GPU asked for
-    } catch (...) {
-    }
+    } catch (...) {}
     const std::string notice = testing::internal::GetCapturedStderr();
     tessera::cudasim::set_unavailable(0, false);
     ASSERT_TRUE(r) << "the runtime did not start";
@@ -1262,6 +1344,7 @@ TEST(CudaDriver, AGpuThatRefusesItsContextIsLeftOutWithANotice)
 #endif
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, GpuFault,
-                         ::testing::Values("eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas", "dmdasd"));
+                         ::testing::Values("eager", "prio", "random", "ws", "lws", "dm", "dmda",
+                                           "dmdas", "dmdasd"));
 
 }  // namespace

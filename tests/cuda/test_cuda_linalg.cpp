@@ -46,7 +46,8 @@ public:
         {
             std::lock_guard lock(m_);
             queues_[to].push_back(t);
-            if (host().worker(to).arch == rt::Arch::cuda) on_gpu().insert(std::string(t.codelet_name()));
+            if (host().worker(to).arch == rt::Arch::cuda)
+                on_gpu().insert(std::string(t.codelet_name()));
         }
         host().wake(to);
     }
@@ -87,17 +88,20 @@ protected:
     void SetUp() override
     {
         PrecisionSweep::SetUp();
-        runtime_ = std::make_unique<rt::Runtime>(rt::RuntimeConfig{
-            .ncpus = 1, .scheduler = "cuda-first", .ncuda = 1, .cuda_memory = "1MB", .perfmodel_dir = "none"});
+        runtime_ = std::make_unique<rt::Runtime>(rt::RuntimeConfig{.ncpus = 1,
+                                                                   .scheduler = "cuda-first",
+                                                                   .ncuda = 1,
+                                                                   .cuda_memory = "1MB",
+                                                                   .perfmodel_dir = "none"});
         bool gpu = false;
-        for (rt::WorkerId w = 0; w < runtime_->worker_count(); ++w) gpu = gpu || runtime_->worker(w).arch == rt::Arch::cuda;
+        for (rt::WorkerId w = 0; w < runtime_->worker_count(); ++w)
+            gpu = gpu || runtime_->worker(w).arch == rt::Arch::cuda;
         if (!gpu) GTEST_SKIP() << "no GPU: the CUDA tile kernels' tests need one";
         CudaFirst::on_gpu().clear();
     }
     /// Expects the GPU to have been given the codelet of tile routine `routine` ("gemm":
     /// "dgemm" in double), with T the precision.
-    template <Scalar T>
-    void expect_on_gpu(char const* routine)
+    template <Scalar T> void expect_on_gpu(char const* routine)
     {
         std::string name = routine;
         name.insert(name.begin(), tessera::la::by_precision<T>("s", "d", "c", "z")[0]);
@@ -121,8 +125,8 @@ TEST_P(CudaTileKernels, PotrfPotrsAndPotri)
             // A0 = L L^H (lower) or U^H U (upper)
             Dense<T> LLh(n, n);
             blas::gemm<T>(uplo == Uplo::lower ? Op::notrans : Op::conjtrans,
-                          uplo == Uplo::lower ? Op::conjtrans : Op::notrans, n, n, n, T(1), L.data(), L.ld, L.data(),
-                          L.ld, T(0), LLh.data(), LLh.ld);
+                          uplo == Uplo::lower ? Op::conjtrans : Op::notrans, n, n, n, T(1),
+                          L.data(), L.ld, L.data(), L.ld, T(0), LLh.data(), LLh.ld);
             EXPECT_LT(norm1_diff(LLh, A0) / (double(n) * norm1(A0) * eps<T>()), tol) << char(uplo);
 
             const Dense<T> B0 = random_dense<T>(n, 40, 5);
@@ -134,8 +138,8 @@ TEST_P(CudaTileKernels, PotrfPotrsAndPotri)
             Dense<T> X = hermitian_from(to_dense(A), uplo);
             Dense<T> R(n, n);
             for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
-            blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, X.data(), X.ld, T(1), R.data(),
-                          R.ld);
+            blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, X.data(),
+                          X.ld, T(1), R.data(), R.ld);
             EXPECT_LT(norm1(R) / (norm1(A0) * norm1(X) * double(n) * eps<T>()), tol) << char(uplo);
         }
         for (char const* routine : {"potrf", "trsm", "syrk", "gemm", "trtri", "lauum", "trmm"})
@@ -155,7 +159,8 @@ TEST_P(CudaTileKernels, TrtriWithAUnitDiagonalKeepsTheDiagonal)
             Dense<T> T0 = triangle(to_dense(F), uplo);
             for (int64_t j = 0; j < n; ++j)
                 for (int64_t i = 0; i < n; ++i)
-                    if (i != j) T0(i, j) /= T0(uplo == Uplo::lower ? j : i, uplo == Uplo::lower ? j : i);
+                    if (i != j)
+                        T0(i, j) /= T0(uplo == Uplo::lower ? j : i, uplo == Uplo::lower ? j : i);
             for (int64_t i = 0; i < n; ++i) T0(i, i) = T(7);  // never read nor written
             auto A = tiles_of(rt(), with_other_triangle_nan(T0, uplo), nb);
             CudaFirst::on_gpu().clear();
@@ -166,8 +171,8 @@ TEST_P(CudaTileKernels, TrtriWithAUnitDiagonalKeepsTheDiagonal)
             const Dense<T> T1 = triangle(T0, uplo, Diag::unit), X1 = triangle(X, uplo, Diag::unit);
             Dense<T> R(n, n);
             for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
-            blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), T1.data(), T1.ld, X1.data(), X1.ld, T(1),
-                          R.data(), R.ld);
+            blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), T1.data(), T1.ld, X1.data(),
+                          X1.ld, T(1), R.data(), R.ld);
             EXPECT_LT(norm1(R) / (norm1(T1) * norm1(X1) * double(n) * eps<T>()), tol) << char(uplo);
             int64_t written = 0;
             for (int64_t i = 0; i < n; ++i) written += X(i, i) != T(7);
@@ -201,10 +206,11 @@ TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
         const Dense<T> X = to_dense(A);
         Dense<T> R(n, n);
         for (int64_t i = 0; i < n; ++i) R(i, i) = T(1);
-        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, X.data(), X.ld, T(1), R.data(),
-                      R.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(-1), A0.data(), A0.ld, X.data(), X.ld,
+                      T(1), R.data(), R.ld);
         EXPECT_LT(norm1(R) / (norm1(A0) * norm1(X) * double(n) * eps<T>()), tol) << "getri";
-        for (char const* routine : {"getrf_panel", "laswp", "laswp_all", "trsm", "gemm", "getri_split", "getri_swap"})
+        for (char const* routine :
+             {"getrf_panel", "laswp", "laswp_all", "trsm", "gemm", "getri_split", "getri_swap"})
             expect_on_gpu<T>(routine);
 
         // LU without pivoting of an HPD matrix (stable): A0 = L U
@@ -216,11 +222,14 @@ TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
         Dense<T> L(n, n), U(n, n), P(n, n);
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < n; ++i) {
-                if (i > j) L(i, j) = LU(i, j);
-                else U(i, j) = LU(i, j);
+                if (i > j)
+                    L(i, j) = LU(i, j);
+                else
+                    U(i, j) = LU(i, j);
             }
         for (int64_t i = 0; i < n; ++i) L(i, i) = T(1);
-        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0), P.data(), P.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, n, n, n, T(1), L.data(), L.ld, U.data(), U.ld, T(0),
+                      P.data(), P.ld);
         EXPECT_LT(norm1_diff(P, H) / (double(n) * norm1(H) * eps<T>()), tol) << "getrf_nopiv";
         expect_on_gpu<T>("getrf_nopiv");
     });
@@ -244,24 +253,30 @@ TEST_P(CudaTileKernels, TileQrUpdatesFromEitherSide)
             const Dense<T> R = to_dense(A), Q = to_dense(Qt);
             Dense<T> E(m, m), D = A0;
             for (int64_t i = 0; i < m; ++i) E(i, i) = T(1);
-            blas::gemm<T>(Op::conjtrans, Op::notrans, m, m, m, T(-1), Q.data(), Q.ld, Q.data(), Q.ld, T(1), E.data(), E.ld);
-            EXPECT_LT(norm1(E) / (double(m) * eps<T>()), tol) << "orthogonality, tree " << int(tree);
+            blas::gemm<T>(Op::conjtrans, Op::notrans, m, m, m, T(-1), Q.data(), Q.ld, Q.data(),
+                          Q.ld, T(1), E.data(), E.ld);
+            EXPECT_LT(norm1(E) / (double(m) * eps<T>()), tol)
+                << "orthogonality, tree " << int(tree);
             Dense<T> Rk(m, cols);
             for (int64_t j = 0; j < cols; ++j)
                 for (int64_t i = 0; i <= std::min(j, m - 1); ++i) Rk(i, j) = R(i, j);
-            blas::gemm<T>(Op::notrans, Op::notrans, m, cols, m, T(-1), Q.data(), Q.ld, Rk.data(), Rk.ld, T(1), D.data(),
-                          D.ld);
-            EXPECT_LT(norm1(D) / (double(m) * norm1(A0) * eps<T>()), tol) << "A - Q R, tree " << int(tree);
+            blas::gemm<T>(Op::notrans, Op::notrans, m, cols, m, T(-1), Q.data(), Q.ld, Rk.data(),
+                          Rk.ld, T(1), D.data(), D.ld);
+            EXPECT_LT(norm1(D) / (double(m) * norm1(A0) * eps<T>()), tol)
+                << "A - Q R, tree " << int(tree);
             for (Side side : {Side::left, Side::right})
                 for (Op op : {Op::notrans, Op::conjtrans}) {
-                    const Dense<T> C0 = side == Side::left ? random_dense<T>(m, 40, 42) : random_dense<T>(40, m, 43);
+                    const Dense<T> C0 = side == Side::left ? random_dense<T>(m, 40, 42)
+                                                           : random_dense<T>(40, m, 43);
                     auto C = tiles_of(rt(), C0, nb);
                     tessera::unmqr(side, op, A, F, C);
                     Dense<T> P(C0.m, C0.n);
                     if (side == Side::left)
-                        blas::gemm<T>(op, Op::notrans, m, 40, m, T(1), Q.data(), Q.ld, C0.data(), C0.ld, T(0), P.data(), P.ld);
+                        blas::gemm<T>(op, Op::notrans, m, 40, m, T(1), Q.data(), Q.ld, C0.data(),
+                                      C0.ld, T(0), P.data(), P.ld);
                     else
-                        blas::gemm<T>(Op::notrans, op, 40, m, m, T(1), C0.data(), C0.ld, Q.data(), Q.ld, T(0), P.data(), P.ld);
+                        blas::gemm<T>(Op::notrans, op, 40, m, m, T(1), C0.data(), C0.ld, Q.data(),
+                                      Q.ld, T(0), P.data(), P.ld);
                     EXPECT_LT(norm1_diff(to_dense(C), P) / (norm1(C0) * double(m) * eps<T>()), tol)
                         << "side " << char(side) << " op " << char(op) << ", tree " << int(tree);
                 }
@@ -297,7 +312,8 @@ TEST_P(CudaTileKernels, CompactQrBlockUpdates)
         Dense<T> R(k, cols), D = A0;
         for (int64_t j = 0; j < cols; ++j)
             for (int64_t i = 0; i <= j; ++i) R(i, j) = F(i, j);
-        blas::gemm<T>(Op::notrans, Op::notrans, m, cols, k, T(-1), Q.data(), Q.ld, R.data(), R.ld, T(1), D.data(), D.ld);
+        blas::gemm<T>(Op::notrans, Op::notrans, m, cols, k, T(-1), Q.data(), Q.ld, R.data(), R.ld,
+                      T(1), D.data(), D.ld);
         EXPECT_LT(norm1(D) / (double(m) * norm1(A0) * eps<T>()), tol) << "A - Q R";
         for (Side side : {Side::left, Side::right}) {
             const Op op = side == Side::left ? Op::notrans : Op::conjtrans;
@@ -305,7 +321,8 @@ TEST_P(CudaTileKernels, CompactQrBlockUpdates)
             for (int64_t j = 0; j < k; ++j)
                 for (int64_t i = 0; i < m; ++i) Qfull(i, j) = F(i, j);
             ASSERT_EQ(blas::ungqr<T>(m, m, k, Qfull.data(), Qfull.ld, tau.data()), 0);
-            const Dense<T> C0 = side == Side::left ? random_dense<T>(m, 40, 52) : random_dense<T>(40, m, 53);
+            const Dense<T> C0 =
+                side == Side::left ? random_dense<T>(m, 40, 52) : random_dense<T>(40, m, 53);
             Dense<T> C = C0;
             {
                 auto V = tessera::TileMatrix<T>::wrap(rt(), F.data(), m, k, F.ld, nb);
@@ -318,12 +335,13 @@ TEST_P(CudaTileKernels, CompactQrBlockUpdates)
             }
             Dense<T> P(C0.m, C0.n);
             if (side == Side::left)
-                blas::gemm<T>(op, Op::notrans, m, 40, m, T(1), Qfull.data(), Qfull.ld, C0.data(), C0.ld, T(0), P.data(),
-                              P.ld);
+                blas::gemm<T>(op, Op::notrans, m, 40, m, T(1), Qfull.data(), Qfull.ld, C0.data(),
+                              C0.ld, T(0), P.data(), P.ld);
             else
-                blas::gemm<T>(Op::notrans, op, 40, m, m, T(1), C0.data(), C0.ld, Qfull.data(), Qfull.ld, T(0), P.data(),
-                              P.ld);
-            EXPECT_LT(norm1_diff(C, P) / (norm1(C0) * double(m) * eps<T>()), tol) << "side " << char(side);
+                blas::gemm<T>(Op::notrans, op, 40, m, m, T(1), C0.data(), C0.ld, Qfull.data(),
+                              Qfull.ld, T(0), P.data(), P.ld);
+            EXPECT_LT(norm1_diff(C, P) / (norm1(C0) * double(m) * eps<T>()), tol)
+                << "side " << char(side);
         }
     });
 }
@@ -335,7 +353,8 @@ TEST_P(CudaTileKernels, TrailingUpdateOfABlockOfColumns)
     with_precision([&]<class T>() {
         for (bool in_place : {true, false}) {
             CudaFirst::on_gpu().clear();
-            EXPECT_LT(lu_update_error<T>(rt(), in_place), tol) << (in_place ? "a LAPACK array" : "tiles of their own");
+            EXPECT_LT(lu_update_error<T>(rt(), in_place), tol)
+                << (in_place ? "a LAPACK array" : "tiles of their own");
             expect_on_gpu<T>("lu_update");
         }
     });
@@ -359,12 +378,13 @@ TEST_P(CudaTileKernels, PrecisionConversionsOfTheMixedSolvers)
                     tessera::Sequence s{rt()};
                     for (int64_t j = 0; j < A.nt(); ++j)
                         for (int64_t i = 0; i < A.mt(); ++i)
-                            s.submit(la::cl::round_to_single<T>, rt::read(A(i, j)), rt::write(L(i, j)),
-                                     rt::value(&overflow));
+                            s.submit(la::cl::round_to_single<T>, rt::read(A(i, j)),
+                                     rt::write(L(i, j)), rt::value(&overflow));
                     ASSERT_EQ(s.wait(), 0);
                 }
                 EXPECT_EQ(overflow.load(), beyond);
-                EXPECT_TRUE(CudaFirst::on_gpu().contains(std::same_as<T, double> ? "dlag2s" : "zlag2c"));
+                EXPECT_TRUE(
+                    CudaFirst::on_gpu().contains(std::same_as<T, double> ? "dlag2s" : "zlag2c"));
                 const Dense<S> got = to_dense(L);
                 int64_t wrong = 0;
                 for (int64_t j = 0; j < 40; ++j)
@@ -383,15 +403,16 @@ TEST_P(CudaTileKernels, PrecisionConversionsOfTheMixedSolvers)
                     tessera::Sequence s{rt()};
                     for (int64_t j = 0; j < X.nt(); ++j)
                         for (int64_t i = 0; i < X.mt(); ++i)
-                            s.submit(la::cl::widen_to_double<T>, rt::read(L(i, j)), rt::readwrite(X(i, j)),
-                                     rt::value(accumulate));
+                            s.submit(la::cl::widen_to_double<T>, rt::read(L(i, j)),
+                                     rt::readwrite(X(i, j)), rt::value(accumulate));
                     ASSERT_EQ(s.wait(), 0);
                 }
                 const Dense<T> W = to_dense(X);
                 for (int64_t j = 0; j < 40; ++j)
                     for (int64_t i = 0; i < n; ++i) wrong += W(i, j) != T(2) * T(got(i, j));
                 EXPECT_EQ(wrong, 0) << "entries not widened exactly";
-                EXPECT_TRUE(CudaFirst::on_gpu().contains(std::same_as<T, double> ? "slag2d" : "clag2z"));
+                EXPECT_TRUE(
+                    CudaFirst::on_gpu().contains(std::same_as<T, double> ? "slag2d" : "clag2z"));
             }
         }
     });
@@ -404,7 +425,8 @@ TEST_P(CudaTileKernels, PotrfInfoOfAMatrixThatIsNotPositiveDefinite)
             Dense<T> A0 = hpd_dense<T>(n, 4);
             A0(70, 70) = T(-1);  // the leading minor of order 71 is not positive definite
             auto A = tiles_of(rt(), A0, nb);
-            EXPECT_EQ(tessera::potrf(uplo, A), blas::potrf<T>(uplo, n, A0.data(), A0.ld)) << char(uplo);
+            EXPECT_EQ(tessera::potrf(uplo, A), blas::potrf<T>(uplo, n, A0.data(), A0.ld))
+                << char(uplo);
         }
         expect_on_gpu<T>("potrf");
     });
@@ -420,7 +442,8 @@ TEST_P(CudaTileKernels, PotrfInfoOfANanPivotIsLapacks)
                 Dense<T> A0 = hpd_dense<T>(n, 4);
                 A0(i, j) = A0(j, i) = nan;
                 auto A = tiles_of(rt(), A0, nb);
-                EXPECT_EQ(tessera::potrf(uplo, A), i + 1) << char(uplo) << " NaN at " << i << "," << j;
+                EXPECT_EQ(tessera::potrf(uplo, A), i + 1)
+                    << char(uplo) << " NaN at " << i << "," << j;
             }
         expect_on_gpu<T>("potrf");
     });
@@ -430,25 +453,30 @@ TEST_P(CudaTileKernels, Blas3AgainstTheHost)
 {
     with_precision([&]<class T>() {
         const T alpha = scalar<T>(0.5, -0.25), beta = scalar<T>(-1.5, 0.5);
-        const Dense<T> A0 = random_dense<T>(n, n, 7), B0 = random_dense<T>(n, n, 8), C0 = random_dense<T>(n, n, 9);
+        const Dense<T> A0 = random_dense<T>(n, n, 7), B0 = random_dense<T>(n, n, 8),
+                       C0 = random_dense<T>(n, n, 9);
         auto error = [&](Dense<T> const& got, Dense<T> const& want) {
-            return norm1_diff(got, want) / (double(n) * (norm1(A0) * norm1(B0) + norm1(C0)) * eps<T>());
+            return norm1_diff(got, want) /
+                   (double(n) * (norm1(A0) * norm1(B0) + norm1(C0)) * eps<T>());
         };
         for (Op ta : {Op::notrans, Op::trans, Op::conjtrans})
             for (Op tb : {Op::notrans, Op::conjtrans}) {
-                auto A = tiles_of(rt(), A0, nb), B = tiles_of(rt(), B0, nb), C = tiles_of(rt(), C0, nb);
+                auto A = tiles_of(rt(), A0, nb), B = tiles_of(rt(), B0, nb),
+                     C = tiles_of(rt(), C0, nb);
                 tessera::gemm(ta, tb, alpha, A, B, beta, C);
                 Dense<T> want = C0;
-                blas::gemm<T>(ta, tb, n, n, n, alpha, A0.data(), A0.ld, B0.data(), B0.ld, beta, want.data(), want.ld);
+                blas::gemm<T>(ta, tb, n, n, n, alpha, A0.data(), A0.ld, B0.data(), B0.ld, beta,
+                              want.data(), want.ld);
                 EXPECT_LT(error(to_dense(C), want), tol) << "gemm " << char(ta) << char(tb);
             }
         for (Side side : {Side::left, Side::right})
             for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
-                auto A = tiles_of(rt(), A0, nb), B = tiles_of(rt(), B0, nb), C = tiles_of(rt(), C0, nb);
+                auto A = tiles_of(rt(), A0, nb), B = tiles_of(rt(), B0, nb),
+                     C = tiles_of(rt(), C0, nb);
                 tessera::symm(side, uplo, alpha, A, B, beta, C);
                 Dense<T> want = C0;
-                blas::symm<T>(side, uplo, false, n, n, alpha, A0.data(), A0.ld, B0.data(), B0.ld, beta, want.data(),
-                              want.ld);
+                blas::symm<T>(side, uplo, false, n, n, alpha, A0.data(), A0.ld, B0.data(), B0.ld,
+                              beta, want.data(), want.ld);
                 EXPECT_LT(error(to_dense(C), want), tol) << "symm " << char(side) << char(uplo);
             }
         for (Uplo uplo : {Uplo::lower, Uplo::upper})
@@ -457,7 +485,8 @@ TEST_P(CudaTileKernels, Blas3AgainstTheHost)
                 const real_t<T> ra = real_t<T>(0.5), rb = real_t<T>(-1.5);
                 tessera::herk(uplo, trans, ra, A, rb, C);
                 Dense<T> want = hermitian_from(C0, uplo);
-                blas::syrk<T>(uplo, trans, true, n, n, T(ra), A0.data(), A0.ld, T(rb), want.data(), want.ld);
+                blas::syrk<T>(uplo, trans, true, n, n, T(ra), A0.data(), A0.ld, T(rb), want.data(),
+                              want.ld);
                 EXPECT_LT(error(triangle(to_dense(C), uplo), triangle(want, uplo)), tol)
                     << "herk " << char(uplo) << char(trans);
             }
@@ -468,14 +497,18 @@ TEST_P(CudaTileKernels, Blas3AgainstTheHost)
                         // a well-conditioned triangle: the identity plus small entries
                         Dense<T> T0 = triangle(A0, uplo);
                         for (int64_t j = 0; j < n; ++j)
-                            for (int64_t i = 0; i < n; ++i) T0(i, j) = i == j ? T(2) : T0(i, j) * T(1.0 / double(n));
+                            for (int64_t i = 0; i < n; ++i)
+                                T0(i, j) = i == j ? T(2) : T0(i, j) * T(1.0 / double(n));
                         auto A = tiles_of(rt(), T0, nb), B = tiles_of(rt(), B0, nb);
                         tessera::trmm(side, uplo, trans, diag, alpha, A, B);
                         tessera::trsm(side, uplo, trans, diag, T(1) / alpha, A, B);  // back to B0
-                        EXPECT_LT(norm1_diff(to_dense(B), B0) / (double(n) * norm1(B0) * eps<T>()), tol)
-                            << "trmm then trsm " << char(side) << char(uplo) << char(trans) << char(diag);
+                        EXPECT_LT(norm1_diff(to_dense(B), B0) / (double(n) * norm1(B0) * eps<T>()),
+                                  tol)
+                            << "trmm then trsm " << char(side) << char(uplo) << char(trans)
+                            << char(diag);
                     }
-        for (char const* routine : {"gemm", "symm", "syrk", "trmm", "trsm"}) expect_on_gpu<T>(routine);
+        for (char const* routine : {"gemm", "symm", "syrk", "trmm", "trsm"})
+            expect_on_gpu<T>(routine);
     });
 }
 
@@ -507,8 +540,8 @@ TEST_P(CudaTileKernels, SyrkAndHerkWithAlphaZeroReferenceNoA)
                         if (hermitian && i == j) want(i, j) = T(std::real(want(i, j)));
                     }
                 EXPECT_FALSE(has_nan(got)) << (hermitian ? "herk " : "syrk ") << char(uplo);
-                EXPECT_LT(norm1_diff(got, want) / (norm1(C0) * eps<T>()), tol) << (hermitian ? "herk " : "syrk ")
-                                                                                   << char(uplo);
+                EXPECT_LT(norm1_diff(got, want) / (norm1(C0) * eps<T>()), tol)
+                    << (hermitian ? "herk " : "syrk ") << char(uplo);
             }
         expect_on_gpu<T>("syrk");
     });

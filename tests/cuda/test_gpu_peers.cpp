@@ -31,7 +31,10 @@ protected:
     }
 };
 
-bool timed(double seconds) { return std::isfinite(seconds) && seconds >= 0; }
+bool timed(double seconds)
+{
+    return std::isfinite(seconds) && seconds >= 0;
+}
 
 TEST_P(GpuPeers, EachPeerRunsOnTheBenchInputs)
 {
@@ -61,8 +64,10 @@ TEST_P(GpuPeers, EachPeerRunsOnTheBenchInputs)
         EXPECT_TRUE(timed(gpu::gesv_seconds<T>(n, nrhs, A.data(), B.data(), reps)));
         if constexpr (std::same_as<T, double> || std::same_as<T, std::complex<double>>) {
             int iter = -100;
-            EXPECT_TRUE(timed(gpu::mixed_gesv_seconds<T>(n, nrhs, H.data(), B.data(), reps, &iter)));
-            EXPECT_GE(iter, 0) << "a well-conditioned system converges without falling back to double";
+            EXPECT_TRUE(
+                timed(gpu::mixed_gesv_seconds<T>(n, nrhs, H.data(), B.data(), reps, &iter)));
+            EXPECT_GE(iter, 0)
+                << "a well-conditioned system converges without falling back to double";
         } else {
             int iter = 0;
             EXPECT_THROW((void)gpu::mixed_gesv_seconds<T>(n, nrhs, H.data(), B.data(), reps, &iter),
@@ -90,7 +95,8 @@ TEST_P(GpuPeers, AFailedFactorizationIsAnError)
         const Dense<T> B = random_dense<T>(n, 2, 4);
         for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
             EXPECT_THROW((void)gpu::potrf_seconds<T>(uplo, n, H.data(), 1), tessera::Error);
-            EXPECT_THROW((void)gpu::posv_seconds<T>(uplo, n, 2, H.data(), B.data(), 1), tessera::Error);
+            EXPECT_THROW((void)gpu::posv_seconds<T>(uplo, n, 2, H.data(), B.data(), 1),
+                         tessera::Error);
         }
         Dense<T> S = random_dense<T>(n, n, 6);  // singular: column 7 is zero
         for (int64_t i = 0; i < n; ++i) S(i, 7) = T(0);

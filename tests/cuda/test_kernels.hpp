@@ -13,7 +13,8 @@ using Stream = CUstream_st*;
 void launch_fill(double* x, int64_t n, double value, Stream s);
 void launch_add(double* x, int64_t n, double value, Stream s);
 /// *mismatches += the number of x[i] != value (device memory).
-void launch_count_mismatches(double const* x, int64_t n, double value, int64_t* mismatches, Stream s);
+void launch_count_mismatches(double const* x, int64_t n, double value, int64_t* mismatches,
+                             Stream s);
 /// Keeps one thread busy for about `seconds` (clock64 at the device's clock rate).
 void launch_spin(double seconds, Stream s);
 /// A launch that cannot start (more threads per block than any GPU has): the launch itself

@@ -42,7 +42,10 @@ std::map<cufftHandle, Plan>& plans()
     return *all;
 }
 
-std::size_t element_bytes(cufftType t) { return t == CUFFT_C2C ? 8 : t == CUFFT_Z2Z ? 16 : 0; }
+std::size_t element_bytes(cufftType t)
+{
+    return t == CUFFT_C2C ? 8 : t == CUFFT_Z2Z ? 16 : 0;
+}
 
 std::size_t elements(std::vector<int> const& n)
 {
@@ -74,14 +77,16 @@ template <class C> void dft(C* data, std::vector<int> const& n, int batch, int s
             out.resize(L);
             twiddle.resize(L);
             for (std::size_t m = 0; m < L; ++m)
-                twiddle[m] = std::complex<double>(std::polar(1.0L, sign * 2 * std::numbers::pi_v<long double> *
-                                                                       (long double)(m) / (long double)(len)));
+                twiddle[m] = std::complex<double>(
+                    std::polar(1.0L, sign * 2 * std::numbers::pi_v<long double> * (long double)(m) /
+                                         (long double)(len)));
             for (std::size_t first = 0; first < total; ++first) {
                 if ((first / stride) % L != 0) continue;  // not the start of a line
                 for (std::size_t j = 0; j < L; ++j) line[j] = a[first + j * stride];
                 for (std::size_t k = 0; k < L; ++k) {
                     std::complex<double> sum = 0;
-                    for (std::size_t j = 0, jk = 0; j < L; ++j, jk = (jk + k) % L) sum += line[j] * twiddle[jk];
+                    for (std::size_t j = 0, jk = 0; j < L; ++j, jk = (jk + k) % L)
+                        sum += line[j] * twiddle[jk];
                     out[k] = sum;
                 }
                 for (std::size_t k = 0; k < L; ++k) a[first + k * stride] = C(out[k]);
@@ -90,7 +95,8 @@ template <class C> void dft(C* data, std::vector<int> const& n, int batch, int s
     }
 }
 
-template <class C> cufftResult exec(cufftHandle h, cufftType type, void* in, void* out, int direction)
+template <class C>
+cufftResult exec(cufftHandle h, cufftType type, void* in, void* out, int direction)
 {
     Plan p;
     {
@@ -104,7 +110,8 @@ template <class C> cufftResult exec(cufftHandle h, cufftType type, void* in, voi
     Device& d = device_of(p.stream);
     if (d.fault.load() != cudaSuccess) return CUFFT_EXEC_FAILED;
     const std::size_t bytes = elements(p.n) * std::size_t(p.batch) * sizeof(C);
-    if (!kernel_touches(d, in, bytes, "cufftExec: input") || !kernel_touches(d, out, bytes, "cufftExec: output"))
+    if (!kernel_touches(d, in, bytes, "cufftExec: input") ||
+        !kernel_touches(d, out, bytes, "cufftExec: output"))
         return CUFFT_SUCCESS;
     submit(p.stream, [p, in, out, bytes, direction] {
         if (in != out) std::memcpy(out, in, bytes);
@@ -130,16 +137,16 @@ cufftResult cufftCreate(cufftHandle* plan)
     return CUFFT_SUCCESS;
 }
 
-cufftResult cufftEstimateMany(int rank, int* n, int*, int, int, int*, int, int, cufftType type, int batch,
-                              size_t* work)
+cufftResult cufftEstimateMany(int rank, int* n, int*, int, int, int*, int, int, cufftType type,
+                              int batch, size_t* work)
 {
     if (rank < 1 || rank > 3 || !n || batch < 1 || !work) return CUFFT_INVALID_VALUE;
     *work = work_bytes(std::vector<int>(n, n + rank), batch, type);
     return CUFFT_SUCCESS;
 }
 
-cufftResult cufftMakePlanMany(cufftHandle plan, int rank, int* n, int* inembed, int, int, int* onembed, int, int,
-                              cufftType type, int batch, size_t* work)
+cufftResult cufftMakePlanMany(cufftHandle plan, int rank, int* n, int* inembed, int, int,
+                              int* onembed, int, int, cufftType type, int batch, size_t* work)
 {
     if (rank < 1 || rank > 3 || !n || batch < 1) return CUFFT_INVALID_VALUE;
     for (int i = 0; i < rank; ++i)
@@ -167,12 +174,12 @@ cufftResult cufftMakePlanMany(cufftHandle plan, int rank, int* n, int* inembed, 
     return CUFFT_SUCCESS;
 }
 
-cufftResult cufftPlanMany(cufftHandle* plan, int rank, int* n, int* inembed, int istride, int idist, int* onembed,
-                          int ostride, int odist, cufftType type, int batch)
+cufftResult cufftPlanMany(cufftHandle* plan, int rank, int* n, int* inembed, int istride, int idist,
+                          int* onembed, int ostride, int odist, cufftType type, int batch)
 {
     if (cufftResult r = cufftCreate(plan); r != CUFFT_SUCCESS) return r;
-    cufftResult r = cufftMakePlanMany(*plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
-                                      nullptr);
+    cufftResult r = cufftMakePlanMany(*plan, rank, n, inembed, istride, idist, onembed, ostride,
+                                      odist, type, batch, nullptr);
     if (r != CUFFT_SUCCESS) cufftDestroy(*plan);
     return r;
 }
@@ -205,14 +212,27 @@ cufftResult cufftExecC2C(cufftHandle plan, cufftComplex* in, cufftComplex* out, 
     return exec<std::complex<float>>(plan, CUFFT_C2C, in, out, direction);
 }
 
-cufftResult cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleComplex* out, int direction)
+cufftResult cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleComplex* out,
+                         int direction)
 {
     return exec<std::complex<double>>(plan, CUFFT_Z2Z, in, out, direction);
 }
 
-cufftResult cufftExecR2C(cufftHandle, cufftReal*, cufftComplex*) { return CUFFT_NOT_SUPPORTED; }
-cufftResult cufftExecC2R(cufftHandle, cufftComplex*, cufftReal*) { return CUFFT_NOT_SUPPORTED; }
-cufftResult cufftExecD2Z(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*) { return CUFFT_NOT_SUPPORTED; }
-cufftResult cufftExecZ2D(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*) { return CUFFT_NOT_SUPPORTED; }
+cufftResult cufftExecR2C(cufftHandle, cufftReal*, cufftComplex*)
+{
+    return CUFFT_NOT_SUPPORTED;
+}
+cufftResult cufftExecC2R(cufftHandle, cufftComplex*, cufftReal*)
+{
+    return CUFFT_NOT_SUPPORTED;
+}
+cufftResult cufftExecD2Z(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*)
+{
+    return CUFFT_NOT_SUPPORTED;
+}
+cufftResult cufftExecZ2D(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*)
+{
+    return CUFFT_NOT_SUPPORTED;
+}
 
 }  // extern "C"

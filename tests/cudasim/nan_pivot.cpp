@@ -10,16 +10,18 @@
 
 namespace tessera::la::kernels::cuda {
 
-cudaError_t find_nan_pivot(cudaStream_t stream, int64_t n, std::size_t real_bytes, bool complex, void const* a,
-                           int64_t lda, int* info)
+cudaError_t find_nan_pivot(cudaStream_t stream, int64_t n, std::size_t real_bytes, bool complex,
+                           void const* a, int64_t lda, int* info)
 {
     namespace sim = tessera::cudasim;
     if (n <= 0) return cudaSuccess;
-    if (n > INT_MAX || (real_bytes != 4 && real_bytes != 8)) return sim::record(cudaErrorInvalidValue);
+    if (n > INT_MAX || (real_bytes != 4 && real_bytes != 8))
+        return sim::record(cudaErrorInvalidValue);
     sim::Device& d = sim::device_of(stream);
     if (d.fault.load() != cudaSuccess) return sim::record(d.fault.load());
     const std::size_t entry = real_bytes * (complex ? 2 : 1);
-    if (!sim::kernel_touches(d, a, sim::matrix_bytes(n, n, lda, entry), "find_nan_pivot_kernel: A") ||
+    if (!sim::kernel_touches(d, a, sim::matrix_bytes(n, n, lda, entry),
+                             "find_nan_pivot_kernel: A") ||
         !sim::kernel_touches(d, info, sizeof(int), "find_nan_pivot_kernel: info"))
         return cudaSuccess;
     sim::submit(stream, [=] {

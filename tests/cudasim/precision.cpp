@@ -14,27 +14,33 @@ namespace {
 namespace sim = tessera::cudasim;
 
 /// The launch's checks: the device not faulted, both matrices in device memory.
-bool can_launch(cudaStream_t stream, int64_t m, int64_t n, void const* from, int64_t ldf, std::size_t from_bytes,
-                void const* to, int64_t ldt, std::size_t to_bytes, char const* kernel, cudaError_t& status)
+bool can_launch(cudaStream_t stream, int64_t m, int64_t n, void const* from, int64_t ldf,
+                std::size_t from_bytes, void const* to, int64_t ldt, std::size_t to_bytes,
+                char const* kernel, cudaError_t& status)
 {
     if (n > 8 * 65535) {
         status = sim::record(cudaErrorInvalidValue);
         return false;
     }
     sim::Device* d = sim::device_for_launch(stream, status);
-    return d && sim::kernel_touches(*d, from, sim::matrix_bytes(m, n, ldf, from_bytes), std::string(kernel) + ": source") &&
-           sim::kernel_touches(*d, to, sim::matrix_bytes(m, n, ldt, to_bytes), std::string(kernel) + ": target");
+    return d &&
+           sim::kernel_touches(*d, from, sim::matrix_bytes(m, n, ldf, from_bytes),
+                               std::string(kernel) + ": source") &&
+           sim::kernel_touches(*d, to, sim::matrix_bytes(m, n, ldt, to_bytes),
+                               std::string(kernel) + ": target");
 }
 
 }  // namespace
 
-cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double const* hi, int64_t ldh, float* lo,
-                            int64_t ldl, int* overflow)
+cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double const* hi,
+                            int64_t ldh, float* lo, int64_t ldl, int* overflow)
 {
     if (m <= 0 || n <= 0) return cudaSuccess;
     cudaError_t status;
-    if (!can_launch(stream, m, n, hi, ldh, sizeof(double), lo, ldl, sizeof(float), "round_kernel", status) ||
-        !sim::kernel_touches(sim::device_of(stream), overflow, sizeof(int), "round_kernel: overflow"))
+    if (!can_launch(stream, m, n, hi, ldh, sizeof(double), lo, ldl, sizeof(float), "round_kernel",
+                    status) ||
+        !sim::kernel_touches(sim::device_of(stream), overflow, sizeof(int),
+                             "round_kernel: overflow"))
         return status;
     sim::submit(stream, [=] {
         constexpr double rmax = std::numeric_limits<float>::max();
@@ -48,12 +54,13 @@ cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double co
     return cudaSuccess;
 }
 
-cudaError_t widen_to_double(cudaStream_t stream, int64_t m, int64_t n, float const* lo, int64_t ldl, double* hi,
-                            int64_t ldh, bool accumulate)
+cudaError_t widen_to_double(cudaStream_t stream, int64_t m, int64_t n, float const* lo, int64_t ldl,
+                            double* hi, int64_t ldh, bool accumulate)
 {
     if (m <= 0 || n <= 0) return cudaSuccess;
     cudaError_t status;
-    if (!can_launch(stream, m, n, lo, ldl, sizeof(float), hi, ldh, sizeof(double), "widen_kernel", status))
+    if (!can_launch(stream, m, n, lo, ldl, sizeof(float), hi, ldh, sizeof(double), "widen_kernel",
+                    status))
         return status;
     sim::submit(stream, [=] {
         for (int64_t j = 0; j < n; ++j)

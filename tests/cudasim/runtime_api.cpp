@@ -13,7 +13,8 @@ namespace tessera::cudasim {
 
 // ---- Stream ------------------------------------------------------------------------------------
 
-Stream::Stream(Device& device) : device_(device), thread_([this] { run(); }) {}
+Stream::Stream(Device& device) : device_(device), thread_([this] { run(); })
+{}
 
 Stream::~Stream()
 {
@@ -78,10 +79,20 @@ std::size_t parse_bytes(char const* text, std::size_t fallback)
     double v = std::strtod(text, &end);
     double scale = 1;
     switch (end && *end ? *end : 'B') {
-        case 'K': case 'k': scale = 1024.0; break;
-        case 'M': case 'm': scale = 1024.0 * 1024; break;
-        case 'G': case 'g': scale = 1024.0 * 1024 * 1024; break;
-        default: break;
+    case 'K':
+    case 'k':
+        scale = 1024.0;
+        break;
+    case 'M':
+    case 'm':
+        scale = 1024.0 * 1024;
+        break;
+    case 'G':
+    case 'g':
+        scale = 1024.0 * 1024 * 1024;
+        break;
+    default:
+        break;
     }
     return v > 0 ? std::size_t(v * scale) : fallback;
 }
@@ -110,7 +121,10 @@ State& State::get()
     return state;
 }
 
-Device& State::current() { return *devices_[std::size_t(current_ordinal)]; }
+Device& State::current()
+{
+    return *devices_[std::size_t(current_ordinal)];
+}
 
 Memory State::classify(void const* p, std::size_t bytes, Device** owner)
 {
@@ -122,7 +136,8 @@ Memory State::classify(void const* p, std::size_t bytes, Device** owner)
     --it;
     if (a >= it->first + std::max<std::size_t>(it->second.bytes, 1)) return Memory::pageable_host;
     if (it->second.device < 0) return Memory::pinned_host;
-    if (a + bytes > it->first + it->second.bytes) return Memory::pageable_host;  // runs past its end
+    if (a + bytes > it->first + it->second.bytes)
+        return Memory::pageable_host;  // runs past its end
     if (owner) *owner = devices_[std::size_t(it->second.device)].get();
     return Memory::device;
 }
@@ -141,7 +156,10 @@ void refuse_copies_to_host(int ordinal, int count)
     st.device(ordinal).copies_to_host_to_refuse = count;
 }
 
-void set_unavailable(int ordinal, bool unavailable) { State::get().device(ordinal).unavailable = unavailable; }
+void set_unavailable(int ordinal, bool unavailable)
+{
+    State::get().device(ordinal).unavailable = unavailable;
+}
 
 std::size_t leave_free(int ordinal, std::size_t bytes)
 {
@@ -179,8 +197,8 @@ void submit(cudaStream_t s, std::function<void()> op, bool even_after_fault)
 
 void fault(Device& device, cudaError_t status, std::string const& why)
 {
-    std::fprintf(stderr, "cudasim: device %d faults (%s): %s\n", device.ordinal, cudaGetErrorName(status),
-                 why.c_str());
+    std::fprintf(stderr, "cudasim: device %d faults (%s): %s\n", device.ordinal,
+                 cudaGetErrorName(status), why.c_str());
     cudaError_t none = cudaSuccess;
     device.fault.compare_exchange_strong(none, status);
 }
@@ -202,7 +220,10 @@ bool kernel_touches(Device& device, void const* p, std::size_t bytes, std::strin
 namespace {
 
 /// The sticky error of the current device, recorded as the last error.
-cudaError_t sticky(Device& d) { return record(d.fault.load()); }
+cudaError_t sticky(Device& d)
+{
+    return record(d.fault.load());
+}
 
 /// cudaMemcpyKind's promise about each side, checked: a "device" side must lie inside one
 /// device allocation, a "host" side must not be device memory.
@@ -212,20 +233,25 @@ cudaError_t check_sides(void* dst, void const* src, std::size_t dst_bytes, std::
     State& st = State::get();
     const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-    for (auto [p, bytes, device, name] : {std::tuple{(void const*)dst, dst_bytes, dst_device, "destination"},
-                                          std::tuple{src, src_bytes, src_device, "source"}}) {
+    for (auto [p, bytes, device, name] :
+         {std::tuple{(void const*)dst, dst_bytes, dst_device, "destination"},
+          std::tuple{src, src_bytes, src_device, "source"}}) {
         if (bytes == 0) continue;
         Memory mem = st.classify(p, bytes);
         if (kind == cudaMemcpyDefault) {
             // a pointer that starts inside a device allocation must end inside it
             Device* owner = nullptr;
             if (st.classify(p, 1, &owner) == Memory::device && mem != Memory::device) {
-                std::fprintf(stderr, "cudasim: cudaMemcpy: the %s runs past its device allocation\n", name);
+                std::fprintf(stderr,
+                             "cudasim: cudaMemcpy: the %s runs past its device allocation\n", name);
                 return cudaErrorInvalidValue;
             }
         } else if (device != (mem == Memory::device)) {
-            std::fprintf(stderr, "cudasim: cudaMemcpy: the %s [%p, +%zu) is %s memory, the copy's kind says %s\n",
-                         name, p, bytes, mem == Memory::device ? "device" : "host", device ? "device" : "host");
+            std::fprintf(
+                stderr,
+                "cudasim: cudaMemcpy: the %s [%p, +%zu) is %s memory, the copy's kind says %s\n",
+                name, p, bytes, mem == Memory::device ? "device" : "host",
+                device ? "device" : "host");
             return cudaErrorInvalidValue;
         }
     }
@@ -250,12 +276,15 @@ bool pools_grant_access(void const* dst, void const* src)
         auto it = st.allocations.upper_bound(std::uintptr_t(p));
         if (it == st.allocations.begin()) return nullptr;
         --it;
-        return it->second.device >= 0 && std::uintptr_t(p) < it->first + it->second.bytes ? &it->second : nullptr;
+        return it->second.device >= 0 && std::uintptr_t(p) < it->first + it->second.bytes
+                   ? &it->second
+                   : nullptr;
     };
     std::lock_guard lock(st.m);
     State::Allocation const *d = find(dst), *s = find(src);
     if (!d || !s || d->device == s->device) return true;
-    return (!d->pool || d->pool->access.contains(s->device)) && (!s->pool || s->pool->access.contains(d->device));
+    return (!d->pool || d->pool->access.contains(s->device)) &&
+           (!s->pool || s->pool->access.contains(d->device));
 }
 
 /// Whether a copy from device memory to host memory is one refuse_copies_to_host asked to
@@ -263,33 +292,36 @@ bool pools_grant_access(void const* dst, void const* src)
 bool refused_to_host(void const* dst, void const* src, std::size_t dst_bytes, std::size_t src_bytes)
 {
     State& st = State::get();
-    bool some_refused = false;  // without looking the pointers up, for the copies of every other test
-    for (int d = 0; d < st.device_count(); ++d) some_refused |= st.device(d).copies_to_host_to_refuse.load() > 0;
+    bool some_refused =
+        false;  // without looking the pointers up, for the copies of every other test
+    for (int d = 0; d < st.device_count(); ++d)
+        some_refused |= st.device(d).copies_to_host_to_refuse.load() > 0;
     if (!some_refused) return false;
     Device* from = nullptr;
-    if (st.classify(src, src_bytes, &from) != Memory::device || st.classify(dst, dst_bytes) == Memory::device)
+    if (st.classify(src, src_bytes, &from) != Memory::device ||
+        st.classify(dst, dst_bytes) == Memory::device)
         return false;
     int left = from->copies_to_host_to_refuse.load();
-    while (left > 0 && !from->copies_to_host_to_refuse.compare_exchange_weak(left, left - 1)) {
-    }
+    while (left > 0 && !from->copies_to_host_to_refuse.compare_exchange_weak(left, left - 1)) {}
     return left > 0;
 }
 
-cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t spitch, std::size_t width,
-                    std::size_t height, cudaMemcpyKind kind, cudaStream_t stream)
+cudaError_t copy_2d(void* dst, std::size_t dpitch, void const* src, std::size_t spitch,
+                    std::size_t width, std::size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
     if (width > dpitch || width > spitch) return record(cudaErrorInvalidPitchValue);
     if (width == 0 || height == 0) return cudaSuccess;
     Device& d = device_of(stream);
     if (cudaError_t e = sticky(d)) return e;
-    std::size_t dst_bytes = (height - 1) * dpitch + width, src_bytes = (height - 1) * spitch + width;
+    std::size_t dst_bytes = (height - 1) * dpitch + width,
+                src_bytes = (height - 1) * spitch + width;
     if (cudaError_t e = check_sides(dst, src, dst_bytes, src_bytes, kind)) return record(e);
     if (!pools_grant_access(dst, src)) return record(cudaErrorInvalidValue);
     if (refused_to_host(dst, src, dst_bytes, src_bytes)) return record(cudaErrorUnknown);
     submit(stream, [=] {
         for (std::size_t r = 0; r < height; ++r)
-            std::memcpy(static_cast<std::byte*>(dst) + r * dpitch, static_cast<std::byte const*>(src) + r * spitch,
-                        width);
+            std::memcpy(static_cast<std::byte*>(dst) + r * dpitch,
+                        static_cast<std::byte const*>(src) + r * spitch, width);
     });
     return cudaSuccess;
 }
@@ -381,42 +413,67 @@ cudaError_t cudaGetLastError(void)
     cudaError_t e = State::last_error;
     State::last_error = cudaSuccess;
     State& st = State::get();
-    if (st.device_count() > 0 && st.current().fault.load() != cudaSuccess) return st.current().fault.load();
+    if (st.device_count() > 0 && st.current().fault.load() != cudaSuccess)
+        return st.current().fault.load();
     return e;
 }
 
-cudaError_t cudaPeekAtLastError(void) { return State::last_error; }
+cudaError_t cudaPeekAtLastError(void)
+{
+    return State::last_error;
+}
 
 const char* cudaGetErrorName(cudaError_t error)
 {
     switch (error) {
-        case cudaSuccess: return "cudaSuccess";
-        case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-        case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-        case cudaErrorInvalidPitchValue: return "cudaErrorInvalidPitchValue";
-        case cudaErrorNoDevice: return "cudaErrorNoDevice";
-        case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-        case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-        case cudaErrorNotReady: return "cudaErrorNotReady";
-        case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
-        case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
-        case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
-        case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
-        case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-        case cudaErrorUnknown: return "cudaErrorUnknown";
-        default: return "cudaError (simulated)";
+    case cudaSuccess:
+        return "cudaSuccess";
+    case cudaErrorInvalidValue:
+        return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation:
+        return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidPitchValue:
+        return "cudaErrorInvalidPitchValue";
+    case cudaErrorNoDevice:
+        return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice:
+        return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle:
+        return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady:
+        return "cudaErrorNotReady";
+    case cudaErrorIllegalAddress:
+        return "cudaErrorIllegalAddress";
+    case cudaErrorPeerAccessAlreadyEnabled:
+        return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorHostMemoryAlreadyRegistered:
+        return "cudaErrorHostMemoryAlreadyRegistered";
+    case cudaErrorHostMemoryNotRegistered:
+        return "cudaErrorHostMemoryNotRegistered";
+    case cudaErrorLaunchFailure:
+        return "cudaErrorLaunchFailure";
+    case cudaErrorUnknown:
+        return "cudaErrorUnknown";
+    default:
+        return "cudaError (simulated)";
     }
 }
 
 const char* cudaGetErrorString(cudaError_t error)
 {
     switch (error) {
-        case cudaSuccess: return "no error";
-        case cudaErrorMemoryAllocation: return "out of memory (simulated device)";
-        case cudaErrorNoDevice: return "no CUDA-capable device is detected (simulator: TESSERA_CUDASIM_DEVICES=0)";
-        case cudaErrorIllegalAddress: return "an illegal memory access was encountered (simulated)";
-        case cudaErrorLaunchFailure: return "unspecified launch failure (simulated)";
-        default: return cudaGetErrorName(error);
+    case cudaSuccess:
+        return "no error";
+    case cudaErrorMemoryAllocation:
+        return "out of memory (simulated device)";
+    case cudaErrorNoDevice:
+        return "no CUDA-capable device is detected (simulator: TESSERA_CUDASIM_DEVICES=0)";
+    case cudaErrorIllegalAddress:
+        return "an illegal memory access was encountered (simulated)";
+    case cudaErrorLaunchFailure:
+        return "unspecified launch failure (simulated)";
+    default:
+        return cudaGetErrorName(error);
     }
 }
 
@@ -448,7 +505,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device)
     if (!prop) return record(cudaErrorInvalidValue);
     if (device < 0 || device >= State::get().device_count()) return record(cudaErrorInvalidDevice);
     *prop = cudaDeviceProp{};
-    std::snprintf(prop->name, sizeof prop->name, "Tessera CUDA simulator %d (host threads)", device);
+    std::snprintf(prop->name, sizeof prop->name, "Tessera CUDA simulator %d (host threads)",
+                  device);
     prop->totalGlobalMem = State::get().device(device).capacity;
     prop->major = 9;
     prop->minor = 0;
@@ -462,10 +520,17 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
     if (!value) return record(cudaErrorInvalidValue);
     if (device < 0 || device >= State::get().device_count()) return record(cudaErrorInvalidDevice);
     switch (attr) {
-        case cudaDevAttrClockRate: *value = 1000000; break;  // kHz
-        case cudaDevAttrMemoryPoolsSupported: *value = State::get().memory_pools; break;
-        case cudaDevAttrComputeCapabilityMajor: *value = 9; break;  // as cudaGetDeviceProperties
-        default: *value = 0;
+    case cudaDevAttrClockRate:
+        *value = 1000000;
+        break;  // kHz
+    case cudaDevAttrMemoryPoolsSupported:
+        *value = State::get().memory_pools;
+        break;
+    case cudaDevAttrComputeCapabilityMajor:
+        *value = 9;
+        break;  // as cudaGetDeviceProperties
+    default:
+        *value = 0;
     }
     return cudaSuccess;
 }
@@ -496,7 +561,8 @@ cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int flags)
 {
     State& st = State::get();
     if (flags != 0) return record(cudaErrorInvalidValue);
-    if (peer < 0 || peer >= st.device_count() || peer == State::current_ordinal) return record(cudaErrorInvalidDevice);
+    if (peer < 0 || peer >= st.device_count() || peer == State::current_ordinal)
+        return record(cudaErrorInvalidDevice);
     std::lock_guard lock(st.m);
     if (!st.current().peers.insert(peer).second) return record(cudaErrorPeerAccessAlreadyEnabled);
     return cudaSuccess;
@@ -511,7 +577,10 @@ cudaError_t cudaDeviceSynchronize(void)
 
 // ---- memory ------------------------------------------------------------------------------------
 
-cudaError_t cudaMalloc(void** p, size_t bytes) { return allocate(p, bytes, State::get().current()); }
+cudaError_t cudaMalloc(void** p, size_t bytes)
+{
+    return allocate(p, bytes, State::get().current());
+}
 
 cudaError_t cudaFree(void* p)
 {
@@ -556,7 +625,8 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, cudaMemPoolProps const* props
     if (!pool || !props || props->allocType != cudaMemAllocationTypePinned ||
         props->location.type != cudaMemLocationTypeDevice)
         return record(cudaErrorInvalidValue);
-    if (props->location.id < 0 || props->location.id >= st.device_count()) return record(cudaErrorInvalidDevice);
+    if (props->location.id < 0 || props->location.id >= st.device_count())
+        return record(cudaErrorInvalidDevice);
     auto* made = new State::Pool{props->location.id, {}};
     std::lock_guard lock(st.m);
     st.pools.insert(made);
@@ -571,7 +641,8 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t handle)
     if (!pool) return record(cudaErrorInvalidValue);
     std::lock_guard lock(st.m);
     for (auto const& [at, a] : st.allocations)
-        if (a.pool == pool) return record(cudaErrorInvalidValue);  // the node frees its memory first
+        if (a.pool == pool)
+            return record(cudaErrorInvalidValue);  // the node frees its memory first
     st.pools.erase(pool);
     delete pool;
     return cudaSuccess;
@@ -598,7 +669,8 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t handle, cudaMemAccessDesc const* 
     for (size_t k = 0; k < count; ++k) {
         cudaMemAccessDesc const& d = descs[k];
         if (d.location.type != cudaMemLocationTypeDevice) return record(cudaErrorInvalidValue);
-        if (d.location.id < 0 || d.location.id >= st.device_count() || d.location.id == pool->device)
+        if (d.location.id < 0 || d.location.id >= st.device_count() ||
+            d.location.id == pool->device)
             return record(cudaErrorInvalidDevice);
         if (d.flags == cudaMemAccessFlagsProtReadWrite)
             pool->access.insert(d.location.id);
@@ -608,7 +680,8 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t handle, cudaMemAccessDesc const* 
     return cudaSuccess;
 }
 
-cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, cudaMemPool_t handle, cudaStream_t stream)
+cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, cudaMemPool_t handle,
+                                    cudaStream_t stream)
 {
     State::Pool* pool = pool_of(handle);
     if (!pool) return record(cudaErrorInvalidValue);
@@ -649,8 +722,9 @@ cudaError_t cudaHostRegister(void* p, size_t bytes, unsigned int)
     std::lock_guard lock(st.m);
     auto a = std::uintptr_t(p);
     auto it = st.allocations.lower_bound(a);
-    bool overlaps = (it != st.allocations.end() && it->first < a + bytes) ||
-                    (it != st.allocations.begin() && std::prev(it)->first + std::prev(it)->second.bytes > a);
+    bool overlaps =
+        (it != st.allocations.end() && it->first < a + bytes) ||
+        (it != st.allocations.begin() && std::prev(it)->first + std::prev(it)->second.bytes > a);
     if (overlaps) return record(cudaErrorHostMemoryAlreadyRegistered);
     st.allocations[a] = {bytes, -1, true};
     return cudaSuccess;
@@ -661,7 +735,8 @@ cudaError_t cudaHostUnregister(void* p)
     State& st = State::get();
     std::lock_guard lock(st.m);
     auto it = st.allocations.find(std::uintptr_t(p));
-    if (it == st.allocations.end() || !it->second.registered) return record(cudaErrorHostMemoryNotRegistered);
+    if (it == st.allocations.end() || !it->second.registered)
+        return record(cudaErrorHostMemoryNotRegistered);
     st.allocations.erase(it);
     return cudaSuccess;
 }
@@ -707,7 +782,10 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int)
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+cudaError_t cudaStreamCreate(cudaStream_t* stream)
+{
+    return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
@@ -744,12 +822,14 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
 }
 
 // Called once whatever happens, with the device's sticky error once it has faulted.
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data, unsigned int flags)
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
+                                  unsigned int flags)
 {
     if (!callback || flags != 0) return record(cudaErrorInvalidValue);
     Device* d = &device_of(stream);
     if (cudaError_t e = sticky(*d)) return e;
-    submit(stream, [stream, callback, data, d] { callback(stream, d->fault.load(), data); }, true);
+    submit(
+        stream, [stream, callback, data, d] { callback(stream, d->fault.load(), data); }, true);
     return cudaSuccess;
 }
 
@@ -758,11 +838,13 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     if (!event) return record(cudaErrorInvalidResourceHandle);
-    if (flags != cudaEventWaitDefault) return record(cudaErrorInvalidValue);  // the only one modelled
+    if (flags != cudaEventWaitDefault)
+        return record(cudaErrorInvalidValue);  // the only one modelled
     if (cudaError_t e = sticky(device_of(stream))) return e;
     std::shared_ptr<Mark> mark = event->last_mark();
     if (!mark || !mark->stream || mark->stream == stream_of(stream)) return cudaSuccess;
-    submit(stream, [mark] { mark->stream->wait(mark->ticket); }, true);
+    submit(
+        stream, [mark] { mark->stream->wait(mark->ticket); }, true);
     return cudaSuccess;
 }
 
@@ -775,7 +857,10 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)
     return cudaSuccess;
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+cudaError_t cudaEventCreate(cudaEvent_t* event)
+{
+    return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
@@ -820,7 +905,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
 {
     if (!ms || !start || !end) return record(cudaErrorInvalidValue);
-    if ((start->flags | end->flags) & cudaEventDisableTiming) return record(cudaErrorInvalidResourceHandle);
+    if ((start->flags | end->flags) & cudaEventDisableTiming)
+        return record(cudaErrorInvalidResourceHandle);
     std::shared_ptr<Mark> a = start->last_mark(), b = end->last_mark();
     if (!a || !b) return record(cudaErrorInvalidResourceHandle);
     for (Mark const* m : {a.get(), b.get()})
@@ -831,7 +917,8 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
 
 // ---- copies ------------------------------------------------------------------------------------
 
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream)
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream)
 {
     return copy_2d(dst, bytes, src, bytes, bytes, 1, kind, stream);
 }
@@ -842,8 +929,8 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
     return cudaMemcpyAsync(dst, src, bytes, kind, nullptr);
 }
 
-cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                              size_t height, cudaMemcpyKind kind, cudaStream_t stream)
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream);
 }

@@ -56,7 +56,7 @@ struct Device {
     std::size_t used = 0;      // guarded by the state's mutex
     std::set<int> peers;       // peer access enabled towards these devices
     std::set<Stream*> streams;
-    std::atomic<cudaError_t> fault{cudaSuccess};  // sticky
+    std::atomic<cudaError_t> fault{cudaSuccess};   // sticky
     std::atomic<int> copies_to_host_to_refuse{0};  // see refuse_copies_to_host
     std::atomic<bool> unavailable{false};          // see set_unavailable
 };

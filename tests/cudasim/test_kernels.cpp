@@ -15,7 +15,8 @@ namespace {
 /// Queues `body` on `stream` if the n doubles at x are device memory; else faults the device.
 template <class Body> void launch(double const* x, int64_t n, cudaStream_t stream, Body body)
 {
-    if (sim::kernel_touches(sim::device_of(stream), x, std::size_t(n) * sizeof(double), "test kernel: its vector"))
+    if (sim::kernel_touches(sim::device_of(stream), x, std::size_t(n) * sizeof(double),
+                            "test kernel: its vector"))
         sim::submit(stream, std::move(body));
 }
 }  // namespace
@@ -34,9 +35,12 @@ void launch_add(double* x, int64_t n, double value, Stream s)
     });
 }
 
-void launch_count_mismatches(double const* x, int64_t n, double value, int64_t* mismatches, Stream s)
+void launch_count_mismatches(double const* x, int64_t n, double value, int64_t* mismatches,
+                             Stream s)
 {
-    if (!sim::kernel_touches(sim::device_of(s), mismatches, sizeof(int64_t), "test kernel: the counter")) return;
+    if (!sim::kernel_touches(sim::device_of(s), mismatches, sizeof(int64_t),
+                             "test kernel: the counter"))
+        return;
     launch(x, n, s, [=] {
         for (int64_t i = 0; i < n; ++i) *mismatches += x[i] != value;
     });
@@ -44,10 +48,14 @@ void launch_count_mismatches(double const* x, int64_t n, double value, int64_t* 
 
 void launch_spin(double seconds, Stream s)
 {
-    sim::submit(s, [seconds] { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); });
+    sim::submit(s,
+                [seconds] { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); });
 }
 
-void launch_misconfigured(Stream) { sim::record(cudaErrorInvalidConfiguration); }
+void launch_misconfigured(Stream)
+{
+    sim::record(cudaErrorInvalidConfiguration);
+}
 
 void launch_trap(Stream s)
 {

@@ -8,15 +8,17 @@
 
 namespace tessera::la::kernels::cuda {
 
-cudaError_t copy_triangle(cudaStream_t stream, bool lower, int64_t n, std::size_t bytes, void const* a, int64_t lda,
-                          void* w, int64_t ldw)
+cudaError_t copy_triangle(cudaStream_t stream, bool lower, int64_t n, std::size_t bytes,
+                          void const* a, int64_t lda, void* w, int64_t ldw)
 {
     namespace sim = tessera::cudasim;
     if (n <= 0) return cudaSuccess;
-    if (n > 8 * 65535 || (bytes != 4 && bytes != 8 && bytes != 16)) return sim::record(cudaErrorInvalidValue);
+    if (n > 8 * 65535 || (bytes != 4 && bytes != 8 && bytes != 16))
+        return sim::record(cudaErrorInvalidValue);
     sim::Device& d = sim::device_of(stream);
     if (d.fault.load() != cudaSuccess) return sim::record(d.fault.load());
-    if (!sim::kernel_touches(d, a, sim::matrix_bytes(n, n, lda, bytes), "copy_triangle_kernel: A") ||
+    if (!sim::kernel_touches(d, a, sim::matrix_bytes(n, n, lda, bytes),
+                             "copy_triangle_kernel: A") ||
         !sim::kernel_touches(d, w, sim::matrix_bytes(n, n, ldw, bytes), "copy_triangle_kernel: W"))
         return cudaSuccess;
     sim::submit(stream, [=] {

@@ -70,27 +70,27 @@ void apply_update(int64_t a, std::span<Slot const> slots)
             for (int64_t i = 0; i < sl.n; ++i) s = add_mod(mul_mod(s, 7), uint64_t(sl.p[i]));
     for (Slot const& sl : slots) {
         if (sl.mode == rt::Mode::W)
-            for (int64_t i = 0; i < sl.n; ++i) sl.p[i] = int64_t(add_mod(add_mod(s, uint64_t(a)), uint64_t(i)));
+            for (int64_t i = 0; i < sl.n; ++i)
+                sl.p[i] = int64_t(add_mod(add_mod(s, uint64_t(a)), uint64_t(i)));
         else if (sl.mode == rt::Mode::RW)
             for (int64_t i = 0; i < sl.n; ++i)
                 sl.p[i] = int64_t(add_mod(add_mod(mul_mod(uint64_t(sl.p[i]), 3), s), uint64_t(i)));
     }
 }
 
-template <class T>
-Slot slot_of(rt::Variable<T> v, bool write_only)
+template <class T> Slot slot_of(rt::Variable<T> v, bool write_only)
 {
-    return {const_cast<int64_t*>(v.ptr), 1, std::is_const_v<T> ? rt::Mode::R : (write_only ? rt::Mode::W : rt::Mode::RW)};
+    return {const_cast<int64_t*>(v.ptr), 1,
+            std::is_const_v<T> ? rt::Mode::R : (write_only ? rt::Mode::W : rt::Mode::RW)};
 }
-template <class T>
-Slot slot_of(rt::Vector<T> v, bool write_only)
+template <class T> Slot slot_of(rt::Vector<T> v, bool write_only)
 {
-    return {const_cast<int64_t*>(v.ptr), v.n, std::is_const_v<T> ? rt::Mode::R : (write_only ? rt::Mode::W : rt::Mode::RW)};
+    return {const_cast<int64_t*>(v.ptr), v.n,
+            std::is_const_v<T> ? rt::Mode::R : (write_only ? rt::Mode::W : rt::Mode::RW)};
 }
 
 /// The kernel for buffers Vs...: bit k of w_only says that buffer k is accessed with W (not RW).
-template <class... Vs>
-void update_cpu(int64_t a, unsigned w_only, Vs... vs)
+template <class... Vs> void update_cpu(int64_t a, unsigned w_only, Vs... vs)
 {
     if (a % 8 == 0) {  // one task in 8 takes a few microseconds: more overlap between tasks
         uint64_t spin = uint64_t(a);
@@ -102,7 +102,8 @@ void update_cpu(int64_t a, unsigned w_only, Vs... vs)
     apply_update(a, slots);
 }
 template <class... Vs>
-inline const rt::Codelet<int64_t, unsigned, Vs...> update_cl{.name = "update", .cpu = &update_cpu<Vs...>};
+inline const rt::Codelet<int64_t, unsigned, Vs...> update_cl{.name = "update",
+                                                             .cpu = &update_cpu<Vs...>};
 
 // ---- the state of one run -------------------------------------------------------------------------
 
@@ -125,16 +126,17 @@ struct Pick {
 
 /// Submits update_cl<...> with the buffers in `rest`, building the codelet type one buffer at
 /// a time (at most 3).
-template <class... Vs>
-struct Submitter {
+template <class... Vs> struct Submitter {
     template <class... Accs>
-    static rt::TaskRef go(rt::Runtime& r, std::span<Pick const> rest, int64_t a, unsigned w_only, int prio,
-                          rt::TaskRef const* dep, Accs... accs)
+    static rt::TaskRef go(rt::Runtime& r, std::span<Pick const> rest, int64_t a, unsigned w_only,
+                          int prio, rt::TaskRef const* dep, Accs... accs)
     {
         if (rest.empty()) {
-            if (dep) return r.submit(update_cl<Vs...>, rt::value(a), rt::value(w_only), accs..., rt::priority(prio),
-                                     rt::after(*dep));
-            return r.submit(update_cl<Vs...>, rt::value(a), rt::value(w_only), accs..., rt::priority(prio));
+            if (dep)
+                return r.submit(update_cl<Vs...>, rt::value(a), rt::value(w_only), accs...,
+                                rt::priority(prio), rt::after(*dep));
+            return r.submit(update_cl<Vs...>, rt::value(a), rt::value(w_only), accs...,
+                            rt::priority(prio));
         }
         if constexpr (sizeof...(Vs) < 3) {
             Pick const& p = rest.front();
@@ -142,30 +144,32 @@ struct Submitter {
             if (p.unit->var) {
                 auto& h = *p.unit->var;
                 switch (p.mode) {
-                    case rt::Mode::R:
-                        return Submitter<Vs..., rt::Variable<int64_t const>>::go(r, next, a, w_only, prio, dep, accs...,
-                                                                                 rt::read(h));
-                    case rt::Mode::W:
-                        return Submitter<Vs..., rt::Variable<int64_t>>::go(r, next, a, w_only, prio, dep, accs...,
-                                                                           rt::write(h));
-                    case rt::Mode::RW:
-                        return Submitter<Vs..., rt::Variable<int64_t>>::go(r, next, a, w_only, prio, dep, accs...,
-                                                                           rt::readwrite(h));
-                    default: break;  // the generator draws R, W and RW only
+                case rt::Mode::R:
+                    return Submitter<Vs..., rt::Variable<int64_t const>>::go(
+                        r, next, a, w_only, prio, dep, accs..., rt::read(h));
+                case rt::Mode::W:
+                    return Submitter<Vs..., rt::Variable<int64_t>>::go(r, next, a, w_only, prio,
+                                                                       dep, accs..., rt::write(h));
+                case rt::Mode::RW:
+                    return Submitter<Vs..., rt::Variable<int64_t>>::go(
+                        r, next, a, w_only, prio, dep, accs..., rt::readwrite(h));
+                default:
+                    break;  // the generator draws R, W and RW only
                 }
             } else {
                 auto& h = *p.unit->vec;
                 switch (p.mode) {
-                    case rt::Mode::R:
-                        return Submitter<Vs..., rt::Vector<int64_t const>>::go(r, next, a, w_only, prio, dep, accs...,
-                                                                               rt::read(h));
-                    case rt::Mode::W:
-                        return Submitter<Vs..., rt::Vector<int64_t>>::go(r, next, a, w_only, prio, dep, accs...,
-                                                                         rt::write(h));
-                    case rt::Mode::RW:
-                        return Submitter<Vs..., rt::Vector<int64_t>>::go(r, next, a, w_only, prio, dep, accs...,
-                                                                         rt::readwrite(h));
-                    default: break;
+                case rt::Mode::R:
+                    return Submitter<Vs..., rt::Vector<int64_t const>>::go(
+                        r, next, a, w_only, prio, dep, accs..., rt::read(h));
+                case rt::Mode::W:
+                    return Submitter<Vs..., rt::Vector<int64_t>>::go(r, next, a, w_only, prio, dep,
+                                                                     accs..., rt::write(h));
+                case rt::Mode::RW:
+                    return Submitter<Vs..., rt::Vector<int64_t>>::go(r, next, a, w_only, prio, dep,
+                                                                     accs..., rt::readwrite(h));
+                default:
+                    break;
                 }
             }
         }
@@ -179,7 +183,10 @@ struct StressParam {
     int seed;
     int nemu = 0;  // emulated devices, each able to hold only a few of the handles at once
 };
-std::ostream& operator<<(std::ostream& os, StressParam const& p) { return os << p.runtime << ", seed " << p.seed; }
+std::ostream& operator<<(std::ostream& os, StressParam const& p)
+{
+    return os << p.runtime << ", seed " << p.seed;
+}
 
 /// What a run reports back (shared with its thread, which may outlive the test on a deadlock).
 struct Outcome {
@@ -190,7 +197,9 @@ struct Outcome {
 void run_graph(StressParam const& param, Outcome& out)
 {
     std::mt19937_64 rng(uint64_t(param.seed) * 7919 + 17);
-    auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    auto uniform = [&](int64_t lo, int64_t hi) {
+        return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+    };
 
     rt::RuntimeConfig config = config_of(param.runtime);
     config.max_pending_tasks = param.seed % 2 ? std::optional<int64_t>(32) : std::nullopt;
@@ -203,13 +212,17 @@ void run_graph(StressParam const& param, Outcome& out)
 
     // real data and the oracle's copy, with the same initial values
     std::vector<int64_t> vars(n_vars), oracle_vars(n_vars);
-    std::vector<std::vector<int64_t>> vecs(n_vecs, std::vector<int64_t>(vec_len)), oracle_vecs = vecs;
-    for (int v = 0; v < n_vars; ++v) vars[std::size_t(v)] = oracle_vars[std::size_t(v)] = uniform(0, int64_t(prime) - 1);
+    std::vector<std::vector<int64_t>> vecs(n_vecs, std::vector<int64_t>(vec_len)),
+        oracle_vecs = vecs;
+    for (int v = 0; v < n_vars; ++v)
+        vars[std::size_t(v)] = oracle_vars[std::size_t(v)] = uniform(0, int64_t(prime) - 1);
     for (int v = 0; v < n_vecs; ++v)
         for (int64_t i = 0; i < vec_len; ++i)
-            vecs[std::size_t(v)][std::size_t(i)] = oracle_vecs[std::size_t(v)][std::size_t(i)] = uniform(0, int64_t(prime) - 1);
+            vecs[std::size_t(v)][std::size_t(i)] = oracle_vecs[std::size_t(v)][std::size_t(i)] =
+                uniform(0, int64_t(prime) - 1);
     auto oracle_ptr = [&](Unit const& u) {
-        return u.var ? &oracle_vars[std::size_t(u.root)] : oracle_vecs[std::size_t(u.root)].data() + u.offset;
+        return u.var ? &oracle_vars[std::size_t(u.root)]
+                     : oracle_vecs[std::size_t(u.root)].data() + u.offset;
     };
     {
         std::vector<rt::Handle<rt::Variable<int64_t>>> hvar;
@@ -225,7 +238,8 @@ void run_graph(StressParam const& param, Outcome& out)
             std::vector<std::optional<rt::Partition<rt::Vector<int64_t>>>> parts(n_vecs);
             std::vector<std::optional<rt::Partition<rt::Vector<int64_t>>>> subparts(n_vecs);
             std::vector<Unit> units;
-            for (int v = 0; v < n_vars; ++v) units.push_back({&hvar[std::size_t(v)], nullptr, v, 0, 1});
+            for (int v = 0; v < n_vars; ++v)
+                units.push_back({&hvar[std::size_t(v)], nullptr, v, 0, 1});
             for (int v = 0; v < n_vecs; ++v) {
                 auto& h = hvec[std::size_t(v)];
                 if (phase == phases - 1 || uniform(0, 2) != 0) {
@@ -242,11 +256,13 @@ void run_graph(StressParam const& param, Outcome& out)
                     first = 1;
                     for (int64_t c = 0; c < 2; ++c) {
                         auto& ch = (*subparts[std::size_t(v)])[c];
-                        units.push_back({nullptr, &ch, v, ch.view().ptr - vecs[std::size_t(v)].data(), ch.view().n});
+                        units.push_back({nullptr, &ch, v,
+                                         ch.view().ptr - vecs[std::size_t(v)].data(), ch.view().n});
                     }
                 }
                 for (int64_t c = first; c < p.size(); ++c)
-                    units.push_back({nullptr, &p[c], v, p[c].view().ptr - vecs[std::size_t(v)].data(), p[c].view().n});
+                    units.push_back({nullptr, &p[c], v,
+                                     p[c].view().ptr - vecs[std::size_t(v)].data(), p[c].view().n});
             }
 
             for (int k = 0; k < total / phases; ++k) {
@@ -264,8 +280,9 @@ void run_graph(StressParam const& param, Outcome& out)
                             seen.assign(g.view().begin(), g.view().end());
                         }
                         if (seen != std::vector<int64_t>(o, o + u.len) && out.mismatch.empty())
-                            out.mismatch = "acquire<R> of root " + std::to_string(u.root) + " (offset " +
-                                           std::to_string(u.offset) + ") after " + std::to_string(out.tasks.load()) +
+                            out.mismatch = "acquire<R> of root " + std::to_string(u.root) +
+                                           " (offset " + std::to_string(u.offset) + ") after " +
+                                           std::to_string(out.tasks.load()) +
                                            " tasks saw other values than the oracle";
                     } else {
                         int64_t* p = nullptr;
@@ -303,7 +320,8 @@ void run_graph(StressParam const& param, Outcome& out)
                 int64_t a = uniform(0, int64_t(prime) - 1);
                 int prio = int(uniform(-3, 3));
                 rt::TaskRef const* dep = nullptr;
-                if (!recent.empty() && uniform(0, 19) == 0) dep = &recent[std::size_t(uniform(0, int64_t(recent.size()) - 1))];
+                if (!recent.empty() && uniform(0, 19) == 0)
+                    dep = &recent[std::size_t(uniform(0, int64_t(recent.size()) - 1))];
                 rt::TaskRef t = Submitter<>::go(r, picks, a, w_only, prio, dep);
                 apply_update(a, oracle_slots);
                 ++out.tasks;
@@ -323,9 +341,11 @@ void run_graph(StressParam const& param, Outcome& out)
         r.wait_all();
     }  // unregisters: the user's buffers hold the results
     for (int v = 0; v < n_vars && out.mismatch.empty(); ++v)
-        if (vars[std::size_t(v)] != oracle_vars[std::size_t(v)]) out.mismatch = "variable " + std::to_string(v) + " differs";
+        if (vars[std::size_t(v)] != oracle_vars[std::size_t(v)])
+            out.mismatch = "variable " + std::to_string(v) + " differs";
     for (int v = 0; v < n_vecs && out.mismatch.empty(); ++v)
-        if (vecs[std::size_t(v)] != oracle_vecs[std::size_t(v)]) out.mismatch = "vector " + std::to_string(v) + " differs";
+        if (vecs[std::size_t(v)] != oracle_vecs[std::size_t(v)])
+            out.mismatch = "vector " + std::to_string(v) + " differs";
 }
 
 class StressRandomGraph : public testing::TestWithParam<StressParam> {};
@@ -335,9 +355,10 @@ TEST_P(StressRandomGraph, MatchesTheSequentialOracle)
     StressParam param = GetParam();
     auto out = std::make_shared<Outcome>();
     bool finished = finishes_within(60s, [param, out] { run_graph(param, *out); });
-    ASSERT_TRUE(finished) << "the run did not finish in time (deadlock?) after " << out->tasks.load() << " tasks";
-    EXPECT_EQ(out->mismatch, "") << out->tasks.load() << " tasks, " << out->acquires.load() << " acquires, "
-                                 << out->partitions.load() << " partitions";
+    ASSERT_TRUE(finished) << "the run did not finish in time (deadlock?) after "
+                          << out->tasks.load() << " tasks";
+    EXPECT_EQ(out->mismatch, "") << out->tasks.load() << " tasks, " << out->acquires.load()
+                                 << " acquires, " << out->partitions.load() << " partitions";
     EXPECT_GT(out->tasks.load(), 1000);
     EXPECT_GT(out->partitions.load(), 0);
 }
@@ -352,7 +373,8 @@ std::vector<StressParam> stress_params()
 
 INSTANTIATE_TEST_SUITE_P(AllPolicies, StressRandomGraph, testing::ValuesIn(stress_params()),
                          [](testing::TestParamInfo<StressParam> const& info) {
-                             return runtime_param_name(info.param.runtime) + "_seed" + std::to_string(info.param.seed);
+                             return runtime_param_name(info.param.runtime) + "_seed" +
+                                    std::to_string(info.param.seed);
                          });
 
 // The same graphs with 2 emulated devices of small capacity next to 2 cores: data moves between
@@ -367,8 +389,8 @@ std::vector<StressParam> device_params()
 
 INSTANTIATE_TEST_SUITE_P(OnTwoSmallDevices, StressRandomGraph, testing::ValuesIn(device_params()),
                          [](testing::TestParamInfo<StressParam> const& info) {
-                             return runtime_param_name(info.param.runtime) + "_seed" + std::to_string(info.param.seed) +
-                                    "_2emu";
+                             return runtime_param_name(info.param.runtime) + "_seed" +
+                                    std::to_string(info.param.seed) + "_2emu";
                          });
 
 }  // namespace

@@ -33,9 +33,10 @@ TEST_P(Cancellation, TasksNotStartedWhenTheTokenIsCancelledDoNotRun)
         rt::Handle hx{*rt, V{&x}};
         auto opener = g.opener();
         auto gate = rt->submit(gate_cl, rt::value(&g));
-        auto tied = rt->submit(affine_var, rt::readwrite(hx), rt::value(int64_t{2}), rt::after(gate),
-                               rt::cancelled_by(group));
-        auto tied_too = rt->submit(count_cl, rt::value(&ran), rt::after(gate), rt::cancelled_by(group));
+        auto tied = rt->submit(affine_var, rt::readwrite(hx), rt::value(int64_t{2}),
+                               rt::after(gate), rt::cancelled_by(group));
+        auto tied_too =
+            rt->submit(count_cl, rt::value(&ran), rt::after(gate), rt::cancelled_by(group));
         auto untied = rt->submit(count_cl, rt::value(&ran), rt::after(tied));
         ASSERT_TRUE(g.wait_entered());
         group.cancel();  // while the gate holds them back

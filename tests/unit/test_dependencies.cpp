@@ -46,10 +46,18 @@ void stamp(Clock* c, int64_t k)
     std::this_thread::sleep_for(100us);  // wide enough for a misordered neighbour to overlap
     c->end[std::size_t(k)] = c->now.fetch_add(1);
 }
-void stamp_r_cpu(rt::Variable<int64_t const>, Clock* c, int64_t k) { stamp(c, k); }
-void stamp_w_cpu(rt::Variable<int64_t>, Clock* c, int64_t k) { stamp(c, k); }
-const rt::Codelet<rt::Variable<int64_t const>, Clock*, int64_t> stamp_r{.name = "stamp_r", .cpu = &stamp_r_cpu};
-const rt::Codelet<rt::Variable<int64_t>, Clock*, int64_t> stamp_w{.name = "stamp_w", .cpu = &stamp_w_cpu};
+void stamp_r_cpu(rt::Variable<int64_t const>, Clock* c, int64_t k)
+{
+    stamp(c, k);
+}
+void stamp_w_cpu(rt::Variable<int64_t>, Clock* c, int64_t k)
+{
+    stamp(c, k);
+}
+const rt::Codelet<rt::Variable<int64_t const>, Clock*, int64_t> stamp_r{.name = "stamp_r",
+                                                                        .cpu = &stamp_r_cpu};
+const rt::Codelet<rt::Variable<int64_t>, Clock*, int64_t> stamp_w{.name = "stamp_w",
+                                                                  .cpu = &stamp_w_cpu};
 
 /// Counts predecessors done, and the successors that ran too early.
 struct Progress {
@@ -79,9 +87,18 @@ const rt::Codelet<rt::Variable<int64_t const>, Rendezvous*, int64_t*> reader_ren
     .name = "reader_rendezvous", .cpu = &reader_rendezvous_cpu};
 
 // the thesis' reference graph (Fig. 2.8): kernels that leave a trace of the order they ran in
-void a_cpu(rt::Variable<int64_t> d1) { *d1 = *d1 * 10 + 1; }
-void b_cpu(rt::Variable<int64_t const> d1, rt::Variable<int64_t> d2) { *d2 = *d1 * 10 + 2; }
-void c_cpu(rt::Variable<int64_t const> d1, rt::Variable<int64_t> d3) { *d3 = *d1 * 10 + 3; }
+void a_cpu(rt::Variable<int64_t> d1)
+{
+    *d1 = *d1 * 10 + 1;
+}
+void b_cpu(rt::Variable<int64_t const> d1, rt::Variable<int64_t> d2)
+{
+    *d2 = *d1 * 10 + 2;
+}
+void c_cpu(rt::Variable<int64_t const> d1, rt::Variable<int64_t> d3)
+{
+    *d3 = *d1 * 10 + 3;
+}
 void d_cpu(rt::Variable<int64_t const> d2, rt::Variable<int64_t const> d3, rt::Variable<int64_t> d4)
 {
     *d4 = *d2 * 1000 + *d3;
@@ -148,10 +165,17 @@ TEST_P(Dependencies, RandomAccessMixRunsConflictingTasksInSubmissionOrder)
             unsigned r = rng() % 6;
             modes[std::size_t(k)] = r < 4 ? rt::Mode::R : (r == 4 ? rt::Mode::W : rt::Mode::RW);
             switch (modes[std::size_t(k)]) {
-                case rt::Mode::R: rt->submit(stamp_r, rt::read(h), rt::value(&clock), rt::value(int64_t{k})); break;
-                case rt::Mode::W: rt->submit(stamp_w, rt::write(h), rt::value(&clock), rt::value(int64_t{k})); break;
-                case rt::Mode::RW: rt->submit(stamp_w, rt::readwrite(h), rt::value(&clock), rt::value(int64_t{k})); break;
-                default: FAIL() << "unexpected mode";
+            case rt::Mode::R:
+                rt->submit(stamp_r, rt::read(h), rt::value(&clock), rt::value(int64_t{k}));
+                break;
+            case rt::Mode::W:
+                rt->submit(stamp_w, rt::write(h), rt::value(&clock), rt::value(int64_t{k}));
+                break;
+            case rt::Mode::RW:
+                rt->submit(stamp_w, rt::readwrite(h), rt::value(&clock), rt::value(int64_t{k}));
+                break;
+            default:
+                FAIL() << "unexpected mode";
             }
         }
         rt->wait_all();
@@ -162,7 +186,8 @@ TEST_P(Dependencies, RandomAccessMixRunsConflictingTasksInSubmissionOrder)
             bool conflict = rt::writes(modes[std::size_t(i)]) || rt::writes(modes[std::size_t(j)]);
             if (conflict) {
                 EXPECT_LT(clock.end[std::size_t(i)], clock.start[std::size_t(j)])
-                    << "task " << j << " started before the conflicting earlier task " << i << " ended";
+                    << "task " << j << " started before the conflicting earlier task " << i
+                    << " ended";
             }
         }
     }
@@ -193,7 +218,8 @@ TEST_P(Dependencies, ThesisReferenceGraph)
                             {a.id(), c.id(), Kind::read_after_write},
                             {b.id(), dd.id(), Kind::read_after_write},
                             {c.id(), dd.id(), Kind::read_after_write}};
-        EXPECT_EQ(edge_set(edges), want) << (c_first ? "C submitted before B" : "B submitted before C");
+        EXPECT_EQ(edge_set(edges), want)
+            << (c_first ? "C submitted before B" : "B submitted before C");
         EXPECT_EQ(edges.size(), 4u) << "an edge was recorded twice";
         EXPECT_EQ(*d4.acquire<rt::Mode::R>().view(), 512 * 1000 + 513);
     }
@@ -208,15 +234,17 @@ TEST_P(Dependencies, EdgeKinds)
     auto t1 = rt->submit(set_var, rt::write(h), rt::value(int64_t{1}));
     auto t2 = rt->submit(copy_var, rt::read(h), rt::write(h2));
     auto t3 = rt->submit(copy_var, rt::read(h), rt::write(h3));
-    auto t4 = rt->submit(set_var, rt::write(h), rt::value(int64_t{2}));       // after the readers only
-    auto t5 = rt->submit(set_var, rt::write(h), rt::value(int64_t{3}));       // write after write
-    auto t6 = rt->submit(affine_var, rt::readwrite(h), rt::value(int64_t{1}));  // read after write only
+    auto t4 = rt->submit(set_var, rt::write(h), rt::value(int64_t{2}));  // after the readers only
+    auto t5 = rt->submit(set_var, rt::write(h), rt::value(int64_t{3}));  // write after write
+    auto t6 =
+        rt->submit(affine_var, rt::readwrite(h), rt::value(int64_t{1}));  // read after write only
     auto t7 = rt->submit(add_var, rt::readwrite(h2), rt::value(int64_t{1}), rt::after(t6));
     rt->wait_all();
-    std::set<Edge> want{{t1.id(), t2.id(), Kind::read_after_write},  {t1.id(), t3.id(), Kind::read_after_write},
-                        {t2.id(), t4.id(), Kind::write_after_read},  {t3.id(), t4.id(), Kind::write_after_read},
-                        {t4.id(), t5.id(), Kind::write_after_write}, {t5.id(), t6.id(), Kind::read_after_write},
-                        {t6.id(), t7.id(), Kind::explicit_task},     {t2.id(), t7.id(), Kind::read_after_write}};
+    std::set<Edge> want{
+        {t1.id(), t2.id(), Kind::read_after_write},  {t1.id(), t3.id(), Kind::read_after_write},
+        {t2.id(), t4.id(), Kind::write_after_read},  {t3.id(), t4.id(), Kind::write_after_read},
+        {t4.id(), t5.id(), Kind::write_after_write}, {t5.id(), t6.id(), Kind::read_after_write},
+        {t6.id(), t7.id(), Kind::explicit_task},     {t2.id(), t7.id(), Kind::read_after_write}};
     EXPECT_EQ(edge_set(rt->recorded_dependencies()), want);
     // stopping the recording stops it
     rt->record_dependencies(false);
@@ -263,8 +291,10 @@ TEST_P(Dependencies, ExplicitAfter)
         // the span form, over many tasks
         Progress q;
         std::vector<rt::TaskRef> preds;
-        for (int k = 0; k < 20; ++k) preds.push_back(rt->submit(finish, rt::value(&q), rt::value(int64_t{200})));
-        auto last = rt->submit(expect_done, rt::value(&q), rt::value(20), rt::after(std::span<rt::TaskRef const>(preds)));
+        for (int k = 0; k < 20; ++k)
+            preds.push_back(rt->submit(finish, rt::value(&q), rt::value(int64_t{200})));
+        auto last = rt->submit(expect_done, rt::value(&q), rt::value(20),
+                               rt::after(std::span<rt::TaskRef const>(preds)));
         // a task after a finished one runs at once
         last.wait();
         auto again = rt->submit(expect_done, rt::value(&q), rt::value(20), rt::after(last));
@@ -323,7 +353,8 @@ TEST_P(Dependencies, TagChainSubmittedBackwards)
     // the tasks only share a counter through tags: submitted from the end of the chain
     std::vector<rt::TaskRef> ts;
     for (int k = n - 1; k >= 0; --k) {
-        ts.push_back(rt->submit(expect_done, rt::value(&p), rt::value(k), rt::tag(base + rt::TagId(k)),
+        ts.push_back(rt->submit(expect_done, rt::value(&p), rt::value(k),
+                                rt::tag(base + rt::TagId(k)),
                                 rt::callback([&p] { p.done.fetch_add(1); })));
     }
     rt->wait_tag(base + n - 1);
@@ -361,7 +392,8 @@ TEST_P(Dependencies, WaitTagReturnsOnceTheTaskHasCompleted)
         rt->wait_tag(tag);
         early += !t.done();
     }
-    EXPECT_EQ(early, 0) << "wait_tag returned while the tagged task's TaskRef still said it was not done";
+    EXPECT_EQ(early, 0)
+        << "wait_tag returned while the tagged task's TaskRef still said it was not done";
     rt->wait_all();
     EXPECT_EQ(c.load(), 300);
 }
@@ -418,7 +450,8 @@ TEST_P(Dependencies, RemoveTagThenReuse)
     rt->submit(finish, rt::value(&p), rt::value(int64_t{100}), rt::tag(40));
     rt->wait_tag(40);
     int64_t before = rt->pending_tasks();
-    EXPECT_THROW(rt->submit(finish, rt::value(&p), rt::value(int64_t{0}), rt::tag(40)), InvalidArgument)
+    EXPECT_THROW(rt->submit(finish, rt::value(&p), rt::value(int64_t{0}), rt::tag(40)),
+                 InvalidArgument)
         << "a tag is used once until removed";
     EXPECT_EQ(rt->pending_tasks(), before) << "the rejected task was submitted anyway";
     rt->remove_tag(40);
@@ -442,8 +475,10 @@ TEST_P(Dependencies, TagMisuseThrows)
     EXPECT_THROW(rt->wait_tag(777), InvalidArgument) << "never declared, used or notified";
     EXPECT_THROW(rt->declare_tag_deps(50, {50}), InvalidArgument) << "depends on itself";
     rt->submit(finish, rt::value(&p), rt::value(int64_t{0}), rt::tag(51));
-    EXPECT_THROW(rt->declare_tag_deps(51, {52}), InvalidArgument) << "its task was already submitted";
-    EXPECT_THROW(rt->notify_tag(51), InvalidArgument) << "a tag with a task is marked done by the task";
+    EXPECT_THROW(rt->declare_tag_deps(51, {52}), InvalidArgument)
+        << "its task was already submitted";
+    EXPECT_THROW(rt->notify_tag(51), InvalidArgument)
+        << "a tag with a task is marked done by the task";
     rt->wait_all();
 }
 
@@ -454,7 +489,7 @@ TEST_P(Dependencies, TagsAndDataDependenciesCombine)
     rt::Handle h{*rt, V{&x}};
     rt->declare_tag_deps(61, {60});
     rt->submit(affine_var, rt::readwrite(h), rt::value(int64_t{1}), rt::tag(61));  // waits for 60
-    rt->submit(affine_var, rt::readwrite(h), rt::value(int64_t{2}));                // waits for the above
+    rt->submit(affine_var, rt::readwrite(h), rt::value(int64_t{2}));  // waits for the above
     std::this_thread::sleep_for(2ms);
     EXPECT_EQ(x, 1);
     rt->notify_tag(60);
@@ -515,8 +550,9 @@ TEST_P(Dependencies, SubmissionFromSeveralThreads)
     for (int t = 0; t < threads; ++t)
         th.emplace_back([&, t] {
             for (int k = 0; k < per_thread; ++k) {
-                rt->submit(add_var, rt::readwrite(hs), rt::value(int64_t{1}));           // commutative
-                rt->submit(affine_var, rt::readwrite(ho[std::size_t(t)]), rt::value(int64_t{k % 5}));  // ordered
+                rt->submit(add_var, rt::readwrite(hs), rt::value(int64_t{1}));  // commutative
+                rt->submit(affine_var, rt::readwrite(ho[std::size_t(t)]),
+                           rt::value(int64_t{k % 5}));  // ordered
             }
         });
     for (auto& t : th) t.join();
@@ -552,7 +588,7 @@ TEST_P(DependenciesConcurrency, ReadersRunConcurrently)
     EXPECT_EQ(*h.acquire<rt::Mode::R>().view(), 4);
 }
 
-INSTANTIATE_TEST_SUITE_P(AtLeastTwoWorkers, DependenciesConcurrency, testing::ValuesIn(runtime_params({2, 4})),
-                         runtime_param_name_of);
+INSTANTIATE_TEST_SUITE_P(AtLeastTwoWorkers, DependenciesConcurrency,
+                         testing::ValuesIn(runtime_params({2, 4})), runtime_param_name_of);
 
 }  // namespace

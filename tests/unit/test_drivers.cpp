@@ -34,9 +34,11 @@ void affine_vec_cpu(rt::Vector<int64_t> v, int64_t a)
 {
     for (int64_t& x : v) x = affine(x, a);
 }
-const rt::Codelet<rt::Vector<int64_t>, int64_t> affine_vec{.name = "affine_vec", .cpu = &affine_vec_cpu};
+const rt::Codelet<rt::Vector<int64_t>, int64_t> affine_vec{.name = "affine_vec",
+                                                           .cpu = &affine_vec_cpu};
 
-std::unique_ptr<rt::Runtime> runtime_over(rt::RuntimeConfig config, std::vector<std::unique_ptr<detail::Driver>> drivers)
+std::unique_ptr<rt::Runtime> runtime_over(rt::RuntimeConfig config,
+                                          std::vector<std::unique_ptr<detail::Driver>> drivers)
 {
     auto impl = std::make_unique<detail::RuntimeImpl>(std::move(config), std::move(drivers));
     return detail::Internals::adopt_runtime<rt::Runtime>(std::move(impl));
@@ -65,7 +67,8 @@ TEST(Drivers, TheTemplateDriverRunsTasksOnItsOwnNodes)
         std::vector<std::unique_ptr<detail::Driver>> drivers;
         drivers.push_back(detail::make_cpu_driver());
         drivers.push_back(detail::make_template_driver(2));
-        auto r = runtime_over({.ncpus = 1, .scheduler = sched, .perfmodel_dir = "none"}, std::move(drivers));
+        auto r = runtime_over({.ncpus = 1, .scheduler = sched, .perfmodel_dir = "none"},
+                              std::move(drivers));
         ASSERT_EQ(r->worker_count(), 3u) << sched;
         ASSERT_EQ(r->memory_nodes().size(), 3u) << sched;
         for (rt::WorkerId w : {1u, 2u}) {
@@ -78,7 +81,8 @@ TEST(Drivers, TheTemplateDriverRunsTasksOnItsOwnNodes)
             rt::Handle h{*r, rt::Vector<int64_t>{data.data(), int64_t(data.size())}};
             for (int64_t t = 0; t < 30; ++t) {
                 for (int64_t& x : want) x = affine(x, t);
-                r->submit(affine_vec, readwrite(h), rt::value(t), rt::on_worker(rt::WorkerId(t % 3)));
+                r->submit(affine_vec, readwrite(h), rt::value(t),
+                          rt::on_worker(rt::WorkerId(t % 3)));
             }
             r->wait_all();
         }
@@ -107,7 +111,8 @@ TEST(Drivers, CoresTakenByADriverAreLeftByTheCpuWorkers)
     auto a = runtime_over({.perfmodel_dir = "none"}, std::move(plain));
     auto b = runtime_over({.perfmodel_dir = "none"}, std::move(with_taker));
     const unsigned cores = a->worker_count();
-    EXPECT_EQ(b->worker_count(), std::max(1u, cores - 1)) << "the CPU workers took the driver's core";
+    EXPECT_EQ(b->worker_count(), std::max(1u, cores - 1))
+        << "the CPU workers took the driver's core";
     EXPECT_EQ(b->config().ncuda, 0) << "a build's runtime without a GPU driver has no GPU";
 }
 

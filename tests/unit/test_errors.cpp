@@ -35,8 +35,7 @@ using V = rt::Variable<int64_t>;
 using CV = rt::Variable<int64_t const>;
 
 /// The message of the exception `f` throws ("" if none).
-template <class F>
-std::string message_of(F&& f)
+template <class F> std::string message_of(F&& f)
 {
     try {
         f();
@@ -50,11 +49,17 @@ struct Boom : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-void fail_write_cpu(V, int64_t code) { throw Boom("boom " + std::to_string(code)); }
+void fail_write_cpu(V, int64_t code)
+{
+    throw Boom("boom " + std::to_string(code));
+}
 /// Declares a write of x, then throws Boom("boom <code>") without touching it.
 const rt::Codelet<V, int64_t> fail_write{.name = "fail_write", .cpu = &fail_write_cpu};
 
-void fail_read_cpu(CV, V, int64_t code) { throw Boom("boom " + std::to_string(code)); }
+void fail_read_cpu(CV, V, int64_t code)
+{
+    throw Boom("boom " + std::to_string(code));
+}
 /// Reads x and declares a write of y, then throws.
 const rt::Codelet<CV, V, int64_t> fail_read{.name = "fail_read", .cpu = &fail_read_cpu};
 
@@ -64,14 +69,16 @@ void counted_affine_cpu(V x, std::atomic<int64_t>* ran)
     *x = *x * 3 + 1;
 }
 /// x = 3x + 1, counting its executions.
-const rt::Codelet<V, std::atomic<int64_t>*> counted_affine{.name = "counted_affine", .cpu = &counted_affine_cpu};
+const rt::Codelet<V, std::atomic<int64_t>*> counted_affine{.name = "counted_affine",
+                                                           .cpu = &counted_affine_cpu};
 
 void counted_copy_cpu(CV x, V y, std::atomic<int64_t>* ran)
 {
     ran->fetch_add(1);
     *y = *x;
 }
-const rt::Codelet<CV, V, std::atomic<int64_t>*> counted_copy{.name = "counted_copy", .cpu = &counted_copy_cpu};
+const rt::Codelet<CV, V, std::atomic<int64_t>*> counted_copy{.name = "counted_copy",
+                                                             .cpu = &counted_copy_cpu};
 
 class Errors : public RuntimeSweep {};
 
@@ -82,7 +89,8 @@ TEST_P(Errors, KernelExceptionReachesWaitAndWaitAllOnce)
     auto rt = make_runtime();
     auto t = rt->submit(throw_cl, rt::value(int64_t{7}));
     EXPECT_THROW(t.wait(), std::runtime_error);
-    EXPECT_EQ(message_of([&] { t.wait(); }), "task failed on purpose: 7") << "the task's own exception";
+    EXPECT_EQ(message_of([&] { t.wait(); }), "task failed on purpose: 7")
+        << "the task's own exception";
     EXPECT_TRUE(t.done());
     EXPECT_TRUE(t.failed());
     EXPECT_FALSE(t.cancelled()) << "it ran: it was not cancelled";
@@ -115,16 +123,18 @@ TEST_P(Errors, ReadersOfFailedDataAreCancelledTransitively)
     std::atomic<int64_t> ran{0};
     rt::Handle hx{*rt, V{&x}}, hy{*rt, V{&y}}, hz{*rt, V{&z}};
     auto f = rt->submit(fail_write, rt::readwrite(hx), rt::value(int64_t{3}));
-    auto r1 = rt->submit(counted_copy, rt::read(hx), rt::write(hy), rt::value(&ran));    // reads x
-    auto r2 = rt->submit(counted_copy, rt::read(hy), rt::write(hz), rt::value(&ran));    // reads y: transitively
-    auto r3 = rt->submit(counted_affine, rt::readwrite(hx), rt::value(&ran));            // reads x
-    auto r4 = rt->submit(counted_affine, rt::readwrite(hz), rt::value(&ran));            // reads z
+    auto r1 = rt->submit(counted_copy, rt::read(hx), rt::write(hy), rt::value(&ran));  // reads x
+    auto r2 = rt->submit(counted_copy, rt::read(hy), rt::write(hz),
+                         rt::value(&ran));  // reads y: transitively
+    auto r3 = rt->submit(counted_affine, rt::readwrite(hx), rt::value(&ran));  // reads x
+    auto r4 = rt->submit(counted_affine, rt::readwrite(hz), rt::value(&ran));  // reads z
     EXPECT_EQ(message_of([&] { rt->wait_all(); }), "boom 3") << "the cause, reported once";
     for (auto const* t : {&r1, &r2, &r3, &r4}) {
         EXPECT_TRUE(t->done());
         EXPECT_TRUE(t->cancelled());
         EXPECT_TRUE(t->failed());
-        EXPECT_EQ(message_of([&] { t->wait(); }), "boom 3") << "wait() on a cancelled task rethrows the cause";
+        EXPECT_EQ(message_of([&] { t->wait(); }), "boom 3")
+            << "wait() on a cancelled task rethrows the cause";
     }
     EXPECT_THROW(r2.wait(), Boom) << "the cause keeps its type";
     EXPECT_EQ(ran.load(), 0) << "a cancelled task ran";
@@ -150,7 +160,8 @@ TEST_P(Errors, LongChainAfterAFailureIsCancelled)
     auto f = rt->submit(fail_write, rt::readwrite(h), rt::value(int64_t{4}), rt::after(g));
     std::vector<rt::TaskRef> chain;
     chain.reserve(n);
-    for (int k = 0; k < n; ++k) chain.push_back(rt->submit(counted_affine, rt::readwrite(h), rt::value(&ran)));
+    for (int k = 0; k < n; ++k)
+        chain.push_back(rt->submit(counted_affine, rt::readwrite(h), rt::value(&ran)));
     // and an explicit-dependency chain of the same length
     rt::TaskRef prev = f;
     for (int k = 0; k < n; ++k) prev = rt->submit(count_cl, rt::value(&ran), rt::after(prev));
@@ -172,7 +183,8 @@ TEST_P(Errors, WriteAfterReadSuccessorsOfAFailedReaderStillRun)
     rt::Handle hx{*rt, V{&x}}, hy{*rt, V{&y}}, hw{*rt, V{&w}};
     auto f = rt->submit(fail_read, rt::read(hx), rt::readwrite(hy), rt::value(int64_t{5}));
     auto other_reader = rt->submit(counted_copy, rt::read(hx), rt::write(hw), rt::value(&ran));
-    auto writer = rt->submit(counted_affine, rt::readwrite(hx), rt::value(&ran));  // after the readers
+    auto writer =
+        rt->submit(counted_affine, rt::readwrite(hx), rt::value(&ran));  // after the readers
     auto reader_of_y = rt->submit(counted_affine, rt::readwrite(hy), rt::value(&ran));
     EXPECT_EQ(message_of([&] { rt->wait_all(); }), "boom 5");
     EXPECT_FALSE(other_reader.failed());
@@ -193,7 +205,8 @@ TEST_P(Errors, PureWriteAfterAFailureRestoresTheData)
     auto cancelled = rt->submit(counted_affine, rt::readwrite(hx), rt::value(&ran));
     EXPECT_THROW(hx.acquire<rt::Mode::R>(), Boom) << "acquire of data written by a failed task";
     EXPECT_THROW(hx.acquire<rt::Mode::RW>(), Boom);
-    auto rewrite = rt->submit(set_var, rt::write(hx), rt::value(int64_t{40}));  // reads nothing: runs
+    auto rewrite =
+        rt->submit(set_var, rt::write(hx), rt::value(int64_t{40}));  // reads nothing: runs
     auto after = rt->submit(counted_copy, rt::read(hx), rt::write(hy), rt::value(&ran));
     EXPECT_EQ(message_of([&] { rt->wait_all(); }), "boom 6");
     EXPECT_TRUE(cancelled.cancelled());
@@ -276,7 +289,8 @@ TEST_P(Errors, RuntimeStaysUsableAndCountsOnlyTasksThatRan)
     rt::Handle h{*rt, V{&x}};
     for (int round = 0; round < 3; ++round) {
         rt->submit(fail_write, rt::write(h), rt::value(int64_t{round}));
-        for (int k = 0; k < 10; ++k) rt->submit(counted_affine, rt::readwrite(h), rt::value(&ran));  // cancelled
+        for (int k = 0; k < 10; ++k)
+            rt->submit(counted_affine, rt::readwrite(h), rt::value(&ran));  // cancelled
         EXPECT_THROW(rt->wait_all(), Boom);
         rt->submit(set_var, rt::write(h), rt::value(int64_t{1}));
         for (int k = 0; k < 10; ++k) rt->submit(counted_affine, rt::readwrite(h), rt::value(&ran));
@@ -301,15 +315,18 @@ TEST_P(Errors, DestructorDropsUnreportedErrors)
     EXPECT_NO_THROW(rt.reset());
 }
 
-void fail_vec_cpu(rt::Vector<int64_t>, int64_t code) { throw Boom("boom " + std::to_string(code)); }
+void fail_vec_cpu(rt::Vector<int64_t>, int64_t code)
+{
+    throw Boom("boom " + std::to_string(code));
+}
 const rt::Codelet<rt::Vector<int64_t>, int64_t> fail_vec{.name = "fail_vec", .cpu = &fail_vec_cpu};
 void counted_add_vec_cpu(rt::Vector<int64_t> x, std::atomic<int64_t>* ran)
 {
     ran->fetch_add(1);
     for (int64_t& e : x) e += 1;
 }
-const rt::Codelet<rt::Vector<int64_t>, std::atomic<int64_t>*> counted_add_vec{.name = "counted_add_vec",
-                                                                             .cpu = &counted_add_vec_cpu};
+const rt::Codelet<rt::Vector<int64_t>, std::atomic<int64_t>*> counted_add_vec{
+    .name = "counted_add_vec", .cpu = &counted_add_vec_cpu};
 
 TEST(ErrorsAcrossPartitions, FailureBeforePartitioningCancelsReadersOfThePieces)
 {
@@ -350,17 +367,36 @@ TEST(ErrorsAcrossPartitions, FailureOfAPieceCancelsReadersOfTheParentAfterUnpart
 
 // ---- misuse inside tasks -------------------------------------------------------------------------
 
-void wait_all_inside_cpu(rt::Runtime* r) { r->wait_all(); }
-const rt::Codelet<rt::Runtime*> wait_all_inside{.name = "wait_all_inside", .cpu = &wait_all_inside_cpu};
-void wait_task_inside_cpu(rt::TaskRef const* t) { t->wait(); }
-const rt::Codelet<rt::TaskRef const*> wait_task_inside{.name = "wait_task_inside", .cpu = &wait_task_inside_cpu};
-void wait_tag_inside_cpu(rt::Runtime* r, rt::TagId tag) { r->wait_tag(tag); }
-const rt::Codelet<rt::Runtime*, rt::TagId> wait_tag_inside{.name = "wait_tag_inside", .cpu = &wait_tag_inside_cpu};
-void acquire_inside_cpu(rt::Handle<V>* h) { (void)h->acquire<rt::Mode::R>(); }
-const rt::Codelet<rt::Handle<V>*> acquire_inside{.name = "acquire_inside", .cpu = &acquire_inside_cpu};
-void partition_inside_cpu(rt::Handle<rt::Vector<int64_t>>* h) { (void)rt::partition(*h, rt::blocks(2)); }
+void wait_all_inside_cpu(rt::Runtime* r)
+{
+    r->wait_all();
+}
+const rt::Codelet<rt::Runtime*> wait_all_inside{.name = "wait_all_inside",
+                                                .cpu = &wait_all_inside_cpu};
+void wait_task_inside_cpu(rt::TaskRef const* t)
+{
+    t->wait();
+}
+const rt::Codelet<rt::TaskRef const*> wait_task_inside{.name = "wait_task_inside",
+                                                       .cpu = &wait_task_inside_cpu};
+void wait_tag_inside_cpu(rt::Runtime* r, rt::TagId tag)
+{
+    r->wait_tag(tag);
+}
+const rt::Codelet<rt::Runtime*, rt::TagId> wait_tag_inside{.name = "wait_tag_inside",
+                                                           .cpu = &wait_tag_inside_cpu};
+void acquire_inside_cpu(rt::Handle<V>* h)
+{
+    (void)h->acquire<rt::Mode::R>();
+}
+const rt::Codelet<rt::Handle<V>*> acquire_inside{.name = "acquire_inside",
+                                                 .cpu = &acquire_inside_cpu};
+void partition_inside_cpu(rt::Handle<rt::Vector<int64_t>>* h)
+{
+    (void)rt::partition(*h, rt::blocks(2));
+}
 const rt::Codelet<rt::Handle<rt::Vector<int64_t>>*> partition_inside{.name = "partition_inside",
-                                                                      .cpu = &partition_inside_cpu};
+                                                                     .cpu = &partition_inside_cpu};
 
 /// Expects task `t` to fail with InvalidArgument (and to complete: a runtime that lets a task
 /// wait for itself would deadlock instead), then clears the error from wait_all.
@@ -384,7 +420,8 @@ TEST_P(Errors, WaitingAcquiringOrPartitioningInsideATaskThrows)
     expect_invalid(*rt, rt->submit(wait_all_inside, rt::value(rt.get())), "wait_all");
     expect_invalid(*rt, rt->submit(wait_task_inside, rt::value(&other)), "TaskRef::wait");
     rt->submit(count_cl, rt::value(&c), rt::tag(5));
-    expect_invalid(*rt, rt->submit(wait_tag_inside, rt::value(rt.get()), rt::value(rt::TagId{5})), "wait_tag");
+    expect_invalid(*rt, rt->submit(wait_tag_inside, rt::value(rt.get()), rt::value(rt::TagId{5})),
+                   "wait_tag");
     expect_invalid(*rt, rt->submit(acquire_inside, rt::value(&h)), "acquire");
     expect_invalid(*rt, rt->submit(partition_inside, rt::value(&hv)), "partition");
     // nothing was left behind
@@ -417,20 +454,25 @@ TEST(Misuse, SubmitWithUnusableHandlesThrowsAndSubmitsNothing)
     rt.record_dependencies(true);
     int64_t before = rt.pending_tasks();
     EXPECT_THROW(rt.submit(add_var, rt::readwrite(empty), rt::value(int64_t{1})), InvalidArgument);
-    EXPECT_THROW(rt.submit(add_var, rt::readwrite(src), rt::value(int64_t{1})), InvalidArgument) << "moved from";
-    EXPECT_THROW(rt.submit(add_var, rt::readwrite(unregistered), rt::value(int64_t{1})), InvalidArgument);
+    EXPECT_THROW(rt.submit(add_var, rt::readwrite(src), rt::value(int64_t{1})), InvalidArgument)
+        << "moved from";
+    EXPECT_THROW(rt.submit(add_var, rt::readwrite(unregistered), rt::value(int64_t{1})),
+                 InvalidArgument);
     EXPECT_THROW(rt.submit(add_var, rt::readwrite(foreign), rt::value(int64_t{1})), InvalidArgument)
         << "a handle of another runtime";
     EXPECT_THROW(rt.submit(copy_var, rt::read(good), rt::write(empty)), InvalidArgument)
         << "the bad argument is the second: the first must not be left with a dependency";
     auto msg = message_of([&] { rt.submit(copy_var, rt::read(good), rt::write(empty)); });
-    EXPECT_NE(msg.find("argument 2"), std::string::npos) << "the message names the argument: " << msg;
+    EXPECT_NE(msg.find("argument 2"), std::string::npos)
+        << "the message names the argument: " << msg;
     EXPECT_EQ(rt.pending_tasks(), before);
     rt::TaskRef none;
-    EXPECT_THROW(rt.submit(add_var, rt::readwrite(good), rt::value(int64_t{1}), rt::after(none)), InvalidArgument);
-    auto foreign_task = other.submit(add_var, rt::readwrite(foreign), rt::value(int64_t{1}));
-    EXPECT_THROW(rt.submit(add_var, rt::readwrite(good), rt::value(int64_t{1}), rt::after(foreign_task)),
+    EXPECT_THROW(rt.submit(add_var, rt::readwrite(good), rt::value(int64_t{1}), rt::after(none)),
                  InvalidArgument);
+    auto foreign_task = other.submit(add_var, rt::readwrite(foreign), rt::value(int64_t{1}));
+    EXPECT_THROW(
+        rt.submit(add_var, rt::readwrite(good), rt::value(int64_t{1}), rt::after(foreign_task)),
+        InvalidArgument);
     EXPECT_EQ(rt.pending_tasks(), before);
     EXPECT_TRUE(rt.recorded_dependencies().empty()) << "a rejected task left an edge";
     // the handles that were named next to a bad one are untouched: a task on them runs at once
@@ -449,7 +491,8 @@ TEST(Misuse, TagReuseWithoutRemoveThrows)
     rt.submit(count_cl, rt::value(&c), rt::tag(9));
     EXPECT_THROW(rt.submit(count_cl, rt::value(&c), rt::tag(9)), InvalidArgument);
     rt.wait_all();
-    EXPECT_THROW(rt.submit(count_cl, rt::value(&c), rt::tag(9)), InvalidArgument) << "done, but not removed";
+    EXPECT_THROW(rt.submit(count_cl, rt::value(&c), rt::tag(9)), InvalidArgument)
+        << "done, but not removed";
     rt.remove_tag(9);
     EXPECT_NO_THROW(rt.submit(count_cl, rt::value(&c), rt::tag(9)));
     rt.wait_all();
@@ -462,7 +505,8 @@ TEST(Misuse, BadRuntimeConfigurationsThrow)
     auto msg = message_of([] { rt::Runtime rt{{.ncpus = 1, .scheduler = "no-such-policy"}}; });
     EXPECT_NE(msg.find("no-such-policy"), std::string::npos) << msg;
     for (auto const& name : rt::policies().names())
-        EXPECT_NE(msg.find(name), std::string::npos) << "the message lists the known policies: " << msg;
+        EXPECT_NE(msg.find(name), std::string::npos)
+            << "the message lists the known policies: " << msg;
     EXPECT_THROW((rt::Runtime{{.ncpus = 1, .scheduler = "no-such-policy"}}), InvalidArgument);
     EXPECT_THROW((rt::Runtime{{.ncpus = 0}}), InvalidArgument);
     EXPECT_THROW((rt::Runtime{{.ncpus = 1, .max_pending_tasks = 1}}), InvalidArgument);
@@ -476,7 +520,8 @@ TEST(Configuration, PinThreshold)
 {
     ScopedEnv no_threshold("TESSERA_CUDA_PIN_THRESHOLD", std::nullopt);
     EXPECT_EQ((rt::Runtime{{.ncpus = 1}}.pin_threshold()), rt::Runtime::default_pin_threshold);
-    EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "64MB"}}.pin_threshold()), std::size_t(64) << 20);
+    EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "64MB"}}.pin_threshold()),
+              std::size_t(64) << 20);
     EXPECT_EQ((rt::Runtime{{.ncpus = 1, .cuda_pin_threshold = "Never"}}.pin_threshold()),
               std::numeric_limits<std::size_t>::max());
     ScopedEnv threshold("TESSERA_CUDA_PIN_THRESHOLD", "1MB");
@@ -491,7 +536,8 @@ TEST(Misuse, BadEnvironmentValuesThrow)
         ScopedEnv env("TESSERA_NCPU", bad);
         EXPECT_THROW(rt::Runtime{}, InvalidArgument) << "TESSERA_NCPU=" << bad;
         auto msg = message_of([] { rt::Runtime rt; });
-        EXPECT_NE(msg.find("TESSERA_NCPU"), std::string::npos) << "the message names the variable: " << msg;
+        EXPECT_NE(msg.find("TESSERA_NCPU"), std::string::npos)
+            << "the message names the variable: " << msg;
     }
     {
         ScopedEnv env("TESSERA_SCHED", "no-such-policy");

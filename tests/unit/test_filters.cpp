@@ -43,7 +43,8 @@ void sum_vec_cpu(rt::Vector<int64_t const> x, rt::Variable<int64_t> s)
 {
     *s = std::accumulate(x.begin(), x.end(), int64_t{0});
 }
-const rt::Codelet<rt::Vector<int64_t const>, rt::Variable<int64_t>> sum_vec{.name = "sum_vec", .cpu = &sum_vec_cpu};
+const rt::Codelet<rt::Vector<int64_t const>, rt::Variable<int64_t>> sum_vec{.name = "sum_vec",
+                                                                            .cpu = &sum_vec_cpu};
 
 void fill_mat_cpu(rt::Matrix<int64_t> a, int64_t base)
 {
@@ -58,7 +59,8 @@ void slow_add_vec_cpu(rt::Vector<int64_t> x, int64_t a)
     std::this_thread::sleep_for(10ms);
     for (int64_t& e : x) e += a;
 }
-const rt::Codelet<rt::Vector<int64_t>, int64_t> slow_add_vec{.name = "slow_add_vec", .cpu = &slow_add_vec_cpu};
+const rt::Codelet<rt::Vector<int64_t>, int64_t> slow_add_vec{.name = "slow_add_vec",
+                                                             .cpu = &slow_add_vec_cpu};
 
 void rendezvous_vec_cpu(rt::Vector<int64_t> x, Rendezvous* r)
 {
@@ -99,12 +101,14 @@ TEST_P(Filters, VectorBlocks)
             EXPECT_EQ(v.ptr, x.data() + want_off[std::size_t(b)]);
             rt->submit(fill_vec, rt::write(p[b]), rt::value(1000 * b));
         }
-        for (int64_t b = 0; b < 3; ++b) rt->submit(add_vec, rt::readwrite(p[b]), rt::value(int64_t{5}));
+        for (int64_t b = 0; b < 3; ++b)
+            rt->submit(add_vec, rt::readwrite(p[b]), rt::value(int64_t{5}));
     }
     // the parent is back, and reads what the pieces wrote
     std::vector<int64_t> want;
     for (int64_t b = 0; b < 3; ++b)
-        for (int64_t i = 0; i < std::vector<int64_t>{4, 3, 3}[std::size_t(b)]; ++i) want.push_back(1000 * b + i + 5);
+        for (int64_t i = 0; i < std::vector<int64_t>{4, 3, 3}[std::size_t(b)]; ++i)
+            want.push_back(1000 * b + i + 5);
     {
         auto g = h.acquire<rt::Mode::R>();
         EXPECT_EQ(std::vector<int64_t>(g.view().begin(), g.view().end()), want);
@@ -130,7 +134,8 @@ TEST_P(Filters, RowAndColumnBlocks)
             EXPECT_EQ(v.n, n);
             EXPECT_EQ(v.ld, ld);
             EXPECT_EQ(v.ptr, a.data() + off[std::size_t(i)]);
-            EXPECT_EQ(rt::detail::Internals::state(rows[i]), rt::detail::Internals::state(rows(i, 0)));
+            EXPECT_EQ(rt::detail::Internals::state(rows[i]),
+                      rt::detail::Internals::state(rows(i, 0)));
             rt->submit(fill_mat, rt::write(rows(i, 0)), rt::value(10000 * i));
         }
     }
@@ -138,7 +143,8 @@ TEST_P(Filters, RowAndColumnBlocks)
         for (int64_t r = 0; r < ld; ++r) {
             int64_t want = sentinel;
             if (r < m) {
-                int64_t i = r < 3 ? 0 : (r < 5 ? 1 : 2), local = r - (i == 0 ? 0 : (i == 1 ? 3 : 5));
+                int64_t i = r < 3 ? 0 : (r < 5 ? 1 : 2),
+                        local = r - (i == 0 ? 0 : (i == 1 ? 3 : 5));
                 want = 10000 * i + 100 * local + j;
             }
             EXPECT_EQ(a[std::size_t(r + j * ld)], want) << "row " << r << " col " << j;
@@ -181,7 +187,9 @@ TEST_P(Filters, UnevenTilesBuildTheWholeMatrix)
         ASSERT_EQ(p.size(), mt * nt);
         for (int64_t j = 0; j < nt; ++j)
             for (int64_t i = 0; i < mt; ++i) {
-                EXPECT_EQ(rt::detail::Internals::state(p[i + j * mt]), rt::detail::Internals::state(p(i, j))) << "column-major order";
+                EXPECT_EQ(rt::detail::Internals::state(p[i + j * mt]),
+                          rt::detail::Internals::state(p(i, j)))
+                    << "column-major order";
                 auto v = p(i, j).view();
                 EXPECT_EQ(v.m, rs[std::size_t(i)]);
                 EXPECT_EQ(v.n, cs[std::size_t(j)]);
@@ -195,7 +203,8 @@ TEST_P(Filters, UnevenTilesBuildTheWholeMatrix)
             int64_t want = sentinel;
             if (r < m) {
                 int64_t i = r < 4 ? 0 : (r < 7 ? 1 : 2), j = c < 4 ? 0 : 1;
-                want = 100000 * i + 10000 * j + 100 * (r - ro[std::size_t(i)]) + (c - co[std::size_t(j)]);
+                want = 100000 * i + 10000 * j + 100 * (r - ro[std::size_t(i)]) +
+                       (c - co[std::size_t(j)]);
             }
             EXPECT_EQ(a[std::size_t(r + c * ld)], want) << "row " << r << " col " << c;
         }
@@ -210,16 +219,19 @@ TEST_P(Filters, RecursivePartitioning)
     {
         auto tiles = rt::partition(h, rt::tiles(2, 2));  // 4x3 tiles
         for (int64_t j = 0; j < 2; ++j)
-            for (int64_t i = 0; i < 2; ++i) rt->submit(fill_mat, rt::write(tiles(i, j)), rt::value(int64_t{1}));
+            for (int64_t i = 0; i < 2; ++i)
+                rt->submit(fill_mat, rt::write(tiles(i, j)), rt::value(int64_t{1}));
         {
-            auto halves = rt::partition(tiles(1, 0), rt::row_blocks(2));  // rows 4-5 and 6-7 of columns 0-2
+            auto halves =
+                rt::partition(tiles(1, 0), rt::row_blocks(2));  // rows 4-5 and 6-7 of columns 0-2
             ASSERT_EQ(halves.size(), 2);
             EXPECT_EQ(halves[1].view().ptr, a.data() + 6);
             EXPECT_EQ(halves[1].view().m, 2);
             EXPECT_EQ(halves[1].view().n, 3);
             EXPECT_EQ(halves[1].view().ld, ld);
             // the partitioned tile is off limits, and so is unpartitioning its parent
-            EXPECT_THROW(rt->submit(fill_mat, rt::write(tiles(1, 0)), rt::value(int64_t{0})), InvalidArgument);
+            EXPECT_THROW(rt->submit(fill_mat, rt::write(tiles(1, 0)), rt::value(int64_t{0})),
+                         InvalidArgument);
             EXPECT_THROW(tiles.unpartition(), InvalidArgument);
             rt->submit(fill_mat, rt::write(halves[0]), rt::value(int64_t{5000}));
             rt->submit(fill_mat, rt::write(halves[1]), rt::value(int64_t{7000}));
@@ -249,9 +261,11 @@ TEST_P(Filters, PartitionWaitsForTheParentsTasksAndUnpartitionForThePieces)
     for (int k = 0; k < 3; ++k) rt->submit(slow_add_vec, rt::readwrite(h), rt::value(int64_t{1}));
     auto p = rt::partition(h, rt::blocks(4));
     for (int64_t e : x) EXPECT_EQ(e, 3) << "partitioned before the parent's tasks completed";
-    for (int64_t b = 0; b < 4; ++b) rt->submit(slow_add_vec, rt::readwrite(p[b]), rt::value(10 * (b + 1)));
+    for (int64_t b = 0; b < 4; ++b)
+        rt->submit(slow_add_vec, rt::readwrite(p[b]), rt::value(10 * (b + 1)));
     p.unpartition();
-    for (int64_t i = 0; i < 12; ++i) EXPECT_EQ(x[std::size_t(i)], 3 + 10 * (i / 3 + 1)) << "element " << i;
+    for (int64_t i = 0; i < 12; ++i)
+        EXPECT_EQ(x[std::size_t(i)], 3 + 10 * (i / 3 + 1)) << "element " << i;
     // usable again, and ordered after the pieces' tasks
     int64_t s = 0;
     rt::Handle hs{*rt, rt::Variable<int64_t>{&s}};
@@ -298,14 +312,15 @@ TEST_P(FiltersConcurrency, PiecesRunConcurrently)
     Rendezvous r;
     {
         auto p = rt::partition(h, rt::blocks(16));
-        for (int64_t b = 0; b < 16; ++b) rt->submit(rendezvous_vec, rt::readwrite(p[b]), rt::value(&r));
+        for (int64_t b = 0; b < 16; ++b)
+            rt->submit(rendezvous_vec, rt::readwrite(p[b]), rt::value(&r));
     }
     EXPECT_TRUE(r.met.load()) << "tasks on different pieces never ran at the same time";
     for (int64_t e : x) EXPECT_EQ(e, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(AtLeastTwoWorkers, FiltersConcurrency, testing::ValuesIn(runtime_params({2, 4})),
-                         runtime_param_name_of);
+INSTANTIATE_TEST_SUITE_P(AtLeastTwoWorkers, FiltersConcurrency,
+                         testing::ValuesIn(runtime_params({2, 4})), runtime_param_name_of);
 
 // ---- sizes and bad arguments (no tasks: one runtime) -----------------------------------------
 
@@ -320,8 +335,10 @@ TEST(FilterShapes, BalancedPiecesForEverySplit)
             ASSERT_EQ(p.size(), k);
             auto sz = balanced(n, k), off = offsets(sz);
             for (int64_t b = 0; b < k; ++b) {
-                EXPECT_EQ(p[b].view().n, sz[std::size_t(b)]) << n << " into " << k << ", piece " << b;
-                EXPECT_EQ(p[b].view().ptr, x.data() + off[std::size_t(b)]) << n << " into " << k << ", piece " << b;
+                EXPECT_EQ(p[b].view().n, sz[std::size_t(b)])
+                    << n << " into " << k << ", piece " << b;
+                EXPECT_EQ(p[b].view().ptr, x.data() + off[std::size_t(b)])
+                    << n << " into " << k << ", piece " << b;
             }
         }
     }
@@ -357,8 +374,10 @@ TEST(FilterShapes, BadFiltersThrow)
     EXPECT_THROW(rt::partition(ha, rt::tiles(8, 1)), InvalidArgument);
     EXPECT_THROW(rt::partition(ha, rt::tiles(1, 6)), InvalidArgument);
     EXPECT_THROW(rt::partition(ha, rt::tiles(0, 1)), InvalidArgument);
-    EXPECT_THROW(rt::partition(hx, rt::row_blocks(2)), InvalidArgument) << "a matrix filter on a vector";
-    EXPECT_THROW(rt::partition(ha, rt::blocks(2)), InvalidArgument) << "a vector filter on a matrix";
+    EXPECT_THROW(rt::partition(hx, rt::row_blocks(2)), InvalidArgument)
+        << "a matrix filter on a vector";
+    EXPECT_THROW(rt::partition(ha, rt::blocks(2)), InvalidArgument)
+        << "a vector filter on a matrix";
     EXPECT_THROW(rt::partition(hv, rt::blocks(1)), InvalidArgument) << "a variable cannot be split";
     rt::Handle<rt::Vector<int64_t>> empty;
     EXPECT_THROW(rt::partition(empty, rt::blocks(1)), InvalidArgument);

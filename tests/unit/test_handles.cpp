@@ -53,7 +53,8 @@ void fill_block_cpu(rt::Block<double> b, double base)
         for (int64_t j = 0; j < b.ny; ++j)
             for (int64_t i = 0; i < b.nx; ++i) b(i, j, k) = base + double(i + 10 * j + 100 * k);
 }
-const rt::Codelet<rt::Block<double>, double> fill_block{.name = "fill_block", .cpu = &fill_block_cpu};
+const rt::Codelet<rt::Block<double>, double> fill_block{.name = "fill_block",
+                                                        .cpu = &fill_block_cpu};
 
 /// A slow writer: sleeps, then stores a.
 void slow_set_cpu(rt::Variable<int64_t> x, int64_t a)
@@ -61,7 +62,8 @@ void slow_set_cpu(rt::Variable<int64_t> x, int64_t a)
     std::this_thread::sleep_for(20ms);
     *x = a;
 }
-const rt::Codelet<rt::Variable<int64_t>, int64_t> slow_set{.name = "slow_set", .cpu = &slow_set_cpu};
+const rt::Codelet<rt::Variable<int64_t>, int64_t> slow_set{.name = "slow_set",
+                                                           .cpu = &slow_set_cpu};
 
 /// A slow reader: sleeps, then copies x into y.
 void slow_copy_cpu(rt::Variable<int64_t const> x, rt::Variable<int64_t> y)
@@ -69,8 +71,8 @@ void slow_copy_cpu(rt::Variable<int64_t const> x, rt::Variable<int64_t> y)
     std::this_thread::sleep_for(20ms);
     *y = *x;
 }
-const rt::Codelet<rt::Variable<int64_t const>, rt::Variable<int64_t>> slow_copy{.name = "slow_copy",
-                                                                                 .cpu = &slow_copy_cpu};
+const rt::Codelet<rt::Variable<int64_t const>, rt::Variable<int64_t>> slow_copy{
+    .name = "slow_copy", .cpu = &slow_copy_cpu};
 
 /// A reader that holds the handle until the gate opens.
 void gated_read_cpu(rt::Variable<int64_t const> x, Gate* g, int64_t* seen)
@@ -79,7 +81,7 @@ void gated_read_cpu(rt::Variable<int64_t const> x, Gate* g, int64_t* seen)
     gate_cpu(g);
 }
 const rt::Codelet<rt::Variable<int64_t const>, Gate*, int64_t*> gated_read{.name = "gated_read",
-                                                                          .cpu = &gated_read_cpu};
+                                                                           .cpu = &gated_read_cpu};
 
 class Handles : public RuntimeSweep {};
 
@@ -115,15 +117,19 @@ TEST_P(Handles, VectorRoundTrip)
 // A read-only handle over const memory: tasks read it (on every node of the sweep: with
 // emulated devices its data is copied there), the sum of what they read equals the sum of the
 // memory, and nothing is ever written to it. Write accesses do not compile.
-template <class H>
-concept WritableThrough = requires(H& h) { rt::write(h.handle()); };
-static_assert(!WritableThrough<rt::ReadOnlyHandle<rt::Vector<double>>>, "a read-only handle takes no write access");
+template <class H> concept WritableThrough = requires(H& h)
+{
+    rt::write(h.handle());
+};
+static_assert(!WritableThrough<rt::ReadOnlyHandle<rt::Vector<double>>>,
+              "a read-only handle takes no write access");
 
 void sum_into_cpu(rt::Vector<double const> x, rt::Variable<double> sum)
 {
     for (double v : x) *sum += v;
 }
-const rt::Codelet<rt::Vector<double const>, rt::Variable<double>> sum_into{.name = "sum_into", .cpu = &sum_into_cpu};
+const rt::Codelet<rt::Vector<double const>, rt::Variable<double>> sum_into{.name = "sum_into",
+                                                                           .cpu = &sum_into_cpu};
 
 TEST_P(Handles, ReadOnlyHandleOverConstMemoryIsReadAndNeverWritten)
 {

@@ -92,7 +92,8 @@ protected:
     {
         home_.assign(mb, 1);
         rt::Layout layout = rt::layout_of(rt::Vector<char>{home_.data(), int64_t(mb)});
-        handle_.emplace(&tessera::rt::detail::Internals::impl(runtime_), home_.data(), layout, nullptr);
+        handle_.emplace(&tessera::rt::detail::Internals::impl(runtime_), home_.data(), layout,
+                        nullptr);
         replica_ = node_.allocate(mb, Wait::yes);
         detail::Replica& r = handle_->replicas[id];
         r.ptr = replica_;

@@ -30,7 +30,8 @@ void add_to(rt::Vector<double> v, double x)
     for (auto& e : v) e += x;
 }
 const rt::Codelet<rt::Vector<double>, double> fill_cl{.name = "fill", .cpu = &fill};
-const rt::Codelet<rt::Vector<const double>, double, rt::Variable<int64_t>> check_cl{.name = "check", .cpu = &check_equal};
+const rt::Codelet<rt::Vector<const double>, double, rt::Variable<int64_t>> check_cl{
+    .name = "check", .cpu = &check_equal};
 const rt::Codelet<rt::Vector<double>, double> add_cl{.name = "add", .cpu = &add_to};
 
 class MemoryNodes : public testing::TestWithParam<std::string> {
@@ -92,7 +93,8 @@ TEST_P(MemoryNodes, ReadWriteChainAcrossNodes)
     std::vector<double> x(256, 0.0);
     {
         rt::Handle hx{r, rt::Vector<double>{x.data(), 256}};
-        for (int i = 0; i < 200; ++i) r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::on_worker(unsigned(i * 7 % 4)));
+        for (int i = 0; i < 200; ++i)
+            r.submit(add_cl, readwrite(hx), rt::value(1.0), rt::on_worker(unsigned(i * 7 % 4)));
     }
     for (double e : x) ASSERT_EQ(e, 200.0);
 }
@@ -159,14 +161,17 @@ TEST_P(MemoryNodes, PartitionWithDataOnDevices)
     int64_t m = 37, n = 29, ld = 41;
     std::vector<double> a(std::size_t(ld * n), -1.0), expect(a);
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) a[std::size_t(i + j * ld)] = expect[std::size_t(i + j * ld)] = double(i + 100 * j);
+        for (int64_t i = 0; i < m; ++i)
+            a[std::size_t(i + j * ld)] = expect[std::size_t(i + j * ld)] = double(i + 100 * j);
     auto apply = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1, double s) {
         for (int64_t j = j0; j < j1; ++j)
-            for (int64_t i = i0; i < i1; ++i) expect[std::size_t(i + j * ld)] = expect[std::size_t(i + j * ld)] * s + 1;
+            for (int64_t i = i0; i < i1; ++i)
+                expect[std::size_t(i + j * ld)] = expect[std::size_t(i + j * ld)] * s + 1;
     };
     {
         rt::Handle A{r, rt::Matrix<double>{a.data(), m, n, ld}};
-        r.submit(scale_cl, readwrite(A), rt::value(2.0), rt::on_worker(2));  // valid on device 1 only
+        r.submit(scale_cl, readwrite(A), rt::value(2.0),
+                 rt::on_worker(2));  // valid on device 1 only
         apply(0, m, 0, n, 2.0);
         {
             auto tiles = rt::partition(A, rt::tiles(3, 2));
@@ -177,7 +182,8 @@ TEST_P(MemoryNodes, PartitionWithDataOnDevices)
             // balanced pieces: rows 13, 12, 12; columns 15, 14
             int64_t rows[] = {0, 13, 25, 37}, cols[] = {0, 15, 29};
             for (int64_t j = 0; j < 2; ++j)
-                for (int64_t i = 0; i < 3; ++i) apply(rows[i], rows[i + 1], cols[j], cols[j + 1], double(i + j + 2));
+                for (int64_t i = 0; i < 3; ++i)
+                    apply(rows[i], rows[i + 1], cols[j], cols[j + 1], double(i + j + 2));
         }
         r.submit(scale_cl, readwrite(A), rt::value(0.5), rt::on_worker(3));
         apply(0, m, 0, n, 0.5);
@@ -191,8 +197,8 @@ void tile_gemm(rt::Matrix<const double> a, rt::Matrix<const double> b, rt::Matri
         for (int64_t k = 0; k < a.n; ++k)
             for (int64_t i = 0; i < c.m; ++i) c(i, j) += a(i, k) * b(k, j);
 }
-const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>> gemm_emu_only{
-    .name = "tile_gemm", .where = rt::ArchMask::emu, .cpu = &tile_gemm};
+const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>>
+    gemm_emu_only{.name = "tile_gemm", .where = rt::ArchMask::emu, .cpu = &tile_gemm};
 
 // 64 tiles of C (8 x 8) by a tiled GEMM on the devices only, each device capped at 6 tiles of
 // memory: evictions happen, Modified tiles are written back, the result is exact.
@@ -208,7 +214,9 @@ TEST_P(MemoryNodes, EvictionUnderPressure)
     }
     for (int64_t j = 0; j < n; ++j)
         for (int64_t k = 0; k < n; ++k)
-            for (int64_t i = 0; i < n; ++i) ref[std::size_t(i + j * n)] += A[std::size_t(i + k * n)] * B[std::size_t(k + j * n)];
+            for (int64_t i = 0; i < n; ++i)
+                ref[std::size_t(i + j * n)] +=
+                    A[std::size_t(i + k * n)] * B[std::size_t(k + j * n)];
     {
         rt::Handle hA{r, rt::Matrix<double>{A.data(), n, n, n}};
         rt::Handle hB{r, rt::Matrix<double>{B.data(), n, n, n}};
@@ -218,7 +226,8 @@ TEST_P(MemoryNodes, EvictionUnderPressure)
         auto tC = rt::partition(hC, rt::tiles(nt, nt));
         for (int64_t k = 0; k < nt; ++k)
             for (int64_t j = 0; j < nt; ++j)
-                for (int64_t i = 0; i < nt; ++i) r.submit(gemm_emu_only, read(tA(i, k)), read(tB(k, j)), readwrite(tC(i, j)));
+                for (int64_t i = 0; i < nt; ++i)
+                    r.submit(gemm_emu_only, read(tA(i, k)), read(tB(k, j)), readwrite(tC(i, j)));
         r.wait_all();
         auto nodes = r.memory_nodes();
         EXPECT_GT(nodes[1].evictions + nodes[2].evictions, 0u);
@@ -266,7 +275,8 @@ TEST_P(MemoryNodes, DataLargerThanDeviceTogetherFails)
         t.wait();
         ADD_FAILURE() << "the task ran on a device too small for its data";
     } catch (tessera::Error const& e) {
-        EXPECT_NE(std::string(e.what()).find("task 'sum3': its data, 24576 bytes together, can never fit"),
+        EXPECT_NE(std::string(e.what()).find(
+                      "task 'sum3': its data, 24576 bytes together, can never fit"),
                   std::string::npos)
             << e.what();
     }
@@ -295,18 +305,19 @@ TEST_P(MemoryNodes, DataLargerThanDeviceRunsOnTheCores)
     Sum3* sum = +[](rt::Vector<const double> a, rt::Vector<const double> b, rt::Vector<double> c) {
         for (int64_t i = 0; i < c.n; ++i) c[i] += a[i] + b[i];
     };
-    Sum3* sum_on_device = +[](rt::Vector<const double> a, rt::Vector<const double> b, rt::Vector<double> c) {
-        ++on_device;
-        for (int64_t i = 0; i < c.n; ++i) c[i] += a[i] + b[i];
-    };
+    Sum3* sum_on_device =
+        +[](rt::Vector<const double> a, rt::Vector<const double> b, rt::Vector<double> c) {
+            ++on_device;
+            for (int64_t i = 0; i < c.n; ++i) c[i] += a[i] + b[i];
+        };
     const rt::Codelet<rt::Vector<const double>, rt::Vector<const double>, rt::Vector<double>> sum3{
         .name = "sum3", .cpu = sum, .emu = sum_on_device};
     for (int i = 0; i < 40; ++i) r.submit(sum3, read(hx), read(hy), readwrite(hz));
     EXPECT_NO_THROW(r.wait_all());
     EXPECT_EQ(on_device.load(), 0);
     // the same handle twice is one buffer: x, x and y (16 KB) fit on a device
-    const rt::Codelet<rt::Vector<const double>, rt::Vector<const double>, rt::Vector<double>> sum3_on_device{
-        .name = "sum3_on_device", .where = rt::ArchMask::emu, .cpu = sum_on_device};
+    const rt::Codelet<rt::Vector<const double>, rt::Vector<const double>, rt::Vector<double>>
+        sum3_on_device{.name = "sum3_on_device", .where = rt::ArchMask::emu, .cpu = sum_on_device};
     r.submit(sum3_on_device, read(hx), read(hx), readwrite(hy));
     r.wait_all();
     EXPECT_EQ(on_device.load(), 1);
@@ -314,7 +325,8 @@ TEST_P(MemoryNodes, DataLargerThanDeviceRunsOnTheCores)
         r.submit(sum3_on_device, read(hx), read(hy), readwrite(hz));
         ADD_FAILURE() << "a task no unit can hold was submitted";
     } catch (tessera::InvalidArgument const& e) {
-        EXPECT_NE(std::string(e.what()).find("the units' memory: its data takes 24576 bytes"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("the units' memory: its data takes 24576 bytes"),
+                  std::string::npos)
             << e.what();
     }
     hz.unregister();
@@ -376,12 +388,17 @@ void count_mismatches(rt::Vector<const double> v, double x)
 {
     for (double e : v) mismatches_seen += (e != x);
 }
-const rt::Codelet<rt::Vector<const double>, double> count_cl{.name = "count_mismatches", .cpu = &count_mismatches};
+const rt::Codelet<rt::Vector<const double>, double> count_cl{.name = "count_mismatches",
+                                                             .cpu = &count_mismatches};
 
 TEST(TransferChannels, CopiesToAndFromADeviceOverlap)
 {
     constexpr int latency_ms = 200;  // the bus calibration copies 24 times: 4.8 s
-    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .nemu = 1, .emu_latency_us = latency_ms * 1000, .perfmodel_dir = "none"}};
+    rt::Runtime r{{.ncpus = 1,
+                   .scheduler = "eager",
+                   .nemu = 1,
+                   .emu_latency_us = latency_ms * 1000,
+                   .perfmodel_dir = "none"}};
     std::vector<double> to(64, 1.0), from(64, 0.0);
     rt::Handle h_to{r, rt::Vector<double>{to.data(), 64}};
     rt::Handle h_from{r, rt::Vector<double>{from.data(), 64}};
@@ -397,7 +414,8 @@ TEST(TransferChannels, CopiesToAndFromADeviceOverlap)
     }
     r.submit(count_cl, read(h_to), rt::value(1.0), rt::on_worker(1));  // finds `to` there
     r.wait_all();
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(mismatches_seen.load(), 0);
     ASSERT_EQ(r.link_stats().size(), 2u);
     for (auto const& l : r.link_stats()) EXPECT_EQ(l.transfers, 1u) << l.src << " -> " << l.dst;
@@ -426,7 +444,8 @@ TEST(ParseBytes, Units)
     EXPECT_EQ(rt::parse_bytes("1048576", "x"), 1u << 20);
     EXPECT_THROW(rt::parse_bytes("lots", "TESSERA_EMU_MEM"), tessera::InvalidArgument);
     EXPECT_THROW(rt::parse_bytes("3 parsecs", "TESSERA_EMU_MEM"), tessera::InvalidArgument);
-    EXPECT_THROW((rt::Runtime{{.ncpus = 1, .nemu = 1, .emu_memory = "many"}}), tessera::InvalidArgument);
+    EXPECT_THROW((rt::Runtime{{.ncpus = 1, .nemu = 1, .emu_memory = "many"}}),
+                 tessera::InvalidArgument);
 }
 
 }  // namespace

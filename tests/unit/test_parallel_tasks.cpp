@@ -135,12 +135,14 @@ TEST(ParallelTasks, ForkJoinRunsOncePerTask)
     } ctx{&calls, &widest};
     constexpr rt::PerfModel fj_model{"test_forkjoin"};
     const rt::Codelet<Ctx*> forkjoin{.name = "forkjoin",
-                                     .cpu = +[](Ctx* c) {
-                                         c->calls->fetch_add(1);
-                                         int s = int(rt::parallel_size());
-                                         if (s > c->widest->load()) c->widest->store(s);
-                                         std::this_thread::sleep_for(std::chrono::microseconds(500));
-                                     },
+                                     .cpu =
+                                         +[](Ctx* c) {
+                                             c->calls->fetch_add(1);
+                                             int s = int(rt::parallel_size());
+                                             if (s > c->widest->load()) c->widest->store(s);
+                                             std::this_thread::sleep_for(
+                                                 std::chrono::microseconds(500));
+                                         },
                                      .model = &fj_model,
                                      .type = rt::ParallelKind::forkjoin,
                                      .max_parallelism = 2};
@@ -173,9 +175,9 @@ TEST(SchedulingContexts, TasksStayInTheirContext)
         rt::ContextId ctx = r.create_context({1, 2});
         EXPECT_EQ(r.context_workers(ctx), (std::vector<rt::WorkerId>{1, 2}));
         std::vector<std::atomic<int>> ran(r.worker_count());
-        const rt::Codelet<std::atomic<int>*> note{.name = "note", .cpu = +[](std::atomic<int>* ran) {
-                                                      ran[rt::Runtime::current_worker()].fetch_add(1);
-                                                  }};
+        const rt::Codelet<std::atomic<int>*> note{
+            .name = "note",
+            .cpu = +[](std::atomic<int>* ran) { ran[rt::Runtime::current_worker()].fetch_add(1); }};
         for (int i = 0; i < 200; ++i) r.submit(note, rt::value(ran.data()), rt::in_context(ctx));
         r.wait_all();
         EXPECT_EQ(ran[0].load(), 0) << sched;
@@ -192,7 +194,8 @@ TEST(SchedulingContexts, Errors)
     rt::ContextId emu_only = r.create_context({2});
     EXPECT_THROW(r.submit(cpu_only, rt::in_context(emu_only)), tessera::InvalidArgument);
     EXPECT_THROW(r.submit(cpu_only, rt::in_context(rt::ContextId{99})), tessera::InvalidArgument);
-    const rt::Codelet<> emu_only_codelet{.name = "emu_only", .where = rt::ArchMask::emu, .cpu = +[] {}};
+    const rt::Codelet<> emu_only_codelet{
+        .name = "emu_only", .where = rt::ArchMask::emu, .cpu = +[] {}};
     rt::Runtime no_emu{{.ncpus = 1, .perfmodel_dir = "none"}};
     EXPECT_THROW(no_emu.submit(emu_only_codelet), tessera::InvalidArgument);  // nobody can run it
 }

@@ -48,7 +48,10 @@ struct TempDir {
     ~TempDir() { fs::remove_all(path); }
 };
 
-void busy_sleep(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
+void busy_sleep(double seconds)
+{
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
 
 constexpr rt::PerfModel sleep_model{"test_sleep"};
 const rt::Codelet<double> sleeper{.name = "sleeper", .cpu = &busy_sleep, .model = &sleep_model};
@@ -136,9 +139,7 @@ TEST(PerfModel, LoadingRefusesWhatSaveNeverWrites)
         const bool good = symbol == "test_sleep" && line == valid;
         auto entries = r.perfmodel_entries("test_sleep");
         EXPECT_EQ(entries.size(), good ? 1u : 0u) << "symbol " << symbol << ", " << line;
-        if (good && !entries.empty()) {
-            EXPECT_EQ(entries[0].count, 12u);
-        }
+        if (good && !entries.empty()) { EXPECT_EQ(entries[0].count, 12u); }
     }
 }
 
@@ -177,13 +178,14 @@ TEST(PerfModel, AFailedSaveKeepsTheOldFile)
     const std::string good = contents();
     ASSERT_GT(good.size(), 64u);
     {
-        std::optional<rt::Runtime> r{rt::RuntimeConfig{.ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
+        std::optional<rt::Runtime> r{rt::RuntimeConfig{
+            .ncpus = 1, .scheduler = "eager", .perfmodel_dir = dir.path.string()}};
         for (int i = 0; i < 3; ++i) r->submit(sleeper, rt::value(0.0002));
         r->wait_all();
         rlimit old{};
         ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
         rlimit small = old;
-        small.rlim_cur = 64;  // bytes: fewer than the file needs
+        small.rlim_cur = 64;                               // bytes: fewer than the file needs
         auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // writes past it fail with EFBIG instead
         ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
         r.reset();  // saves, and fails
@@ -241,9 +243,13 @@ private:
     std::deque<rt::ReadyTask> q_;
 };
 
-void sleep_per_element(rt::Vector<double> v) { busy_sleep(1e-6 * double(v.n)); }  // 1 µs per element
+void sleep_per_element(rt::Vector<double> v)
+{
+    busy_sleep(1e-6 * double(v.n));
+}  // 1 µs per element
 constexpr rt::PerfModel linear_model{"test_linear", rt::PerfModelKind::history};
-const rt::Codelet<rt::Vector<double>> per_element{.name = "per_element", .cpu = &sleep_per_element, .model = &linear_model};
+const rt::Codelet<rt::Vector<double>> per_element{
+    .name = "per_element", .cpu = &sleep_per_element, .model = &linear_model};
 
 TEST(PerfModel, RegressionPredictsAnUnseenSize)
 {
@@ -304,10 +310,10 @@ TEST(PerfModel, RegressionsRecoverAKnownLaw)
     ASSERT_TRUE(q);
     EXPECT_NEAR(q->c, c, 0.01 * c);
     const double unseen = 64e3, truth = a * std::pow(unseen, b) + c;
-    EXPECT_LT(std::abs((*q)(unseen) - truth), 0.01 * truth);
+    EXPECT_LT(std::abs((*q)(unseen)-truth), 0.01 * truth);
     auto r = tessera::rt::detail::fit_power_law(offset);
     ASSERT_TRUE(r);
-    EXPECT_GT(std::abs((*r)(unseen) - truth), 5 * std::abs((*q)(unseen) - truth));
+    EXPECT_GT(std::abs((*r)(unseen)-truth), 5 * std::abs((*q)(unseen)-truth));
     // fewer than two distinct sizes: no curve
     EXPECT_FALSE(tessera::rt::detail::fit_power_law({{1e3, 1.0}, {1e3, 2.0}}));
     EXPECT_FALSE(tessera::rt::detail::fit_power_law_with_offset({{1e3, 1.0}}));
@@ -319,11 +325,13 @@ TEST(PerfModel, RegressionsRecoverAKnownLaw)
 TEST(PerfModel, RegressionAtOneSizeIsCalibrated)
 {
     constexpr rt::PerfModel one_size{"test_regression_one_size", rt::PerfModelKind::regression};
-    const rt::Codelet<double> one_size_task{.name = "one_size_task", .cpu = &busy_sleep, .model = &one_size};
+    const rt::Codelet<double> one_size_task{
+        .name = "one_size_task", .cpu = &busy_sleep, .model = &one_size};
     TempDir dir;
     const fs::path log = dir.path / "sched.log";
     {
-        rt::Runtime r{{.ncpus = 1, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
+        rt::Runtime r{
+            {.ncpus = 1, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
         // until calibration_samples are accepted (a sleep's jitter may make one an outlier)
         auto accepted = [&] {
             auto e = r.perfmodel_entries("test_regression_one_size");
@@ -344,8 +352,8 @@ TEST(PerfModel, RegressionAtOneSizeIsCalibrated)
 
 TEST(PerfModel, FlopCountGivesEveryCodeletAPrediction)
 {
-    const rt::Codelet<double> with_flops{.name = "flopper", .cpu = &busy_sleep,
-                                         .flops = [](double const& s) { return s * 1e9; }};
+    const rt::Codelet<double> with_flops{
+        .name = "flopper", .cpu = &busy_sleep, .flops = [](double const& s) { return s * 1e9; }};
     rt::policies().add("recorder", "test policy", [] { return std::make_unique<Recorder>(); });
     rt::Runtime r{{.ncpus = 1, .scheduler = "recorder", .perfmodel_dir = "none"}};
     Recorder::seen.clear();
@@ -364,7 +372,11 @@ TEST(PerfModel, FlopCountGivesEveryCodeletAPrediction)
 TEST(BusModel, FollowsTheEmulatedLink)
 {
     TempDir dir;
-    rt::Runtime r{{.ncpus = 1, .scheduler = "eager", .nemu = 1, .emu_bandwidth = "200MB", .emu_latency_us = 200,
+    rt::Runtime r{{.ncpus = 1,
+                   .scheduler = "eager",
+                   .nemu = 1,
+                   .emu_bandwidth = "200MB",
+                   .emu_latency_us = 200,
                    .perfmodel_dir = dir.path.string()}};
     double expect = 200e-6 + double(8 << 20) / (200.0 * 1024 * 1024);
     // the emulated link sleeps until each copy's cost: timings overshoot it, never undershoot
@@ -375,7 +387,8 @@ TEST(BusModel, FollowsTheEmulatedLink)
     // saved under a name of its configuration's own
     int saved = 0;
     for (auto const& f : fs::directory_iterator(dir.path))
-        saved += f.path().filename().string().starts_with("bus-") && f.path().extension() == ".model";
+        saved +=
+            f.path().filename().string().starts_with("bus-") && f.path().extension() == ".model";
     EXPECT_EQ(saved, 1);
     EXPECT_EQ(r.predicted_transfer_time(0, 0, 1 << 20), 0.0);
     // the calibration's copies are not the application's traffic
@@ -386,9 +399,14 @@ TEST(BusModel, FollowsTheEmulatedLink)
 TEST(BusModel, AFileMissingALinkIsMeasuredAgain)
 {
     TempDir dir;
-    const rt::RuntimeConfig config{.ncpus = 1, .scheduler = "eager", .nemu = 2, .emu_latency_us = 200,
+    const rt::RuntimeConfig config{.ncpus = 1,
+                                   .scheduler = "eager",
+                                   .nemu = 2,
+                                   .emu_latency_us = 200,
                                    .perfmodel_dir = dir.path.string()};
-    { rt::Runtime r{config}; }
+    {
+        rt::Runtime r{config};
+    }
     fs::path bus;
     for (auto const& f : fs::directory_iterator(dir.path))
         if (f.path().filename().string().starts_with("bus-")) bus = f.path();
@@ -404,31 +422,44 @@ TEST(BusModel, AFileMissingALinkIsMeasuredAgain)
         out << lines[0] << "\n" << lines[1] << "\n" << lines[2] << "\n";
     }
     rt::Runtime r{config};
-    for (auto [src, dst] : {std::pair{0u, 1u}, std::pair{1u, 0u}, std::pair{0u, 2u}, std::pair{2u, 0u}})
+    for (auto [src, dst] :
+         {std::pair{0u, 1u}, std::pair{1u, 0u}, std::pair{0u, 2u}, std::pair{2u, 0u}})
         EXPECT_GE(r.predicted_transfer_time(src, dst, 1024), 0.9 * 200e-6) << src << "->" << dst;
 }
 
 // ---- HEFT -----------------------------------------------------------------------------------------
 
-void cpu_cost(double seconds) { busy_sleep(seconds); }
-void emu_cost(double seconds) { busy_sleep(seconds / 8); }  // an accelerator 8x faster
+void cpu_cost(double seconds)
+{
+    busy_sleep(seconds);
+}
+void emu_cost(double seconds)
+{
+    busy_sleep(seconds / 8);
+}  // an accelerator 8x faster
 constexpr rt::PerfModel gemm_like_model{"test_gemm_like"};
 const rt::Codelet<rt::Matrix<double>, double> gemm_like{
-    .name = "gemm_like", .cpu = +[](rt::Matrix<double>, double s) { cpu_cost(s); },
-    .emu = +[](rt::Matrix<double>, double s) { emu_cost(s); }, .model = &gemm_like_model};
+    .name = "gemm_like",
+    .cpu = +[](rt::Matrix<double>, double s) { cpu_cost(s); },
+    .emu = +[](rt::Matrix<double>, double s) { emu_cost(s); },
+    .model = &gemm_like_model};
 
 TEST(Heft, TmPutsWorkOnFasterDevices)
 {
     for (std::string sched : {"dm", "heft-tmdp", "heft-tmdp-pr", "dmdasd"}) {
-        rt::Runtime r{{.ncpus = 2, .scheduler = sched, .nemu = 2, .emu_speed = 8, .perfmodel_dir = "none"}};
+        rt::Runtime r{
+            {.ncpus = 2, .scheduler = sched, .nemu = 2, .emu_speed = 8, .perfmodel_dir = "none"}};
         std::vector<double> tiles(300 * 16);
         std::vector<rt::Handle<rt::Matrix<double>>> h;
-        for (int i = 0; i < 300; ++i) h.emplace_back(r, rt::Matrix<double>{tiles.data() + 16 * i, 4, 4, 4});
+        for (int i = 0; i < 300; ++i)
+            h.emplace_back(r, rt::Matrix<double>{tiles.data() + 16 * i, 4, 4, 4});
         // calibration: until measured on every architecture, tasks are spread to be measured
-        for (int i = 0; i < 40; ++i) r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
+        for (int i = 0; i < 40; ++i)
+            r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
         r.wait_all();
         auto before = r.executed_per_worker();
-        for (int i = 0; i < 300; ++i) r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
+        for (int i = 0; i < 300; ++i)
+            r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
         r.wait_all();
         auto done = r.executed_per_worker();
         for (std::size_t w = 0; w < done.size(); ++w) done[w] -= before[w];
@@ -437,26 +468,36 @@ TEST(Heft, TmPutsWorkOnFasterDevices)
         // measured (a sleep overshoots, the devices' short ones relatively more under load):
         // 16/18 = 0.89 when they are exactly 8x faster. Placing by queue length would give 0.5.
         // Under load their dispatch slows too (their threads share the 2 cores): 85% of it.
-        auto speed = [&](std::string const& arch) { return 1.0 / only_entry(r, "test_gemm_like", arch).mean; };
-        double devices = speed("emu0") + speed("emu1"), balanced = devices / (devices + 2 * speed("cpu"));
-        EXPECT_GE(on_devices, 0.85 * balanced) << sched << ": cpu " << done[0] << "+" << done[1] << ", emu " << done[2]
-                                              << "+" << done[3] << ", balanced share " << balanced;
-        EXPECT_GE(balanced, 0.75) << sched << ": the devices measured less than 3x faster than a core";
+        auto speed = [&](std::string const& arch) {
+            return 1.0 / only_entry(r, "test_gemm_like", arch).mean;
+        };
+        double devices = speed("emu0") + speed("emu1"),
+               balanced = devices / (devices + 2 * speed("cpu"));
+        EXPECT_GE(on_devices, 0.85 * balanced)
+            << sched << ": cpu " << done[0] << "+" << done[1] << ", emu " << done[2] << "+"
+            << done[3] << ", balanced share " << balanced;
+        EXPECT_GE(balanced, 0.75) << sched
+                                  << ": the devices measured less than 3x faster than a core";
     }
 }
 
 // A tile "GEMM" of fixed cost (a sleep: the same under sanitizers) next to a slow bus: moving a
 // tile costs 0.9 ms, computing it 0.3 ms.
 constexpr rt::PerfModel fixed_cost_model{"test_fixed_cost_gemm"};
-const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>> fixed_cost_gemm{
-    .name = "fixed_cost_gemm",
-    .cpu = +[](rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>) { busy_sleep(0.0003); },
-    .model = &fixed_cost_model};
+const rt::Codelet<rt::Matrix<const double>, rt::Matrix<const double>, rt::Matrix<double>>
+    fixed_cost_gemm{.name = "fixed_cost_gemm",
+                    .cpu = +[](rt::Matrix<const double>, rt::Matrix<const double>,
+                               rt::Matrix<double>) { busy_sleep(0.0003); },
+                    .model = &fixed_cost_model};
 
 uint64_t bytes_moved(std::string const& sched)
 {
     constexpr int64_t nt = 5, b = 48, n = nt * b;
-    rt::Runtime r{{.ncpus = 2, .scheduler = sched, .nemu = 2, .emu_bandwidth = "20MB", .emu_latency_us = 100,
+    rt::Runtime r{{.ncpus = 2,
+                   .scheduler = sched,
+                   .nemu = 2,
+                   .emu_bandwidth = "20MB",
+                   .emu_latency_us = 100,
                    .perfmodel_dir = "none"}};
     std::vector<double> A(n * n, 1.0), B(n * n, 1.0), C(n * n, 0.0);
     // calibrate the model first, so that both policies place by their predictions
@@ -472,13 +513,15 @@ uint64_t bytes_moved(std::string const& sched)
     }
     r.reset_link_stats();
     {
-        rt::Handle hA{r, rt::Matrix<double>{A.data(), n, n, n}}, hB{r, rt::Matrix<double>{B.data(), n, n, n}},
+        rt::Handle hA{r, rt::Matrix<double>{A.data(), n, n, n}},
+            hB{r, rt::Matrix<double>{B.data(), n, n, n}},
             hC{r, rt::Matrix<double>{C.data(), n, n, n}};
         auto tA = rt::partition(hA, rt::tiles(nt, nt)), tB = rt::partition(hB, rt::tiles(nt, nt)),
              tC = rt::partition(hC, rt::tiles(nt, nt));
         for (int64_t k = 0; k < nt; ++k)
             for (int64_t j = 0; j < nt; ++j)
-                for (int64_t i = 0; i < nt; ++i) r.submit(fixed_cost_gemm, read(tA(i, k)), read(tB(k, j)), readwrite(tC(i, j)));
+                for (int64_t i = 0; i < nt; ++i)
+                    r.submit(fixed_cost_gemm, read(tA(i, k)), read(tB(k, j)), readwrite(tC(i, j)));
     }
     uint64_t bytes = 0;
     for (auto const& l : r.link_stats()) bytes += l.bytes;
@@ -514,8 +557,8 @@ TEST(Heft, DmdasRunsReadyTasksByPriority)
         std::mutex* m;
     };
     const rt::Codelet<Ctx*> wait_gate{.name = "wait_gate", .cpu = +[](Ctx* c) {
-                                           while (!c->open->load()) std::this_thread::sleep_for(1ms);
-                                       }};
+                                          while (!c->open->load()) std::this_thread::sleep_for(1ms);
+                                      }};
     const rt::Codelet<Ctx*, int> note{.name = "note", .cpu = +[](Ctx* c, int p) {
                                           std::lock_guard lock(*c->m);
                                           c->order->push_back(p);
@@ -540,12 +583,14 @@ using tessera::test::gate_cpu;
 // A gate task predicted from its flop count (flops / 1e9 per second on a core before any
 // measurement), and one of unknown length.
 const rt::Codelet<Gate*, double> gate_of_known_length{
-    .name = "gate_known", .cpu = +[](Gate* g, double) { gate_cpu(g); },
+    .name = "gate_known",
+    .cpu = +[](Gate* g, double) { gate_cpu(g); },
     .flops = [](Gate* const&, double const& flops) { return flops; }};
 const rt::Codelet<Gate*> gate_of_unknown_length{.name = "gate_unknown", .cpu = &gate_cpu};
 // A 1 ms task (1e6 flops) that says which worker ran it.
 const rt::Codelet<std::atomic<unsigned>*> probe{
-    .name = "probe", .cpu = +[](std::atomic<unsigned>* w) { w->store(rt::Runtime::current_worker()); },
+    .name = "probe",
+    .cpu = +[](std::atomic<unsigned>* w) { w->store(rt::Runtime::current_worker()); },
     .flops = [](std::atomic<unsigned>* const&) { return 1e6; }};
 
 // Tasks bound to a worker (on_worker) never pass through the policy's queues, but they keep
@@ -573,7 +618,8 @@ TEST(Heft, ATaskBoundToAWorkerKeepsItBusy)
             g0.open();
             g1.open();
             r.wait_all();
-            EXPECT_EQ(ran_on.load(), 1u) << sched << (known ? ", bound task of 1 s" : ", bound task of unknown length");
+            EXPECT_EQ(ran_on.load(), 1u)
+                << sched << (known ? ", bound task of 1 s" : ", bound task of unknown length");
         }
 }
 
@@ -590,14 +636,18 @@ TEST(Heft, DmdasdCountsOnlyTheTasksAhead)
         int queued_priority, probe_priority;
         unsigned worker;
     };
-    for (Case c : {Case{"dmdasd", 0, 5, 0}, Case{"dmdasd", 0, 1, 0}, Case{"dmdasd", 0, 0, 1}, Case{"dmdasd", 0, -1, 1},
-                   Case{"dmdasd", 3, 4, 0}, Case{"dmdasd", 3, 2, 1}, Case{"dmdas", 0, 5, 1}, Case{"dmdas", 0, 0, 1},
-                   Case{"dmda", 0, 1, 1}, Case{"dm", 0, 1, 1}}) {
+    for (Case c : {Case{"dmdasd", 0, 5, 0}, Case{"dmdasd", 0, 1, 0}, Case{"dmdasd", 0, 0, 1},
+                   Case{"dmdasd", 0, -1, 1}, Case{"dmdasd", 3, 4, 0}, Case{"dmdasd", 3, 2, 1},
+                   Case{"dmdas", 0, 5, 1}, Case{"dmdas", 0, 0, 1}, Case{"dmda", 0, 1, 1},
+                   Case{"dm", 0, 1, 1}}) {
         TempDir dir;
         fs::path log = dir.path / "sched.log";
         std::atomic<unsigned> ran_on{rt::no_worker};
         {
-            rt::Runtime r{{.ncpus = 2, .scheduler = c.sched, .perfmodel_dir = "none", .sched_log = log.string()}};
+            rt::Runtime r{{.ncpus = 2,
+                           .scheduler = c.sched,
+                           .perfmodel_dir = "none",
+                           .sched_log = log.string()}};
             Gate g0, g1, open;
             auto opener0 = g0.opener();
             auto opener1 = g1.opener();
@@ -607,17 +657,20 @@ TEST(Heft, DmdasdCountsOnlyTheTasksAhead)
             ASSERT_TRUE(g0.wait_entered());
             ASSERT_TRUE(g1.wait_entered());
             // predicted 10 s (it runs at once), queued on worker 0
-            r.submit(gate_of_known_length, rt::value(&open), rt::value(10e9), rt::priority(c.queued_priority));
+            r.submit(gate_of_known_length, rt::value(&open), rt::value(10e9),
+                     rt::priority(c.queued_priority));
             r.submit(probe, rt::value(&ran_on), rt::priority(c.probe_priority));
             g0.open();
             g1.open();
             r.wait_all();
         }
-        std::string what = c.sched + ", queued task of priority " + std::to_string(c.queued_priority) +
-                           ", probe of priority " + std::to_string(c.probe_priority);
+        std::string what = c.sched + ", queued task of priority " +
+                           std::to_string(c.queued_priority) + ", probe of priority " +
+                           std::to_string(c.probe_priority);
         auto queued = tessera::test::last_decision(log, "gate_known");
         ASSERT_TRUE(queued) << what;
-        ASSERT_EQ(queued->worker, 0u) << what << ": the 10 s task ends first on worker 0 (11 s against 15 s)";
+        ASSERT_EQ(queued->worker, 0u)
+            << what << ": the 10 s task ends first on worker 0 (11 s against 15 s)";
         auto placed = tessera::test::last_decision(log, "probe");
         ASSERT_TRUE(placed) << what;
         EXPECT_EQ(placed->worker, c.worker) << what;
@@ -630,13 +683,16 @@ TEST(Heft, DmdasdCountsOnlyTheTasksAhead)
 // and the next task is expected to end 1 ms after it is placed, not 1 s.
 TEST(Heft, AParallelTaskThatEndsEarlyFreesItsCores)
 {
-    const rt::Codelet<double> instant_parallel{.name = "instant_parallel", .cpu = +[](double) {},
+    const rt::Codelet<double> instant_parallel{.name = "instant_parallel",
+                                               .cpu = +[](double) {},
                                                .flops = [](double const& flops) { return flops; },
-                                               .type = rt::ParallelKind::forkjoin, .max_parallelism = 2};
+                                               .type = rt::ParallelKind::forkjoin,
+                                               .max_parallelism = 2};
     TempDir dir;
     fs::path log = dir.path / "sched.log";
     {
-        rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
+        rt::Runtime r{
+            {.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
         r.submit(instant_parallel, rt::value(2e9));  // 2 s on a core, 1 s on the pair
         r.wait_all();
         std::atomic<unsigned> ran_on{rt::no_worker};
@@ -644,7 +700,8 @@ TEST(Heft, AParallelTaskThatEndsEarlyFreesItsCores)
     }  // the log is complete once the runtime stopped
     auto placed = tessera::test::last_decision(log, "instant_parallel");
     ASSERT_TRUE(placed);
-    EXPECT_NEAR(placed->expected_wait, 1.0, 0.1) << "the parallel task was to take the pair for 1 s";
+    EXPECT_NEAR(placed->expected_wait, 1.0, 0.1)
+        << "the parallel task was to take the pair for 1 s";
     auto next = tessera::test::last_decision(log, "probe");
     ASSERT_TRUE(next);
     EXPECT_LT(next->expected_wait, 0.1) << "the pair is still held by the parallel task that ended";
@@ -658,13 +715,16 @@ TEST(Heft, AParallelTaskThatEndsEarlyFreesItsCores)
 // (counting the members' running tasks alone, the pair looked free in 2 s and got it).
 TEST(Heft, AParallelTaskWaitsForTheQueuesOfItsGroup)
 {
-    const rt::Codelet<double> parallel_probe{.name = "parallel_probe", .cpu = +[](double) {},
+    const rt::Codelet<double> parallel_probe{.name = "parallel_probe",
+                                             .cpu = +[](double) {},
                                              .flops = [](double const& flops) { return flops; },
-                                             .type = rt::ParallelKind::forkjoin, .max_parallelism = 2};
+                                             .type = rt::ParallelKind::forkjoin,
+                                             .max_parallelism = 2};
     TempDir dir;
     fs::path log = dir.path / "sched.log";
     {
-        rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
+        rt::Runtime r{
+            {.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none", .sched_log = log.string()}};
         Gate g0, g1, open;
         auto opener0 = g0.opener();
         auto opener1 = g1.opener();
@@ -684,7 +744,8 @@ TEST(Heft, AParallelTaskWaitsForTheQueuesOfItsGroup)
     ASSERT_EQ(queued->worker, 0u);
     auto placed = tessera::test::last_decision(log, "parallel_probe");
     ASSERT_TRUE(placed);
-    EXPECT_EQ(placed->worker, 1u) << "worker 1 alone ends it first (4 s; the pair 12 s, worker 0 13 s)";
+    EXPECT_EQ(placed->worker, 1u)
+        << "worker 1 alone ends it first (4 s; the pair 12 s, worker 0 13 s)";
     EXPECT_NEAR(placed->expected_wait, 4.0, 0.1);
 }
 
@@ -693,7 +754,11 @@ TEST(Heft, DecisionsAreLogged)
     TempDir dir;
     fs::path log = dir.path / "sched.log";
     {
-        rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .nemu = 1, .perfmodel_dir = "none", .sched_log = log.string()}};
+        rt::Runtime r{{.ncpus = 2,
+                       .scheduler = "dmdas",
+                       .nemu = 1,
+                       .perfmodel_dir = "none",
+                       .sched_log = log.string()}};
         for (int i = 0; i < 5; ++i) r.submit(sleeper, rt::value(0.0001));
     }
     std::ifstream in(log);
@@ -715,9 +780,13 @@ TEST(Heft, DecisionsOfManyThreadsAreWholeLines)
     fs::path log = dir.path / "sched.log";
     constexpr int chains = 32, length = 100;
     {
-        const rt::Codelet<rt::Vector<double>> increment{.name = "increment",
-                                                        .cpu = +[](rt::Vector<double> v) { v[0] += 1; }};
-        rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .nemu = 1, .perfmodel_dir = "none", .sched_log = log.string()}};
+        const rt::Codelet<rt::Vector<double>> increment{
+            .name = "increment", .cpu = +[](rt::Vector<double> v) { v[0] += 1; }};
+        rt::Runtime r{{.ncpus = 2,
+                       .scheduler = "dmdas",
+                       .nemu = 1,
+                       .perfmodel_dir = "none",
+                       .sched_log = log.string()}};
         std::vector<double> x(chains, 0.0);
         std::vector<rt::Handle<rt::Vector<double>>> h;
         for (double& e : x) h.emplace_back(r, rt::Vector<double>{&e, 1});

@@ -26,16 +26,22 @@ struct Param {
 
 class RelaxedModes : public testing::TestWithParam<Param> {
 protected:
-    rt::Runtime make() const { return rt::Runtime{{.ncpus = 2, .scheduler = GetParam().scheduler, .nemu = GetParam().nemu}}; }
+    rt::Runtime make() const
+    {
+        return rt::Runtime{
+            {.ncpus = 2, .scheduler = GetParam().scheduler, .nemu = GetParam().nemu}};
+    }
 };
 
 // ---- REDUX --------------------------------------------------------------------------------------------
 
-const rt::Codelet<rt::Variable<double>> zero{.name = "zero", .cpu = +[](rt::Variable<double> s) { *s = 0; }};
+const rt::Codelet<rt::Variable<double>> zero{.name = "zero",
+                                             .cpu = +[](rt::Variable<double> s) { *s = 0; }};
 const rt::Codelet<rt::Variable<double>, rt::Variable<const double>> add{
     .name = "add", .cpu = +[](rt::Variable<double> a, rt::Variable<const double> b) { *a += *b; }};
 const rt::Codelet<rt::Vector<const double>, rt::Vector<const double>, rt::Variable<double>> dot{
-    .name = "dot", .cpu = +[](rt::Vector<const double> x, rt::Vector<const double> y, rt::Variable<double> s) {
+    .name = "dot",
+    .cpu = +[](rt::Vector<const double> x, rt::Vector<const double> y, rt::Variable<double> s) {
         for (int64_t i = 0; i < x.n; ++i) *s += x[i] * y[i];
     }};
 
@@ -44,7 +50,8 @@ TEST_P(RelaxedModes, DotProduct)
     rt::Runtime r = make();
     constexpr int64_t n = 10000, parts = 40;
     std::vector<double> x(n), y(n);
-    for (int64_t i = 0; i < n; ++i) x[std::size_t(i)] = double(i % 13), y[std::size_t(i)] = double(i % 7) - 3;
+    for (int64_t i = 0; i < n; ++i)
+        x[std::size_t(i)] = double(i % 13), y[std::size_t(i)] = double(i % 7) - 3;
     double expect = 5.0;  // the handle's value before the contributions is folded in
     for (int64_t i = 0; i < n; ++i) expect += x[std::size_t(i)] * y[std::size_t(i)];
     double s = 5.0;
@@ -74,7 +81,8 @@ TEST_P(RelaxedModes, SeveralPhases)
         hs.set_reduction(zero, add);
         for (int i = 1; i <= 100; ++i) r.submit(contribute, reduce(hs), rt::value(double(i)));
         const rt::Codelet<rt::Variable<const double>, rt::Variable<double>> copy{
-            .name = "copy", .cpu = +[](rt::Variable<const double> a, rt::Variable<double> b) { *b = *a; }};
+            .name = "copy",
+            .cpu = +[](rt::Variable<const double> a, rt::Variable<double> b) { *b = *a; }};
         r.submit(copy, read(hs), write(hseen));
         for (int i = 1; i <= 10; ++i) r.submit(contribute, reduce(hs), rt::value(1000.0));
     }  // unregister completes the second reduction
@@ -91,9 +99,10 @@ TEST_P(RelaxedModes, Histogram)
         data[std::size_t(i)] = (i * 7919) % 1000;
         ++expect[std::size_t(data[std::size_t(i)] % bins)];
     }
-    const rt::Codelet<rt::Vector<int64_t>> clear{.name = "clear", .cpu = +[](rt::Vector<int64_t> h) {
-                                                      for (auto& b : h) b = 0;
-                                                  }};
+    const rt::Codelet<rt::Vector<int64_t>> clear{.name = "clear",
+                                                 .cpu = +[](rt::Vector<int64_t> h) {
+                                                     for (auto& b : h) b = 0;
+                                                 }};
     const rt::Codelet<rt::Vector<int64_t>, rt::Vector<const int64_t>> merge{
         .name = "merge", .cpu = +[](rt::Vector<int64_t> a, rt::Vector<const int64_t> b) {
             for (int64_t i = 0; i < a.n; ++i) a[i] += b[i];
@@ -115,17 +124,19 @@ TEST_P(RelaxedModes, Histogram)
 TEST_P(RelaxedModes, FailingContributionCancelsTheReduction)
 {
     rt::Runtime r = make();
-    const rt::Codelet<rt::Variable<double>, int> contribute{.name = "maybe", .cpu = +[](rt::Variable<double> s, int i) {
-                                                                if (i == 7) throw std::runtime_error("contribution 7");
-                                                                *s += 1;
-                                                            }};
+    const rt::Codelet<rt::Variable<double>, int> contribute{
+        .name = "maybe", .cpu = +[](rt::Variable<double> s, int i) {
+            if (i == 7) throw std::runtime_error("contribution 7");
+            *s += 1;
+        }};
     double s = 0, after = 0;
     rt::Handle hs{r, rt::Variable<double>{&s}};
     rt::Handle ha{r, rt::Variable<double>{&after}};
     hs.set_reduction(zero, add);
     for (int i = 0; i < 20; ++i) r.submit(contribute, reduce(hs), rt::value(i));
     const rt::Codelet<rt::Variable<const double>, rt::Variable<double>> copy{
-        .name = "copy", .cpu = +[](rt::Variable<const double> a, rt::Variable<double> b) { *b = *a + 1; }};
+        .name = "copy",
+        .cpu = +[](rt::Variable<const double> a, rt::Variable<double> b) { *b = *a + 1; }};
     auto reader = r.submit(copy, read(hs), write(ha));
     EXPECT_THROW(r.wait_all(), std::runtime_error);
     EXPECT_TRUE(reader.cancelled());
@@ -137,8 +148,10 @@ TEST_P(RelaxedModes, FailingInitLeavesNoBufferBehind)
 {
     rt::Runtime r = make();
     const rt::Codelet<rt::Variable<double>> failing_zero{
-        .name = "failing_zero", .cpu = +[](rt::Variable<double>) { throw std::runtime_error("no neutral element"); }};
-    const rt::Codelet<rt::Variable<double>> inc{.name = "inc", .cpu = +[](rt::Variable<double> v) { *v += 1; }};
+        .name = "failing_zero",
+        .cpu = +[](rt::Variable<double>) { throw std::runtime_error("no neutral element"); }};
+    const rt::Codelet<rt::Variable<double>> inc{.name = "inc",
+                                                .cpu = +[](rt::Variable<double> v) { *v += 1; }};
     double s = 5;
     {
         rt::Handle hs{r, rt::Variable<double>{&s}};
@@ -147,7 +160,8 @@ TEST_P(RelaxedModes, FailingInitLeavesNoBufferBehind)
         EXPECT_THROW(r.wait_all(), std::runtime_error);
     }
     EXPECT_EQ(s, 5.0);  // no contribution was folded in
-    for (rt::MemoryNodeInfo const& node : r.memory_nodes()) EXPECT_EQ(node.used, node.cached) << "node " << node.id;
+    for (rt::MemoryNodeInfo const& node : r.memory_nodes())
+        EXPECT_EQ(node.used, node.cached) << "node " << node.id;
 }
 
 TEST_P(RelaxedModes, ReduceWithoutMethodsIsAnError)
@@ -155,7 +169,8 @@ TEST_P(RelaxedModes, ReduceWithoutMethodsIsAnError)
     rt::Runtime r = make();
     double s = 0;
     rt::Handle hs{r, rt::Variable<double>{&s}};
-    const rt::Codelet<rt::Variable<double>> inc{.name = "inc", .cpu = +[](rt::Variable<double> v) { *v += 1; }};
+    const rt::Codelet<rt::Variable<double>> inc{.name = "inc",
+                                                .cpu = +[](rt::Variable<double> v) { *v += 1; }};
     EXPECT_THROW(r.submit(inc, reduce(hs)), tessera::InvalidArgument);
 }
 
@@ -167,7 +182,8 @@ TEST_P(RelaxedModes, ScratchIsPrivatePerTask)
     rt::Runtime r = make();
     constexpr int64_t n = 1000, parts = 20;
     const rt::Codelet<rt::Vector<const double>, rt::Vector<double>, rt::Vector<double>> reverse{
-        .name = "reverse", .cpu = +[](rt::Vector<const double> x, rt::Vector<double> tmp, rt::Vector<double> y) {
+        .name = "reverse",
+        .cpu = +[](rt::Vector<const double> x, rt::Vector<double> tmp, rt::Vector<double> y) {
             for (int64_t i = 0; i < x.n; ++i) tmp[i] = x[x.n - 1 - i];
             std::this_thread::yield();  // another task with its own temporary may run meanwhile
             for (int64_t i = 0; i < x.n; ++i) y[i] = tmp[i];
@@ -176,15 +192,18 @@ TEST_P(RelaxedModes, ScratchIsPrivatePerTask)
     std::iota(x.begin(), x.end(), 0.0);
     {
         rt::Handle hx{r, rt::Vector<double>{x.data(), n}}, hy{r, rt::Vector<double>{y.data(), n}};
-        auto tmp = rt::Handle<rt::Vector<double>>::temporary(r, rt::Vector<double>{nullptr, n / parts});
+        auto tmp =
+            rt::Handle<rt::Vector<double>>::temporary(r, rt::Vector<double>{nullptr, n / parts});
         auto px = rt::partition(hx, rt::blocks(parts));
         auto py = rt::partition(hy, rt::blocks(parts));
-        for (int64_t i = 0; i < parts; ++i) r.submit(reverse, read(px[i]), scratch(tmp), write(py[i]));
+        for (int64_t i = 0; i < parts; ++i)
+            r.submit(reverse, read(px[i]), scratch(tmp), write(py[i]));
     }
     for (int64_t b = 0; b < parts; ++b)
         for (int64_t i = 0; i < n / parts; ++i)
             ASSERT_EQ(y[std::size_t(b * 50 + i)], x[std::size_t(b * 50 + 49 - i)]);
-    EXPECT_THROW((rt::Handle<rt::Vector<double>>::temporary(r, rt::Vector<double>{y.data(), 4})), tessera::InvalidArgument);
+    EXPECT_THROW((rt::Handle<rt::Vector<double>>::temporary(r, rt::Vector<double>{y.data(), 4})),
+                 tessera::InvalidArgument);
 }
 
 // ---- COMMUTE -----------------------------------------------------------------------------------------
@@ -209,9 +228,9 @@ TEST_P(RelaxedModes, CommuteNeverTogether)
     int64_t acc = 1;
     {
         rt::Handle h{r, rt::Variable<int64_t>{&acc}};
-        r.submit(scale, readwrite(h), rt::value(int64_t(10)));                        // 10
+        r.submit(scale, readwrite(h), rt::value(int64_t(10)));                             // 10
         for (int64_t i = 1; i <= 50; ++i) r.submit(accumulate, commute(h), rt::value(i));  // + 1275
-        r.submit(scale, readwrite(h), rt::value(int64_t(2)));                         // x 2, after all
+        r.submit(scale, readwrite(h), rt::value(int64_t(2)));  // x 2, after all
         for (int64_t i = 1; i <= 10; ++i) r.submit(accumulate, commute(h), rt::value(i));  // + 55
     }
     EXPECT_EQ(overlaps.load(), 0);
@@ -249,8 +268,10 @@ std::vector<Param> params()
     return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryPolicy, RelaxedModes, testing::ValuesIn(params()), [](auto const& info) {
-    return tessera::test::sanitize(info.param.scheduler) + "_" + std::to_string(info.param.nemu) + "emu";
-});
+INSTANTIATE_TEST_SUITE_P(EveryPolicy, RelaxedModes, testing::ValuesIn(params()),
+                         [](auto const& info) {
+                             return tessera::test::sanitize(info.param.scheduler) + "_" +
+                                    std::to_string(info.param.nemu) + "emu";
+                         });
 
 }  // namespace

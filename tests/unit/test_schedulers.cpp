@@ -43,7 +43,8 @@ TEST(Registry, HoldsTheBuiltInPolicies)
         EXPECT_NE(std::find(names.begin(), names.end(), builtin), names.end()) << builtin;
         EXPECT_TRUE(rt::policies().contains(builtin)) << builtin;
     }
-    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << "a name is listed twice";
+    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size())
+        << "a name is listed twice";
     for (auto const& n : names) {
         EXPECT_FALSE(rt::policies().description(n).empty()) << n;
         auto p = rt::policies().create(n);
@@ -79,9 +80,11 @@ TEST(Registry, UnknownNameThrowsWithTheKnownNames)
     } catch (InvalidArgument const& e) {
         std::string msg = e.what();
         EXPECT_NE(msg.find("no-such-policy"), std::string::npos) << msg;
-        for (auto const& n : rt::policies().names()) EXPECT_NE(msg.find(n), std::string::npos) << msg;
+        for (auto const& n : rt::policies().names())
+            EXPECT_NE(msg.find(n), std::string::npos) << msg;
     }
-    EXPECT_THROW(rt::policies().add("", "empty", [] { return rt::policies().create("eager"); }), InvalidArgument);
+    EXPECT_THROW(rt::policies().add("", "empty", [] { return rt::policies().create("eager"); }),
+                 InvalidArgument);
     EXPECT_THROW(rt::policies().add("null-factory", "no factory", nullptr), InvalidArgument);
     EXPECT_FALSE(rt::policies().contains("null-factory"));
 }
@@ -146,7 +149,8 @@ private:
 
 void register_fifo()
 {
-    rt::policies().add("test-fifo", "a FIFO written by the test", [] { return std::make_unique<Fifo>(); });
+    rt::policies().add("test-fifo", "a FIFO written by the test",
+                       [] { return std::make_unique<Fifo>(); });
 }
 
 TEST(UserPolicy, RegisteredAndUsed)
@@ -193,7 +197,8 @@ TEST(UserPolicy, RegisteredAndUsed)
         auto opener = gate.opener();
         rt.submit(gate_cl, rt::value(&gate));
         ASSERT_TRUE(gate.wait_entered());
-        for (int k = 0; k < 50; ++k) rt.submit(log_cl, rt::value(&log), rt::value(k), rt::priority(k % 7));
+        for (int k = 0; k < 50; ++k)
+            rt.submit(log_cl, rt::value(&log), rt::value(k), rt::priority(k % 7));
     }
     rt.wait_all();
     std::vector<int> want(50);
@@ -203,7 +208,10 @@ TEST(UserPolicy, RegisteredAndUsed)
 
 // ---- every policy: conformance -----------------------------------------------------------------------
 
-void hit_cpu(std::atomic<int>* hits, int k) { hits[k].fetch_add(1); }
+void hit_cpu(std::atomic<int>* hits, int k)
+{
+    hits[k].fetch_add(1);
+}
 const rt::Codelet<std::atomic<int>*, int> hit{.name = "hit", .cpu = &hit_cpu};
 
 class Policies : public RuntimeSweep {};
@@ -215,7 +223,8 @@ TEST_P(Policies, ManyIndependentTasksRunExactlyOnce)
     EXPECT_EQ(rt->worker_count(), unsigned(ncpus() + sweep_emulated_devices()));
     constexpr int n = 10000;
     std::vector<std::atomic<int>> hits(n);
-    for (int k = 0; k < n; ++k) rt->submit(hit, rt::value(hits.data()), rt::value(k), rt::priority(k % 5 - 2));
+    for (int k = 0; k < n; ++k)
+        rt->submit(hit, rt::value(hits.data()), rt::value(k), rt::priority(k % 5 - 2));
     rt->wait_all();
     int wrong = 0;
     for (int k = 0; k < n; ++k) wrong += hits[std::size_t(k)].load() != 1;
@@ -259,8 +268,8 @@ void record_worker_cpu(rt::Variable<int64_t const>, WhoRan* who, int64_t sleep_u
     std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
     who->by_worker[rt::Runtime::current_worker()].fetch_add(1);
 }
-const rt::Codelet<rt::Variable<int64_t const>, WhoRan*, int64_t> record_worker{.name = "record_worker",
-                                                                               .cpu = &record_worker_cpu};
+const rt::Codelet<rt::Variable<int64_t const>, WhoRan*, int64_t> record_worker{
+    .name = "record_worker", .cpu = &record_worker_cpu};
 
 class PoliciesParallel : public RuntimeSweep {};
 
@@ -274,15 +283,16 @@ TEST_P(PoliciesParallel, OneTaskReleasesManyAndEveryWorkerTakesPart)
     rt::Handle h{*rt, rt::Variable<int64_t>{&x}};
     for (int round = 0; round < 3; ++round) {
         rt->submit(add_var, rt::readwrite(h), rt::value(int64_t{1}));
-        for (int k = 0; k < 64; ++k) rt->submit(record_worker, rt::read(h), rt::value(&who), rt::value(int64_t{1000}));
+        for (int k = 0; k < 64; ++k)
+            rt->submit(record_worker, rt::read(h), rt::value(&who), rt::value(int64_t{1000}));
         rt->wait_all();
     }
     for (unsigned w = 0; w < rt->worker_count(); ++w)
         EXPECT_GT(who.by_worker[w].load(), 0) << "worker " << w << " took no part";
 }
 
-INSTANTIATE_TEST_SUITE_P(AtLeastTwoWorkers, PoliciesParallel, testing::ValuesIn(runtime_params({2, 4})),
-                         runtime_param_name_of);
+INSTANTIATE_TEST_SUITE_P(AtLeastTwoWorkers, PoliciesParallel,
+                         testing::ValuesIn(runtime_params({2, 4})), runtime_param_name_of);
 
 TEST(RandomPolicy, SpreadsTasksOverTheWorkers)
 {
@@ -362,7 +372,8 @@ TEST(Environment, PinningAndWindowVariables)
         for (rt::WorkerId w = 0; w < rt.worker_count(); ++w) EXPECT_EQ(rt.worker(w).core, -1);
         rt::Runtime explicit_rt{{.ncpus = 2, .pin_workers = 1}};
         EXPECT_EQ(explicit_rt.config().pin_workers, 1);
-        for (rt::WorkerId w = 0; w < explicit_rt.worker_count(); ++w) EXPECT_GE(explicit_rt.worker(w).core, 0);
+        for (rt::WorkerId w = 0; w < explicit_rt.worker_count(); ++w)
+            EXPECT_GE(explicit_rt.worker(w).core, 0);
     }
     {
         ScopedEnv env("TESSERA_MAX_PENDING", "100");

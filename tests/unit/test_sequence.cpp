@@ -37,9 +37,9 @@ int64_t resident_bytes()
 }
 
 const rt::Codelet<> nothing{.name = "nothing", .cpu = +[] {}};
-const rt::Codelet<int64_t> fail_at{.name = "fail_at", .cpu = +[](int64_t k) {
-                                       throw std::runtime_error("task " + std::to_string(k) + " failed");
-                                   }};
+const rt::Codelet<int64_t> fail_at{
+    .name = "fail_at",
+    .cpu = +[](int64_t k) { throw std::runtime_error("task " + std::to_string(k) + " failed"); }};
 
 // ---- info ----------------------------------------------------------------------------------
 
@@ -63,13 +63,15 @@ TEST(SequenceInfo, AnInfoThatContinuesCancelsNothingAndTheSmallestIsReturned)
             {
                 const auto call = s.call("getrf");
                 for (int64_t k = 0; k < 10; ++k)  // zero pivots in tiles 7 and 3: 705, then 305
-                    s.submit(record_info, rt::readwrite(h), rt::value(100 * k), rt::value(k == 7 || k == 3 ? int64_t{5} : 0),
+                    s.submit(record_info, rt::readwrite(h), rt::value(100 * k),
+                             rt::value(k == 7 || k == 3 ? int64_t{5} : 0),
                              rt::value(s.info_target()));
             }
             {
                 const auto call = s.call("getrs");  // a later call still runs
                 for (int k = 0; k < 5; ++k)
-                    s.submit(record_info, rt::readwrite(h), rt::value(int64_t{0}), rt::value(int64_t{0}), rt::value(s.info_target()));
+                    s.submit(record_info, rt::readwrite(h), rt::value(int64_t{0}),
+                             rt::value(int64_t{0}), rt::value(s.info_target()));
             }
             EXPECT_EQ(s.wait(), 305);
         }
@@ -91,7 +93,8 @@ TEST(SequenceInfo, AnInfoThatStopsCancelsWhatHasNotStarted)
         {
             const auto call = s.call("potrf");
             for (int64_t k = 0; k < 10; ++k)  // a chain by data: nothing after tile 3 may run
-                s.submit(record_info, rt::readwrite(h), rt::value(100 * k), rt::value(k == 3 ? int64_t{2} : 0),
+                s.submit(record_info, rt::readwrite(h), rt::value(100 * k),
+                         rt::value(k == 3 ? int64_t{2} : 0),
                          rt::value(s.info_target(tessera::OnInfo::stops)));
         }
         EXPECT_EQ(s.wait(), 302);
@@ -121,9 +124,11 @@ TEST(SequenceMemory, TwoMillionTasksGrowTheResidentMemoryByLessThan200MB)
     }
     peak = std::max(peak, resident_bytes());
     EXPECT_EQ(s.wait(), 0);
-    std::cout << "resident memory: " << (before >> 20) << " MB before, grew by " << ((peak - before) >> 20) << " MB\n";
+    std::cout << "resident memory: " << (before >> 20) << " MB before, grew by "
+              << ((peak - before) >> 20) << " MB\n";
     if (!sanitized) {
-        EXPECT_LT(peak - before, int64_t(200) << 20) << "resident memory grew by " << (peak - before) << " bytes";
+        EXPECT_LT(peak - before, int64_t(200) << 20)
+            << "resident memory grew by " << (peak - before) << " bytes";
     }
 }
 

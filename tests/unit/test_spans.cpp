@@ -52,14 +52,19 @@ using WriteAllPtrs = decltype(rt::write_all(std::declval<HandlePtrs const&>()));
 static_assert(rt::SubmittableWith<ReadSpan, ReadAll>);
 static_assert(rt::SubmittableWith<WriteSpan, ReadWriteAll>);
 static_assert(rt::SubmittableWith<WriteSpan, WriteAllPtrs>);  // pointers name writable handles
-static_assert(!rt::SubmittableWith<WriteSpan, ReadAll>, "read_all must not bind to a writable span");
-static_assert(!rt::SubmittableWith<ReadSpan, ReadWriteAll>, "readwrite_all binds to a writable span only");
-static_assert(!rt::SubmittableWith<ReadSpan, rt::Access<Vec, rt::Mode::R>>, "a single buffer is not a span");
+static_assert(!rt::SubmittableWith<WriteSpan, ReadAll>,
+              "read_all must not bind to a writable span");
+static_assert(!rt::SubmittableWith<ReadSpan, ReadWriteAll>,
+              "readwrite_all binds to a writable span only");
+static_assert(!rt::SubmittableWith<ReadSpan, rt::Access<Vec, rt::Mode::R>>,
+              "a single buffer is not a span");
 static_assert(!rt::SubmittableWith<rt::Codelet<CVec>, ReadAll>, "a span is not a single buffer");
 static_assert(!rt::SubmittableWith<rt::Codelet<rt::Span<rt::Vector<double const>>>, ReadAll>,
               "the span's interface must match the handles'");
-template <class R>
-concept ReadWritableAll = requires(R&& r) { rt::readwrite_all(std::forward<R>(r)); };
+template <class R> concept ReadWritableAll = requires(R&& r)
+{
+    rt::readwrite_all(std::forward<R>(r));
+};
 static_assert(!ReadWritableAll<Handles const&>, "a const range of handles can only be read");
 static_assert(ReadWritableAll<std::array<VecHandle*, 2>>);
 static_assert(ReadWritableAll<std::vector<std::reference_wrapper<VecHandle>>&>);
@@ -94,11 +99,14 @@ void mixed_cpu(CV x, rt::Span<CVec> in, MixedSeen* seen, rt::Span<Vec> out, V y)
     seen->written_count = out.size();
 }
 const rt::Codelet<CV, rt::Span<CVec>, MixedSeen*, rt::Span<Vec>, V> mixed{.name = "mixed_spans",
-                                                                           .cpu = &mixed_cpu};
+                                                                          .cpu = &mixed_cpu};
 
-void count_elements_cpu(rt::Span<CVec> in, std::atomic<int64_t>* n) { n->fetch_add(int64_t(in.size())); }
+void count_elements_cpu(rt::Span<CVec> in, std::atomic<int64_t>* n)
+{
+    n->fetch_add(int64_t(in.size()));
+}
 const rt::Codelet<rt::Span<CVec>, std::atomic<int64_t>*> count_elements{.name = "count_elements",
-                                                                         .cpu = &count_elements_cpu};
+                                                                        .cpu = &count_elements_cpu};
 
 /// Records the addresses the kernel sees.
 void addresses_cpu(rt::Span<Vec> vs, std::vector<int64_t const*>* seen)
@@ -140,8 +148,8 @@ TEST_P(Spans, KernelSeesEveryElementBesideSingleBuffersAndValues)
     MixedSeen seen;
     {
         rt::Handle hx{*r, V{&x}}, hy{*r, V{&y}};
-        r->submit(mixed, rt::read(hx), rt::read_all(in.h), rt::value(&seen), rt::write_all(out.pick({3, 1, 0, 2})),
-                  rt::readwrite(hy));
+        r->submit(mixed, rt::read(hx), rt::read_all(in.h), rt::value(&seen),
+                  rt::write_all(out.pick({3, 1, 0, 2})), rt::readwrite(hy));
         r->wait_all();
     }
     in.h.clear();
@@ -162,7 +170,8 @@ TEST_P(Spans, EachElementHasTheDependenciesOfASingleBuffer)
     // writers of elements 1 and 4, then one task reading the span {1, 2, 4}, then a writer of 2
     auto w1 = r->submit(affine_all, rt::readwrite_all(v.pick({1})), rt::value(int64_t{1}));
     auto w4 = r->submit(affine_all, rt::readwrite_all(v.pick({4})), rt::value(int64_t{1}));
-    auto w5 = r->submit(affine_all, rt::readwrite_all(v.pick({5})), rt::value(int64_t{1}));  // not in the span
+    auto w5 = r->submit(affine_all, rt::readwrite_all(v.pick({5})),
+                        rt::value(int64_t{1}));  // not in the span
     std::atomic<int64_t> n{0};
     auto reader = r->submit(count_elements, rt::read_all(v.pick({1, 2, 4})), rt::value(&n));
     auto w2 = r->submit(affine_all, rt::readwrite_all(v.pick({2})), rt::value(int64_t{1}));
@@ -206,7 +215,8 @@ TEST_P(Spans, OverlappingSpansGiveTheDataOfASequentialRun)
             for (int64_t& x : want[picks[std::size_t(t)][e]]) x = affine(x, t + int64_t(e));
     Vectors v(*r, nvec, len);
     for (int t = 0; t < ntasks; ++t)
-        r->submit(affine_all, rt::readwrite_all(v.pick(picks[std::size_t(t)])), rt::value(int64_t{t}));
+        r->submit(affine_all, rt::readwrite_all(v.pick(picks[std::size_t(t)])),
+                  rt::value(int64_t{t}));
     v.h.clear();  // unregisters: valid data back in the user's buffers
     EXPECT_EQ(v.data, want);
 }
@@ -217,7 +227,8 @@ TEST_P(Spans, AnEmptySpanRunsItsTask)
     std::atomic<int64_t> n{0};
     std::vector<VecHandle*> none;
     std::atomic<int64_t> ran{0};
-    auto t = r->submit(count_elements, rt::read_all(none), rt::value(&n), rt::callback([&] { ran.fetch_add(1); }));
+    auto t = r->submit(count_elements, rt::read_all(none), rt::value(&n),
+                       rt::callback([&] { ran.fetch_add(1); }));
     ASSERT_TRUE(completes(t));
     EXPECT_EQ(n.load(), 0);
     EXPECT_EQ(ran.load(), 1);
@@ -236,7 +247,9 @@ TEST_P(Spans, TheSameHandleTwiceIsMergedIntoOneBuffer)
     ASSERT_EQ(seen.size(), 3u);
     EXPECT_EQ(seen[0], seen[2]) << "both elements must see the same replica";
     EXPECT_NE(seen[0], seen[1]);
-    EXPECT_EQ(std::count_if(edges.begin(), edges.end(), [&](rt::DependencyEdge const& e) { return e.to == twice.id(); }), 1)
+    EXPECT_EQ(std::count_if(edges.begin(), edges.end(),
+                            [&](rt::DependencyEdge const& e) { return e.to == twice.id(); }),
+              1)
         << "one dependency on the task before, not one per element";
     EXPECT_EQ(edges.at(0).from, before.id());
     v.h.clear();
@@ -254,7 +267,8 @@ TEST_P(Spans, ABadElementIsNamedAndNothingIsSubmitted)
         r->submit(affine_all, rt::readwrite_all(with_unregistered), rt::value(int64_t{1}));
         FAIL() << "an unregistered element was accepted";
     } catch (InvalidArgument const& e) {
-        EXPECT_NE(std::string(e.what()).find("argument 1, element 2: handle is not registered"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("argument 1, element 2: handle is not registered"),
+                  std::string::npos)
             << e.what();
     }
     EXPECT_EQ(r->pending_tasks(), 0);
@@ -262,9 +276,12 @@ TEST_P(Spans, ABadElementIsNamedAndNothingIsSubmitted)
         auto part = rt::partition(v.h[2], rt::blocks(2));
         std::vector<VecHandle*> with_partitioned{&v.h[1], &v.h[2]};
         EXPECT_THROW(
-            try { r->submit(affine_all, rt::readwrite_all(with_partitioned), rt::value(int64_t{1})); } catch (
-                InvalidArgument const& e) {
-                EXPECT_NE(std::string(e.what()).find("argument 1, element 1: handle is partitioned"), std::string::npos)
+            try {
+                r->submit(affine_all, rt::readwrite_all(with_partitioned), rt::value(int64_t{1}));
+            } catch (InvalidArgument const& e) {
+                EXPECT_NE(
+                    std::string(e.what()).find("argument 1, element 1: handle is partitioned"),
+                    std::string::npos)
                     << e.what();
                 throw;
             },
@@ -312,7 +329,8 @@ TEST(SpanParallelTasks, SpmdRanksShareTheSpan)
     }
     v.h.clear();
     for (std::size_t j = 0; j < 7; ++j)
-        for (int64_t k = 0; k < 16; ++k) ASSERT_EQ(v.data[j][std::size_t(k)], int64_t(100 * j) + k + 40);
+        for (int64_t k = 0; k < 16; ++k)
+            ASSERT_EQ(v.data[j][std::size_t(k)], int64_t(100 * j) + k + 40);
     EXPECT_GT(spmd_ranks_seen.load(), 0) << "no task ran on a combined worker";
 }
 
@@ -324,7 +342,11 @@ TEST(SpanEmulatedDevices, SpansLargerThanHalfADeviceMoveAndGiveTheSequentialData
     // holds one span's data, so that every task evicts what the one before left there. Every
     // other task is bound to a device, the others placed by the policy.
     for (char const* sched : {"eager", "dmda", "dmdas", "ws"}) {
-        rt::Runtime r{{.ncpus = 1, .scheduler = sched, .nemu = 2, .emu_memory = "64KB", .perfmodel_dir = "none"}};
+        rt::Runtime r{{.ncpus = 1,
+                       .scheduler = sched,
+                       .nemu = 2,
+                       .emu_memory = "64KB",
+                       .perfmodel_dir = "none"}};
         constexpr std::size_t nvec = 12;
         constexpr int64_t len = 1024;
         std::vector<std::vector<int64_t>> want(nvec, std::vector<int64_t>(len));
@@ -341,7 +363,8 @@ TEST(SpanEmulatedDevices, SpansLargerThanHalfADeviceMoveAndGiveTheSequentialData
             for (std::size_t e = 0; e < p.size(); ++e)
                 for (int64_t& x : want[p[e]]) x = affine(x, t + int64_t(e));
             if (t % 2)  // every other task on a device, alternately: data moves between the two
-                r.submit(affine_all, rt::readwrite_all(v.pick(p)), rt::value(int64_t{t}), rt::on_worker(1 + (t / 2) % 2));
+                r.submit(affine_all, rt::readwrite_all(v.pick(p)), rt::value(int64_t{t}),
+                         rt::on_worker(1 + (t / 2) % 2));
             else  // the others where the policy puts them
                 r.submit(affine_all, rt::readwrite_all(v.pick(p)), rt::value(int64_t{t}));
         }
@@ -349,7 +372,8 @@ TEST(SpanEmulatedDevices, SpansLargerThanHalfADeviceMoveAndGiveTheSequentialData
         auto done = r.executed_per_worker();
         v.h.clear();
         EXPECT_EQ(v.data, want) << sched;
-        EXPECT_GE(done[1] + done[2], 20u) << sched << ": the bound tasks did not run on the devices";
+        EXPECT_GE(done[1] + done[2], 20u)
+            << sched << ": the bound tasks did not run on the devices";
     }
 }
 

@@ -54,7 +54,7 @@ using TagO = decltype(rt::tag(1));
 using Cb = decltype(rt::callback([] {}));
 using Aft = decltype(rt::after(std::declval<rt::TaskRef const&>()));
 
-using MutCl = rt::Codelet<VecD, double>;   // kernel takes a writable vector
+using MutCl = rt::Codelet<VecD, double>;     // kernel takes a writable vector
 using ConstCl = rt::Codelet<CVecD, double>;  // kernel takes a read-only vector
 
 // the valid forms
@@ -62,7 +62,8 @@ static_assert(rt::SubmittableWith<MutCl, RW, ValD>);
 static_assert(rt::SubmittableWith<MutCl, W, ValD>);
 static_assert(rt::SubmittableWith<ConstCl, R, ValD>);
 static_assert(rt::SubmittableWith<MutCl, RW, ValI>, "int converts to double");
-static_assert(rt::SubmittableWith<MutCl, RW, ValD, Prio, TagO, Cb, Aft>, "options follow the arguments");
+static_assert(rt::SubmittableWith<MutCl, RW, ValD, Prio, TagO, Cb, Aft>,
+              "options follow the arguments");
 static_assert(rt::SubmittableWith<MutCl, RW, ValD, Aft, Prio>, "options in any order");
 static_assert(rt::SubmittableWith<rt::Codelet<std::string>, ValS>);
 // read() where the kernel takes a mutable view does not compile (STYLE.md snippet 3)
@@ -89,7 +90,10 @@ static_assert(!rt::SubmittableWith<rt::Codelet<VecD>, ValView>);
 
 // Runtime::submit itself carries the constraint (a requires-expression, not only the concept).
 template <class Cl, class... A>
-concept SubmitCompiles = requires(rt::Runtime& r, Cl const& cl, A... a) { r.submit(cl, a...); };
+concept SubmitCompiles = requires(rt::Runtime& r, Cl const& cl, A... a)
+{
+    r.submit(cl, a...);
+};
 static_assert(SubmitCompiles<MutCl, RW, ValD>);
 static_assert(SubmitCompiles<ConstCl, R, ValD, Prio>);
 static_assert(!SubmitCompiles<MutCl, R, ValD>);
@@ -108,7 +112,8 @@ struct Small {
 struct Large {  // beyond the task's inline value storage
     std::array<int64_t, 40> v;
 };
-#pragma GCC diagnostic ignored "-Wpsabi"  // "the ABI for passing 32-byte aligned parameters changed in GCC 4.6"
+#pragma GCC diagnostic ignored                                                                     \
+    "-Wpsabi"                 // "the ABI for passing 32-byte aligned parameters changed in GCC 4.6"
 struct alignas(32) Aligned {  // beyond alignof(std::max_align_t): stored apart
     double x;
 };
@@ -125,8 +130,8 @@ void strings_cpu(rt::Variable<int64_t> out, std::string s, std::vector<int> v)
 {
     *out = int64_t(s.size()) * 100 + std::accumulate(v.begin(), v.end(), 0);
 }
-const rt::Codelet<rt::Variable<int64_t>, std::string, std::vector<int>> strings_cl{.name = "strings",
-                                                                                    .cpu = &strings_cpu};
+const rt::Codelet<rt::Variable<int64_t>, std::string, std::vector<int>> strings_cl{
+    .name = "strings", .cpu = &strings_cpu};
 
 class Submit : public RuntimeSweep {};
 
@@ -140,15 +145,15 @@ TEST_P(Submit, ValuesOfSeveralTypesReachTheKernel)
     auto expected = [](int k) {
         int64_t sum = 0;
         for (int j = 0; j < 40; ++j) sum += k + j;
-        return int64_t(k) * 1'000'000'007LL + int64_t(0.25 * k * 4) + k * 1000 + int64_t((k + 0.5) * 10) + 'a' +
-               sum * 7 + int64_t(2 * k) * 3;
+        return int64_t(k) * 1'000'000'007LL + int64_t(0.25 * k * 4) + k * 1000 +
+               int64_t((k + 0.5) * 10) + 'a' + sum * 7 + int64_t(2 * k) * 3;
     };
     for (int k = 0; k < n; ++k) {
         Large l;
         for (int j = 0; j < 40; ++j) l.v[std::size_t(j)] = k + j;
         rt->submit(values_cl, rt::write(h[std::size_t(k)]), rt::value(int64_t(k) * 1'000'000'007LL),
-                         rt::value(0.25 * k), rt::value(Small{k, k + 0.5, 'a'}), rt::value(l),
-                         rt::value(Aligned{double(2 * k)}));
+                   rt::value(0.25 * k), rt::value(Small{k, k + 0.5, 'a'}), rt::value(l),
+                   rt::value(Aligned{double(2 * k)}));
     }
     rt->wait_all();
     h.clear();  // unregister: the results are in `out`
@@ -184,8 +189,8 @@ TEST_P(Submit, ValuesAreCopiedAtSubmission)
 
 // ---- buffers of every interface -----------------------------------------------------------
 
-void fill_all_cpu(rt::Variable<double> v, rt::Vector<double> x, rt::Matrix<double> a, rt::Block<double> b,
-                  double base)
+void fill_all_cpu(rt::Variable<double> v, rt::Vector<double> x, rt::Matrix<double> a,
+                  rt::Block<double> b, double base)
 {
     *v = base;
     for (int64_t i = 0; i < x.n; ++i) x[i] = base + double(i);
@@ -195,11 +200,13 @@ void fill_all_cpu(rt::Variable<double> v, rt::Vector<double> x, rt::Matrix<doubl
         for (int64_t j = 0; j < b.ny; ++j)
             for (int64_t i = 0; i < b.nx; ++i) b(i, j, k) = base + double(10000 * k + 100 * i + j);
 }
-const rt::Codelet<rt::Variable<double>, rt::Vector<double>, rt::Matrix<double>, rt::Block<double>, double> fill_all{
-    .name = "fill_all", .cpu = &fill_all_cpu};
+const rt::Codelet<rt::Variable<double>, rt::Vector<double>, rt::Matrix<double>, rt::Block<double>,
+                  double>
+    fill_all{.name = "fill_all", .cpu = &fill_all_cpu};
 
-void sum_all_cpu(rt::Variable<double const> v, rt::Vector<double const> x, rt::Matrix<double const> a,
-                 rt::Block<double const> b, rt::Variable<double> out, rt::Vector<int64_t> shape)
+void sum_all_cpu(rt::Variable<double const> v, rt::Vector<double const> x,
+                 rt::Matrix<double const> a, rt::Block<double const> b, rt::Variable<double> out,
+                 rt::Vector<int64_t> shape)
 {
     double s = *v;
     for (double e : x) s += e;
@@ -231,8 +238,10 @@ TEST_P(Submit, BuffersOfEveryInterface)
         rt::Handle hb{*rt, rt::Block<double>{b.data(), nx, ny, nz, ldy, ldz}};
         rt::Handle ho{*rt, rt::Variable<double>{&out}};
         rt::Handle hs{*rt, rt::Vector<int64_t>{shape.data(), 9}};
-        rt->submit(fill_all, rt::write(hv), rt::write(hx), rt::write(ha), rt::write(hb), rt::value(0.5));
-        rt->submit(sum_all, rt::read(hv), rt::read(hx), rt::read(ha), rt::read(hb), rt::write(ho), rt::write(hs));
+        rt->submit(fill_all, rt::write(hv), rt::write(hx), rt::write(ha), rt::write(hb),
+                   rt::value(0.5));
+        rt->submit(sum_all, rt::read(hv), rt::read(hx), rt::read(ha), rt::read(hb), rt::write(ho),
+                   rt::write(hs));
         rt->wait_all();
     }
     expected += 0.5;
@@ -263,23 +272,28 @@ TEST_P(Submit, BuffersOfEveryInterface)
 
 // ---- several implementations --------------------------------------------------------------
 
-void impl_a_cpu(rt::Variable<int64_t> x, int64_t) { *x = 1; }
-void impl_b_cpu(rt::Variable<int64_t> x, int64_t) { *x = 2; }
-const rt::Codelet<rt::Variable<int64_t>, int64_t> two_impls{.name = "two_impls", .cpu = {&impl_a_cpu, &impl_b_cpu}};
+void impl_a_cpu(rt::Variable<int64_t> x, int64_t)
+{
+    *x = 1;
+}
+void impl_b_cpu(rt::Variable<int64_t> x, int64_t)
+{
+    *x = 2;
+}
+const rt::Codelet<rt::Variable<int64_t>, int64_t> two_impls{.name = "two_impls",
+                                                            .cpu = {&impl_a_cpu, &impl_b_cpu}};
 const rt::Codelet<rt::Variable<int64_t>, int64_t> second_only{
     .name = "second_only",
     .cpu = {&impl_a_cpu, &impl_b_cpu},
-    .can_execute = [](rt::Arch a, unsigned impl, rt::Variable<int64_t> const&, int64_t const&) {
-        return a == rt::Arch::cpu && impl == 1;
-    },
+    .can_execute = [](rt::Arch a, unsigned impl, rt::Variable<int64_t> const&,
+                      int64_t const&) { return a == rt::Arch::cpu && impl == 1; },
 };
 // the first implementation only for arguments >= 10: the predicate sees the task's arguments
 const rt::Codelet<rt::Variable<int64_t>, int64_t> by_argument{
     .name = "by_argument",
     .cpu = {&impl_a_cpu, &impl_b_cpu},
-    .can_execute = [](rt::Arch, unsigned impl, rt::Variable<int64_t> const& x, int64_t const& k) {
-        return impl != 0 || (k >= 10 && x.ptr != nullptr);
-    },
+    .can_execute = [](rt::Arch, unsigned impl, rt::Variable<int64_t> const& x,
+                      int64_t const& k) { return impl != 0 || (k >= 10 && x.ptr != nullptr); },
 };
 
 TEST_P(Submit, CanExecuteChoosesTheImplementation)
@@ -322,7 +336,9 @@ TEST_P(Submit, FlopsFieldAndKernelAgree)
 {
     ASSERT_NE(axpy.flops, nullptr);
     std::vector<double> x(13, 1.0), y(13, 2.0);
-    EXPECT_DOUBLE_EQ(axpy.flops(rt::Vector<double const>{x.data(), 13}, rt::Vector<double>{y.data(), 13}, 3.0), 26.0);
+    EXPECT_DOUBLE_EQ(
+        axpy.flops(rt::Vector<double const>{x.data(), 13}, rt::Vector<double>{y.data(), 13}, 3.0),
+        26.0);
     EXPECT_EQ(two_impls.flops, nullptr);
     auto rt = make_runtime();
     {
@@ -335,7 +351,10 @@ TEST_P(Submit, FlopsFieldAndKernelAgree)
 
 // ---- callbacks ------------------------------------------------------------------------------
 
-void mark_cpu(rt::Vector<int64_t> ran, int64_t k) { ran[k] += 1; }
+void mark_cpu(rt::Vector<int64_t> ran, int64_t k)
+{
+    ran[k] += 1;
+}
 const rt::Codelet<rt::Vector<int64_t>, int64_t> mark{.name = "mark", .cpu = &mark_cpu};
 
 TEST_P(Submit, CallbackRunsOnceAfterTheKernelOnAWorker)
@@ -347,23 +366,27 @@ TEST_P(Submit, CallbackRunsOnceAfterTheKernelOnAWorker)
     std::vector<std::atomic<int>> calls(n), saw_kernel(n), on_worker(n);
     {
         std::vector<rt::Handle<rt::Vector<int64_t>>> h;
-        for (int k = 0; k < n; ++k) h.emplace_back(*rt, rt::Vector<int64_t>{ran[std::size_t(k)].data(), 1});
+        for (int k = 0; k < n; ++k)
+            h.emplace_back(*rt, rt::Vector<int64_t>{ran[std::size_t(k)].data(), 1});
         for (int k = 0; k < n; ++k) {
             int64_t* flag = ran[std::size_t(k)].data();
-            rt->submit(mark, rt::readwrite(h[std::size_t(k)]), rt::value(int64_t{0}), rt::callback([&, k, flag] {
-                           calls[std::size_t(k)].fetch_add(1);
-                           // the registered memory holds the kernel's result when it ran on the
-                           // host (on a device it goes home at unregister)
-                           bool on_host = rt->worker(rt::Runtime::current_worker()).memory_node == 0;
-                           saw_kernel[std::size_t(k)].store(!on_host || *flag == 1);
-                           on_worker[std::size_t(k)].store(rt::Runtime::current_worker() != rt::no_worker);
-                       }));
+            rt->submit(
+                mark, rt::readwrite(h[std::size_t(k)]), rt::value(int64_t{0}),
+                rt::callback([&, k, flag] {
+                    calls[std::size_t(k)].fetch_add(1);
+                    // the registered memory holds the kernel's result when it ran on the
+                    // host (on a device it goes home at unregister)
+                    bool on_host = rt->worker(rt::Runtime::current_worker()).memory_node == 0;
+                    saw_kernel[std::size_t(k)].store(!on_host || *flag == 1);
+                    on_worker[std::size_t(k)].store(rt::Runtime::current_worker() != rt::no_worker);
+                }));
         }
         rt->wait_all();
     }
     for (int k = 0; k < n; ++k) {
         EXPECT_EQ(calls[std::size_t(k)].load(), 1) << "task " << k;
-        EXPECT_TRUE(saw_kernel[std::size_t(k)].load()) << "callback ran before the kernel, task " << k;
+        EXPECT_TRUE(saw_kernel[std::size_t(k)].load())
+            << "callback ran before the kernel, task " << k;
         EXPECT_TRUE(on_worker[std::size_t(k)].load()) << "task " << k;
         EXPECT_EQ(ran[std::size_t(k)][0], 1);
     }
@@ -379,12 +402,14 @@ void expect_after_cpu(rt::Variable<int64_t> x, Ordering* o)
     *x += 1;
 }
 /// Counts a violation if it runs before o->predecessor_done is set.
-const rt::Codelet<rt::Variable<int64_t>, Ordering*> expect_after{.name = "expect_after", .cpu = &expect_after_cpu};
+const rt::Codelet<rt::Variable<int64_t>, Ordering*> expect_after{.name = "expect_after",
+                                                                 .cpu = &expect_after_cpu};
 void expect_after_nodata_cpu(Ordering* o)
 {
     if (!o->predecessor_done.load()) o->violations.fetch_add(1);
 }
-const rt::Codelet<Ordering*> expect_after_nodata{.name = "expect_after_nodata", .cpu = &expect_after_nodata_cpu};
+const rt::Codelet<Ordering*> expect_after_nodata{.name = "expect_after_nodata",
+                                                 .cpu = &expect_after_nodata_cpu};
 
 TEST_P(Submit, CallbackFinishesBeforeWaitReturnsAndBeforeSuccessors)
 {
@@ -424,7 +449,8 @@ TEST_P(Submit, CallbacksBuildAChain)
         rt::Handle h{*rt, rt::Variable<int64_t>{&x}};
         std::function<void(int64_t)> step = [&](int64_t k) {
             if (k == n) return;
-            rt->submit(affine_var, rt::readwrite(h), rt::value(k), rt::callback([&step, k] { step(k + 1); }));
+            rt->submit(affine_var, rt::readwrite(h), rt::value(k),
+                       rt::callback([&step, k] { step(k + 1); }));
         };
         step(0);
         rt->wait_all();  // also waits for the tasks the callbacks submitted
@@ -489,7 +515,8 @@ TEST_P(Submit, SubmissionWindowBoundsPendingTasks)
         }
         rt->wait_all();
     });
-    ASSERT_TRUE(finished) << "submission blocked forever in the window (pending " << rt->pending_tasks() << ")";
+    ASSERT_TRUE(finished) << "submission blocked forever in the window (pending "
+                          << rt->pending_tasks() << ")";
     EXPECT_LE(worst->load(), window);
     EXPECT_GT(worst->load(), 1) << "the window should let tasks queue up";
     EXPECT_EQ(rt->pending_tasks(), 0);
@@ -506,7 +533,8 @@ TEST_P(Submit, SubmissionWindowNeverLosesAWakeUp)
             for (int k = 0; k < 5000; ++k) rt->submit(count_cl, rt::value(count.get()));
             rt->wait_all();
         });
-        ASSERT_TRUE(finished) << "window " << window << ": the submitting thread was never woken (pending "
+        ASSERT_TRUE(finished) << "window " << window
+                              << ": the submitting thread was never woken (pending "
                               << rt->pending_tasks() << ", executed " << count->load() << ")";
         EXPECT_EQ(count->load(), 5000);
     }
@@ -568,7 +596,8 @@ TEST_P(Priorities, OneWorkerRunsReadyTasksInPriorityOrder)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(OneWorker, Priorities, testing::ValuesIn(runtime_params({1})), runtime_param_name_of);
+INSTANTIATE_TEST_SUITE_P(OneWorker, Priorities, testing::ValuesIn(runtime_params({1})),
+                         runtime_param_name_of);
 
 TEST(EagerPriorities, BinaryPriorityFirstThenFifo)
 {

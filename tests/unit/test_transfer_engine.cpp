@@ -50,13 +50,18 @@ public:
     void* allocate(std::size_t) override { return nullptr; }
     void free(void*) noexcept override {}
     bool reaches(DeviceBackend const&) const noexcept override { return false; }
-    void copy_now(TransferRequest const& r) override { std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes()); }
+    void copy_now(TransferRequest const& r) override
+    {
+        std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes());
+    }
 
-    void start_copy(TransferRequest const& r, CopyPath, unsigned slot, std::function<void()> ended) override
+    void start_copy(TransferRequest const& r, CopyPath, unsigned slot,
+                    std::function<void()> ended) override
     {
         std::unique_lock lock(m_);
         const int number = attempts_++;
-        if (number == fail_start) throw tessera::DeviceError("copy " + std::to_string(number) + " refused");
+        if (number == fail_start)
+            throw tessera::DeviceError("copy " + std::to_string(number) + " refused");
         std::memcpy(r.dst_ptr, r.src_ptr, r.src_layout.bytes());
         slots_started_.push_back(slot);
         copy_of_slot_[slot] = number;
@@ -77,7 +82,8 @@ public:
     {
         std::lock_guard lock(m_);
         if (!ended_[slot]) finished_before_its_end_ = true;
-        if (copy_of_slot_[slot] == fail_finish) throw tessera::DeviceError("copy " + std::to_string(fail_finish) + " lost");
+        if (copy_of_slot_[slot] == fail_finish)
+            throw tessera::DeviceError("copy " + std::to_string(fail_finish) + " lost");
     }
     bool copy_has_ended(CopyPath, unsigned slot) noexcept override
     {
@@ -107,9 +113,11 @@ public:
         std::vector<Unannounced> announce;
         {
             std::lock_guard lock(m_);
-            auto first_kept = std::stable_partition(unannounced_.begin(), unannounced_.end(),
-                                                    [&](Unannounced const& u) { return u.number < number; });
-            announce.assign(std::make_move_iterator(unannounced_.begin()), std::make_move_iterator(first_kept));
+            auto first_kept =
+                std::stable_partition(unannounced_.begin(), unannounced_.end(),
+                                      [&](Unannounced const& u) { return u.number < number; });
+            announce.assign(std::make_move_iterator(unannounced_.begin()),
+                            std::make_move_iterator(first_kept));
             unannounced_.erase(unannounced_.begin(), first_kept);
             for (Unannounced const& u : announce) ended_[u.slot] = true;
         }
@@ -158,7 +166,7 @@ private:
         std::function<void()> ended;  // empty when the device does not announce
     };
     std::vector<Unannounced> unannounced_;  // in the order started
-    std::function<void()> late_;             // copy announced_late's announcement
+    std::function<void()> late_;            // copy announced_late's announcement
 };
 
 /// `copies` host-to-device copies of one double each, and what their requesters learned.
@@ -170,7 +178,12 @@ struct Copies {
     TransferRequest request(int i)
     {
         rt::Layout one{.kind = rt::InterfaceKind::variable, .elem_size = sizeof(double)};
-        return {.src = 0, .dst = 1, .src_ptr = &from[i], .src_layout = one, .dst_ptr = &to[i], .dst_layout = one,
+        return {.src = 0,
+                .dst = 1,
+                .src_ptr = &from[i],
+                .src_layout = one,
+                .dst_ptr = &to[i],
+                .dst_layout = one,
                 .done = [this, i](std::exception_ptr error) {
                     std::lock_guard lock(m);
                     errors[i] = error;
@@ -293,14 +306,17 @@ TEST_F(TransferEngine, ALateAnnouncementDoesNotEndTheNextCopyInItsSlot)
     constexpr int n = window + 1;
     Copies& copies = make_copies(n);
     submit_all(copies);
-    ASSERT_EQ(gpu.wait_started(n), std::size_t(n));  // copy 0 found ended after announcement_overdue
+    ASSERT_EQ(gpu.wait_started(n),
+              std::size_t(n));  // copy 0 found ended after announcement_overdue
     const std::vector<unsigned> slots = gpu.slots_started();
     ASSERT_EQ(slots.back(), slots.front());
     gpu.announce_late();
     gpu.end_copies_below(n - 1);
     copies.wait_reported(n - 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // time to take the last copy for ended
-    EXPECT_EQ(copies.reported(), std::size_t(n - 1)) << "the late announcement ended the next copy in its slot";
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(50));  // time to take the last copy for ended
+    EXPECT_EQ(copies.reported(), std::size_t(n - 1))
+        << "the late announcement ended the next copy in its slot";
     EXPECT_FALSE(gpu.finished_a_copy_before_its_end());
     gpu.open_gate();
     copies.wait_all();
@@ -343,9 +359,7 @@ TEST_F(TransferEngine, ACopyThatFailsFailsItsOwnRequestOnly)
     for (int i = 0; i < n; ++i) {
         const bool fails = i == 2 || i == 6;
         EXPECT_EQ(bool(copies.errors[i]), fails) << "copy " << i;
-        if (!fails) {
-            EXPECT_EQ(copies.to[i], double(i)) << "copy " << i;
-        }
+        if (!fails) { EXPECT_EQ(copies.to[i], double(i)) << "copy " << i; }
     }
     EXPECT_THROW(std::rethrow_exception(copies.errors[2]), tessera::DeviceError);
     EXPECT_THROW(std::rethrow_exception(copies.errors[6]), tessera::DeviceError);

@@ -7,11 +7,11 @@
 
 #include <fftw3.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <atomic>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -53,7 +53,10 @@ std::mutex& planner_lock()
 std::atomic<int> measuring{0};
 
 /// An array's alignment as FFTW's plans depend on it (AlignedScratch::remainder_of).
-int alignment_of(void const* p) { return AlignedScratch::remainder_of(p); }
+int alignment_of(void const* p)
+{
+    return AlignedScratch::remainder_of(p);
+}
 
 /// A plan's shape: the batch, the alignments of both arrays and whether they are one.
 struct Key {
@@ -62,8 +65,8 @@ struct Key {
     int in_align = 0, out_align = 0;
     auto tie() const
     {
-        return std::tie(b.kind, b.n, b.howmany, b.istride, b.idist, b.ostride, b.odist, b.sign, in_place, in_align,
-                        out_align);
+        return std::tie(b.kind, b.n, b.howmany, b.istride, b.idist, b.ostride, b.odist, b.sign,
+                        in_place, in_align, out_align);
     }
     bool operator<(Key const& o) const { return tie() < o.tie(); }
 };
@@ -73,17 +76,19 @@ struct Key {
 std::size_t span_bytes(int n, int howmany, int stride, int dist, std::size_t element)
 {
     if (n == 0 || howmany == 0) return element;
-    return (std::size_t(n - 1) * std::size_t(stride) + std::size_t(howmany - 1) * std::size_t(dist) + 1) * element;
+    return (std::size_t(n - 1) * std::size_t(stride) +
+            std::size_t(howmany - 1) * std::size_t(dist) + 1) *
+           element;
 }
 
-template <class R>
-class PlanCache {
+template <class R> class PlanCache {
 public:
     using P = typename Fftw<R>::plan;
 
     static PlanCache& instance()
     {
-        static auto* cache = new PlanCache;  // plans outlive every static destructor that may use them
+        static auto* cache =
+            new PlanCache;  // plans outlive every static destructor that may use them
         return *cache;
     }
 
@@ -93,7 +98,8 @@ public:
         if (auto it = plans_.find(k); it != plans_.end()) return it->second.plan;
         const bool measure = measuring.load() > 0;
         P p = make(k, measure);
-        require(p != nullptr, "fft: FFTW could not plan a transform of length " + std::to_string(k.b.n));
+        require(p != nullptr,
+                "fft: FFTW could not plan a transform of length " + std::to_string(k.b.n));
         plans_.emplace(k, Entry{p, measure});
         return p;
     }
@@ -126,15 +132,18 @@ private:
         }
         int n = b.n;
         switch (b.kind) {
-            case Kind::c2c:
-                return Fftw<R>::plan_c2c(1, &n, b.howmany, static_cast<C*>(in.get()), nullptr, b.istride, b.idist,
-                                         static_cast<C*>(out), nullptr, b.ostride, b.odist, b.sign, flags);
-            case Kind::r2c:
-                return Fftw<R>::plan_r2c(1, &n, b.howmany, static_cast<R*>(in.get()), nullptr, b.istride, b.idist,
-                                         static_cast<C*>(out), nullptr, b.ostride, b.odist, flags);
-            case Kind::c2r:
-                return Fftw<R>::plan_c2r(1, &n, b.howmany, static_cast<C*>(in.get()), nullptr, b.istride, b.idist,
-                                         static_cast<R*>(out), nullptr, b.ostride, b.odist, flags);
+        case Kind::c2c:
+            return Fftw<R>::plan_c2c(1, &n, b.howmany, static_cast<C*>(in.get()), nullptr,
+                                     b.istride, b.idist, static_cast<C*>(out), nullptr, b.ostride,
+                                     b.odist, b.sign, flags);
+        case Kind::r2c:
+            return Fftw<R>::plan_r2c(1, &n, b.howmany, static_cast<R*>(in.get()), nullptr,
+                                     b.istride, b.idist, static_cast<C*>(out), nullptr, b.ostride,
+                                     b.odist, flags);
+        case Kind::c2r:
+            return Fftw<R>::plan_c2r(1, &n, b.howmany, static_cast<C*>(in.get()), nullptr,
+                                     b.istride, b.idist, static_cast<R*>(out), nullptr, b.ostride,
+                                     b.odist, flags);
         }
         return nullptr;
     }
@@ -146,19 +155,23 @@ private:
     std::map<Key, Entry> plans_;
 };
 
-template <class R>
-void run(typename Fftw<R>::plan p, Kind kind, void* in, void* out)
+template <class R> void run(typename Fftw<R>::plan p, Kind kind, void* in, void* out)
 {
     using C = typename Fftw<R>::complex;
     switch (kind) {
-        case Kind::c2c: Fftw<R>::execute_c2c(p, static_cast<C*>(in), static_cast<C*>(out)); break;
-        case Kind::r2c: Fftw<R>::execute_r2c(p, static_cast<R*>(in), static_cast<C*>(out)); break;
-        case Kind::c2r: Fftw<R>::execute_c2r(p, static_cast<C*>(in), static_cast<R*>(out)); break;
+    case Kind::c2c:
+        Fftw<R>::execute_c2c(p, static_cast<C*>(in), static_cast<C*>(out));
+        break;
+    case Kind::r2c:
+        Fftw<R>::execute_r2c(p, static_cast<R*>(in), static_cast<C*>(out));
+        break;
+    case Kind::c2r:
+        Fftw<R>::execute_c2r(p, static_cast<C*>(in), static_cast<R*>(out));
+        break;
     }
 }
 
-template <class R>
-Key key_of(Batch const& b, void const* in, void const* out)
+template <class R> Key key_of(Batch const& b, void const* in, void const* out)
 {
     Batch k = b;
     if (k.kind != Kind::c2c) k.sign = 0;
@@ -167,18 +180,22 @@ Key key_of(Batch const& b, void const* in, void const* out)
 
 }  // namespace
 
-template <class R>
-void execute(Batch const& b, void* in, void* out)
+template <class R> void execute(Batch const& b, void* in, void* out)
 {
     if (b.n == 0 || b.howmany == 0) return;
     run<R>(PlanCache<R>::instance().get(key_of<R>(b, in, out)), b.kind, in, out);
 }
 
-Measuring::Measuring() noexcept { ++measuring; }
-Measuring::~Measuring() { --measuring; }
+Measuring::Measuring() noexcept
+{
+    ++measuring;
+}
+Measuring::~Measuring()
+{
+    --measuring;
+}
 
-template <class R>
-bool measured(Batch const& b, void const* in, void const* out)
+template <class R> bool measured(Batch const& b, void const* in, void const* out)
 {
     return PlanCache<R>::instance().measured(key_of<R>(b, in, out));
 }
@@ -199,12 +216,15 @@ bool import_wisdom(std::string const& wisdom)
 {
     // the text holds the double precision's wisdom, then the single's: "(fftw-3... fftwf_wisdom"
     const std::size_t single = wisdom.find("fftwf_wisdom");
-    const std::size_t split = single == std::string::npos ? wisdom.size() : wisdom.rfind('(', single);
+    const std::size_t split =
+        single == std::string::npos ? wisdom.size() : wisdom.rfind('(', single);
     const std::string d = wisdom.substr(0, split), s = wisdom.substr(split);
     const std::lock_guard lock(planner_lock());
     bool ok = true;
-    if (d.find_first_not_of(" \t\r\n") != std::string::npos) ok = fftw_import_wisdom_from_string(d.c_str()) != 0;
-    if (s.find_first_not_of(" \t\r\n") != std::string::npos) ok = fftwf_import_wisdom_from_string(s.c_str()) != 0 && ok;
+    if (d.find_first_not_of(" \t\r\n") != std::string::npos)
+        ok = fftw_import_wisdom_from_string(d.c_str()) != 0;
+    if (s.find_first_not_of(" \t\r\n") != std::string::npos)
+        ok = fftwf_import_wisdom_from_string(s.c_str()) != 0 && ok;
     return ok;
 }
 

@@ -36,15 +36,13 @@ struct Batch {
 /// double); `in` and `out` point to std::complex<R> or R as the kind says. A shape first seen
 /// is planned then (FFTW_ESTIMATE, or FFTW_MEASURE while a Measuring lives); a shape already
 /// planned keeps its plan.
-template <class R>
-void execute(Batch const& b, void* in, void* out);
+template <class R> void execute(Batch const& b, void* in, void* out);
 
 /// Whether `b` on arrays aligned as `in` and `out` has (or, planned now, would have) a
 /// measured plan. FFTW_ESTIMATE's plans of strided batches can be ten times slower than its
 /// measured ones (2.7 ms against 0.15 ms for 256 strided transforms of 256 points on this
 /// project's machine): callers gather such data instead unless the plan was measured.
-template <class R>
-bool measured(Batch const& b, void const* in, void const* out);
+template <class R> bool measured(Batch const& b, void const* in, void const* out);
 
 /// While one lives (on any thread), shapes planned for the first time are planned with
 /// FFTW_MEASURE: a plan made with Tessera's `measure` runs its transform once on scratch

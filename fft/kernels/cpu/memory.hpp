@@ -19,9 +19,13 @@ namespace tessera::fft::kernels::cpu {
 class AlignedScratch {
 public:
     /// The remainder that matters for FFTW's plans: p's address modulo 64.
-    static int remainder_of(void const* p) noexcept { return int(reinterpret_cast<std::uintptr_t>(p) % 64); }
+    static int remainder_of(void const* p) noexcept
+    {
+        return int(reinterpret_cast<std::uintptr_t>(p) % 64);
+    }
 
-    AlignedScratch(std::size_t bytes, int remainder) : base_(std::calloc(bytes + 128, 1)), p_(nullptr)
+    AlignedScratch(std::size_t bytes, int remainder)
+        : base_(std::calloc(bytes + 128, 1)), p_(nullptr)
     {
         if (!base_) throw std::bad_alloc();
         const auto b = reinterpret_cast<std::uintptr_t>(base_);
@@ -39,8 +43,7 @@ private:
 
 /// A thread's buffer of at least `elements` T, 64-byte aligned (one FFTW plan per shape, not
 /// per address), grown as needed and kept: no allocation per task once warm.
-template <class T>
-T* thread_buffer(std::size_t elements)
+template <class T> T* thread_buffer(std::size_t elements)
 {
     struct Buffer {
         std::unique_ptr<void, decltype(&std::free)> p{nullptr, &std::free};
@@ -58,20 +61,21 @@ T* thread_buffer(std::size_t elements)
 
 /// True when the tiles, one above the other, are pieces of one column-major array: each
 /// starts where the previous one's first column ends, with the same leading dimension.
-template <class T>
-bool stacked_in_one_array(std::span<TilePiece<T> const> t)
+template <class T> bool stacked_in_one_array(std::span<TilePiece<T> const> t)
 {
     for (std::size_t i = 1; i < t.size(); ++i)
-        if (t[i].ld != t[0].ld || t[i].n != t[0].n || t[i].ptr != t[i - 1].ptr + t[i - 1].m) return false;
+        if (t[i].ld != t[0].ld || t[i].n != t[0].n || t[i].ptr != t[i - 1].ptr + t[i - 1].m)
+            return false;
     return true;
 }
 
 /// True when the tiles, side by side, are pieces of one column-major array.
-template <class T>
-bool side_by_side_in_one_array(std::span<TilePiece<T> const> t)
+template <class T> bool side_by_side_in_one_array(std::span<TilePiece<T> const> t)
 {
     for (std::size_t j = 1; j < t.size(); ++j)
-        if (t[j].ld != t[0].ld || t[j].m != t[0].m || t[j].ptr != t[j - 1].ptr + t[j - 1].n * t[0].ld) return false;
+        if (t[j].ld != t[0].ld || t[j].m != t[0].m ||
+            t[j].ptr != t[j - 1].ptr + t[j - 1].n * t[0].ld)
+            return false;
     return true;
 }
 

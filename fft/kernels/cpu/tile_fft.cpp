@@ -19,8 +19,7 @@ template <class R> using C = std::complex<R>;
 /// or rows is transformed while it is still in the core's cache.
 constexpr int64_t buffer_elements = 32768;
 
-template <class T>
-int64_t total_rows(std::span<TilePiece<T> const> t)
+template <class T> int64_t total_rows(std::span<TilePiece<T> const> t)
 {
     int64_t m = 0;
     for (auto const& p : t) m += p.m;
@@ -29,46 +28,60 @@ int64_t total_rows(std::span<TilePiece<T> const> t)
 
 /// Columns [j0, j0 + cols) of the stacked tiles into buf (column j at buf + (j - j0) ldb).
 template <class T, class B>
-void gather_columns(std::span<TilePiece<T> const> tiles, int64_t j0, int64_t cols, B* buf, int64_t ldb)
+void gather_columns(std::span<TilePiece<T> const> tiles, int64_t j0, int64_t cols, B* buf,
+                    int64_t ldb)
 {
     int64_t row = 0;
     for (auto const& t : tiles) {
         for (int64_t j = 0; j < cols; ++j)
-            std::memcpy(reinterpret_cast<char*>(buf + j * ldb) + row * sizeof(T), t.ptr + (j0 + j) * t.ld, t.m * sizeof(T));
+            std::memcpy(reinterpret_cast<char*>(buf + j * ldb) + row * sizeof(T),
+                        t.ptr + (j0 + j) * t.ld, t.m * sizeof(T));
         row += t.m;
     }
 }
 
 /// The inverse of gather_columns.
 template <class T, class B>
-void scatter_columns(B const* buf, int64_t ldb, std::span<TilePiece<T> const> tiles, int64_t j0, int64_t cols)
+void scatter_columns(B const* buf, int64_t ldb, std::span<TilePiece<T> const> tiles, int64_t j0,
+                     int64_t cols)
 {
     int64_t row = 0;
     for (auto const& t : tiles) {
         for (int64_t j = 0; j < cols; ++j)
-            std::memcpy(t.ptr + (j0 + j) * t.ld, reinterpret_cast<char const*>(buf + j * ldb) + row * sizeof(T), t.m * sizeof(T));
+            std::memcpy(t.ptr + (j0 + j) * t.ld,
+                        reinterpret_cast<char const*>(buf + j * ldb) + row * sizeof(T),
+                        t.m * sizeof(T));
         row += t.m;
     }
 }
 
-template <class T>
-std::span<TilePiece<T const> const> as_const(std::span<TilePiece<T> const> t)
+template <class T> std::span<TilePiece<T const> const> as_const(std::span<TilePiece<T> const> t)
 {
     return {reinterpret_cast<TilePiece<T const> const*>(t.data()), t.size()};
 }
 
-int as_int(int64_t v) { return int(v); }  // sizes were checked against INT_MAX at the API
+int as_int(int64_t v)
+{
+    return int(v);
+}  // sizes were checked against INT_MAX at the API
 
 }  // namespace
 
 template <class R>
-void columns_c2c(std::span<TilePiece<C<R> const> const> in, std::span<TilePiece<C<R>> const> out, int sign)
+void columns_c2c(std::span<TilePiece<C<R> const> const> in, std::span<TilePiece<C<R>> const> out,
+                 int sign)
 {
     if (out.empty() || out[0].n == 0) return;
     const int64_t m = total_rows(out), w = out[0].n;
     if (stacked_in_one_array(in) && stacked_in_one_array(out)) {
-        const Batch b{.kind = Kind::c2c, .n = as_int(m), .howmany = as_int(w), .istride = 1, .idist = as_int(in[0].ld),
-                      .ostride = 1, .odist = as_int(out[0].ld), .sign = sign};
+        const Batch b{.kind = Kind::c2c,
+                      .n = as_int(m),
+                      .howmany = as_int(w),
+                      .istride = 1,
+                      .idist = as_int(in[0].ld),
+                      .ostride = 1,
+                      .odist = as_int(out[0].ld),
+                      .sign = sign};
         execute<R>(b, const_cast<C<R>*>(in[0].ptr), out[0].ptr);
         return;
     }
@@ -77,15 +90,20 @@ void columns_c2c(std::span<TilePiece<C<R> const> const> in, std::span<TilePiece<
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
         gather_columns(in, j0, cols, buf, m);
-        const Batch b{.kind = Kind::c2c, .n = as_int(m), .howmany = as_int(cols), .istride = 1, .idist = as_int(m),
-                      .ostride = 1, .odist = as_int(m), .sign = sign};
+        const Batch b{.kind = Kind::c2c,
+                      .n = as_int(m),
+                      .howmany = as_int(cols),
+                      .istride = 1,
+                      .idist = as_int(m),
+                      .ostride = 1,
+                      .odist = as_int(m),
+                      .sign = sign};
         execute<R>(b, buf, buf);
         scatter_columns(buf, m, out, j0, cols);
     }
 }
 
-template <class R>
-void rows_c2c(std::span<TilePiece<C<R>> const> row, int sign)
+template <class R> void rows_c2c(std::span<TilePiece<C<R>> const> row, int sign)
 {
     if (row.empty() || row[0].m == 0) return;
     const int64_t h = row[0].m;
@@ -95,8 +113,14 @@ void rows_c2c(std::span<TilePiece<C<R>> const> row, int sign)
         // FFTW transforms the rows where they are when its plan was measured; its estimated
         // plans of such strided batches are slow, and the gather below beats them
         const int ld = as_int(row[0].ld);
-        const Batch b{.kind = Kind::c2c, .n = as_int(n), .howmany = as_int(h), .istride = ld, .idist = 1,
-                      .ostride = ld, .odist = 1, .sign = sign};
+        const Batch b{.kind = Kind::c2c,
+                      .n = as_int(n),
+                      .howmany = as_int(h),
+                      .istride = ld,
+                      .idist = 1,
+                      .ostride = ld,
+                      .odist = 1,
+                      .sign = sign};
         if (measured<R>(b, row[0].ptr, row[0].ptr)) {
             execute<R>(b, row[0].ptr, row[0].ptr);
             return;
@@ -111,18 +135,27 @@ void rows_c2c(std::span<TilePiece<C<R>> const> row, int sign)
         const int64_t rows = std::min(batch, h - r0);
         int64_t k = 0;
         for (auto const& t : row)
-            for (int64_t c = 0; c < t.n; ++c, ++k) std::memcpy(buf + k * rows, t.ptr + c * t.ld + r0, rows * sizeof(C<R>));
-        const Batch b{.kind = Kind::c2c, .n = as_int(n), .howmany = as_int(rows), .istride = as_int(rows), .idist = 1,
-                      .ostride = as_int(rows), .odist = 1, .sign = sign};
+            for (int64_t c = 0; c < t.n; ++c, ++k)
+                std::memcpy(buf + k * rows, t.ptr + c * t.ld + r0, rows * sizeof(C<R>));
+        const Batch b{.kind = Kind::c2c,
+                      .n = as_int(n),
+                      .howmany = as_int(rows),
+                      .istride = as_int(rows),
+                      .idist = 1,
+                      .ostride = as_int(rows),
+                      .odist = 1,
+                      .sign = sign};
         execute<R>(b, buf, buf);
         k = 0;
         for (auto const& t : row)
-            for (int64_t c = 0; c < t.n; ++c, ++k) std::memcpy(t.ptr + c * t.ld + r0, buf + k * rows, rows * sizeof(C<R>));
+            for (int64_t c = 0; c < t.n; ++c, ++k)
+                std::memcpy(t.ptr + c * t.ld + r0, buf + k * rows, rows * sizeof(C<R>));
     }
 }
 
 template <class R>
-void columns_r2c(int64_t m, std::span<TilePiece<R const> const> in, std::span<TilePiece<C<R>> const> out)
+void columns_r2c(int64_t m, std::span<TilePiece<R const> const> in,
+                 std::span<TilePiece<C<R>> const> out)
 {
     if (out.empty() || out[0].n == 0 || m == 0) return;
     const int64_t half = m / 2 + 1, w = out[0].n;
@@ -130,8 +163,13 @@ void columns_r2c(int64_t m, std::span<TilePiece<R const> const> in, std::span<Ti
     if (stacked_in_one_array(out) && (in_place || stacked_in_one_array(in))) {
         const int64_t ldo = out[0].ld;
         R* src = in_place ? reinterpret_cast<R*>(out[0].ptr) : const_cast<R*>(in[0].ptr);
-        const Batch b{.kind = Kind::r2c, .n = as_int(m), .howmany = as_int(w), .istride = 1,
-                      .idist = as_int(in_place ? 2 * ldo : in[0].ld), .ostride = 1, .odist = as_int(ldo)};
+        const Batch b{.kind = Kind::r2c,
+                      .n = as_int(m),
+                      .howmany = as_int(w),
+                      .istride = 1,
+                      .idist = as_int(in_place ? 2 * ldo : in[0].ld),
+                      .ostride = 1,
+                      .odist = as_int(ldo)};
         execute<R>(b, src, out[0].ptr);
         return;
     }
@@ -143,8 +181,13 @@ void columns_r2c(int64_t m, std::span<TilePiece<R const> const> in, std::span<Ti
             gather_columns(as_const(out), j0, cols, buf, half);
         else
             gather_columns(in, j0, cols, reinterpret_cast<R*>(buf), 2 * half);
-        const Batch b{.kind = Kind::r2c, .n = as_int(m), .howmany = as_int(cols), .istride = 1, .idist = as_int(2 * half),
-                      .ostride = 1, .odist = as_int(half)};
+        const Batch b{.kind = Kind::r2c,
+                      .n = as_int(m),
+                      .howmany = as_int(cols),
+                      .istride = 1,
+                      .idist = as_int(2 * half),
+                      .ostride = 1,
+                      .odist = as_int(half)};
         execute<R>(b, buf, buf);
         scatter_columns(buf, half, out, j0, cols);
     }
@@ -159,8 +202,13 @@ void columns_c2r(int64_t m, std::span<TilePiece<C<R>> const> in, std::span<TileP
     if (stacked_in_one_array(in) && (in_place || stacked_in_one_array(out))) {
         const int64_t ldi = in[0].ld;
         R* dst = in_place ? reinterpret_cast<R*>(in[0].ptr) : out[0].ptr;
-        const Batch b{.kind = Kind::c2r, .n = as_int(m), .howmany = as_int(w), .istride = 1, .idist = as_int(ldi),
-                      .ostride = 1, .odist = as_int(in_place ? 2 * ldi : out[0].ld)};
+        const Batch b{.kind = Kind::c2r,
+                      .n = as_int(m),
+                      .howmany = as_int(w),
+                      .istride = 1,
+                      .idist = as_int(ldi),
+                      .ostride = 1,
+                      .odist = as_int(in_place ? 2 * ldi : out[0].ld)};
         execute<R>(b, in[0].ptr, dst);
         return;
     }
@@ -169,8 +217,13 @@ void columns_c2r(int64_t m, std::span<TilePiece<C<R>> const> in, std::span<TileP
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
         gather_columns(as_const(in), j0, cols, buf, half);
-        const Batch b{.kind = Kind::c2r, .n = as_int(m), .howmany = as_int(cols), .istride = 1, .idist = as_int(half),
-                      .ostride = 1, .odist = as_int(2 * half)};
+        const Batch b{.kind = Kind::c2r,
+                      .n = as_int(m),
+                      .howmany = as_int(cols),
+                      .istride = 1,
+                      .idist = as_int(half),
+                      .ostride = 1,
+                      .odist = as_int(2 * half)};
         execute<R>(b, buf, buf);
         if (in_place)
             scatter_columns(buf, half, in, j0, cols);
@@ -179,11 +232,14 @@ void columns_c2r(int64_t m, std::span<TilePiece<C<R>> const> in, std::span<TileP
     }
 }
 
-#define TESSERA_INSTANTIATE(R)                                                                                       \
-    template void columns_c2c<R>(std::span<TilePiece<C<R> const> const>, std::span<TilePiece<C<R>> const>, int);      \
-    template void rows_c2c<R>(std::span<TilePiece<C<R>> const>, int);                                                 \
-    template void columns_r2c<R>(int64_t, std::span<TilePiece<R const> const>, std::span<TilePiece<C<R>> const>);     \
-    template void columns_c2r<R>(int64_t, std::span<TilePiece<C<R>> const>, std::span<TilePiece<R> const>);
+#define TESSERA_INSTANTIATE(R)                                                                     \
+    template void columns_c2c<R>(std::span<TilePiece<C<R> const> const>,                           \
+                                 std::span<TilePiece<C<R>> const>, int);                           \
+    template void rows_c2c<R>(std::span<TilePiece<C<R>> const>, int);                              \
+    template void columns_r2c<R>(int64_t, std::span<TilePiece<R const> const>,                     \
+                                 std::span<TilePiece<C<R>> const>);                                \
+    template void columns_c2r<R>(int64_t, std::span<TilePiece<C<R>> const>,                        \
+                                 std::span<TilePiece<R> const>);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 #undef TESSERA_INSTANTIATE

@@ -22,9 +22,11 @@ Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), step_(
     low_.resize(std::size_t(step_));
     high_.resize(std::size_t(highs));
     const long double angle = sign * 2 * std::numbers::pi_v<long double> / (long double)(n_);
-    for (int64_t t = 0; t < step_; ++t) low_[std::size_t(t)] = std::complex<double>(std::polar(1.0L, angle * (long double)(t)));
+    for (int64_t t = 0; t < step_; ++t)
+        low_[std::size_t(t)] = std::complex<double>(std::polar(1.0L, angle * (long double)(t)));
     for (int64_t u = 0; u < highs; ++u)
-        high_[std::size_t(u)] = std::complex<double>(std::polar(1.0L, angle * (long double)((u * step_) % n_)));
+        high_[std::size_t(u)] =
+            std::complex<double>(std::polar(1.0L, angle * (long double)((u * step_) % n_)));
 }
 
 namespace {
@@ -34,7 +36,8 @@ namespace {
 /// would cost more than the transforms); std::complex's operator* checks for NaN and is
 /// written out.
 template <class R>
-void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_t k, Twiddles<R> const& w)
+void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_t k,
+                          Twiddles<R> const& w)
 {
     const int64_t nw = w.n(), kk = k % nw;
     const std::complex<R> first = w((row % nw) * kk % nw), step = w(kk);
@@ -45,7 +48,8 @@ void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_
         const R xr = v[2 * r], xi = v[2 * r + 1];
         v[2 * r] = xr * fr - xi * fi;
         v[2 * r + 1] = xr * fi + xi * fr;
-        if ((r + 1) % 64 == 0) {  // fresh from the tables every 64 rows: the products' error stays bounded
+        if ((r + 1) % 64 ==
+            0) {  // fresh from the tables every 64 rows: the products' error stays bounded
             const std::complex<R> g = w(((row + r + 1) % nw) * kk % nw);
             fr = g.real();
             fi = g.imag();
@@ -61,7 +65,8 @@ void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_
 
 template <class R>
 void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
-                       std::span<TilePiece<std::complex<R>> const> out, int sign, int64_t row0, Twiddles<R> const& w)
+                       std::span<TilePiece<std::complex<R>> const> out, int sign, int64_t row0,
+                       Twiddles<R> const& w)
 {
     using C = std::complex<R>;
     if (out.empty() || out[0].m == 0) return;
@@ -74,11 +79,18 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
         // times slower, so in is copied to out first); then the twiddles, column by column
         C* to = out[0].ptr;
         const int64_t ld = out[0].ld;
-        const Batch b{.kind = Kind::c2c, .n = int(n), .howmany = int(h), .istride = int(ld), .idist = 1,
-                      .ostride = int(ld), .odist = 1, .sign = sign};
+        const Batch b{.kind = Kind::c2c,
+                      .n = int(n),
+                      .howmany = int(h),
+                      .istride = int(ld),
+                      .idist = 1,
+                      .ostride = int(ld),
+                      .odist = 1,
+                      .sign = sign};
         if (measured<R>(b, to, to)) {
             if (in[0].ptr != to)
-                for (int64_t k = 0; k < n; ++k) std::memcpy(to + k * ld, in[0].ptr + k * in[0].ld, h * sizeof(C));
+                for (int64_t k = 0; k < n; ++k)
+                    std::memcpy(to + k * ld, in[0].ptr + k * in[0].ld, h * sizeof(C));
             execute<R>(b, to, to);
             for (int64_t k = 0; k < n; ++k) multiply_by_twiddles(to + k * ld, h, row0, k, w);
             return;
@@ -91,14 +103,22 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
         const int64_t rows = std::min(batch, h - r0);
         int64_t k = 0;
         for (auto const& t : in)
-            for (int64_t c = 0; c < t.n; ++c, ++k) std::memcpy(buf + k * rows, t.ptr + c * t.ld + r0, rows * sizeof(C));
-        const Batch b{.kind = Kind::c2c, .n = int(n), .howmany = int(rows), .istride = int(rows), .idist = 1,
-                      .ostride = int(rows), .odist = 1, .sign = sign};
+            for (int64_t c = 0; c < t.n; ++c, ++k)
+                std::memcpy(buf + k * rows, t.ptr + c * t.ld + r0, rows * sizeof(C));
+        const Batch b{.kind = Kind::c2c,
+                      .n = int(n),
+                      .howmany = int(rows),
+                      .istride = int(rows),
+                      .idist = 1,
+                      .ostride = int(rows),
+                      .odist = 1,
+                      .sign = sign};
         execute<R>(b, buf, buf);
         for (k = 0; k < n; ++k) multiply_by_twiddles(buf + k * rows, rows, row0 + r0, k, w);
         k = 0;
         for (auto const& t : out)
-            for (int64_t c = 0; c < t.n; ++c, ++k) std::memcpy(t.ptr + c * t.ld + r0, buf + k * rows, rows * sizeof(C));
+            for (int64_t c = 0; c < t.n; ++c, ++k)
+                std::memcpy(t.ptr + c * t.ld + r0, buf + k * rows, rows * sizeof(C));
     }
 }
 
@@ -111,17 +131,25 @@ void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in
     int64_t m = 0;
     for (auto const& t : in) m += t.m;
     const int64_t w = in[0].n;
-    const int64_t batch = std::clamp<int64_t>(32768 / std::max<int64_t>(m, 1), 1, std::min<int64_t>(w, 64));
+    const int64_t batch =
+        std::clamp<int64_t>(32768 / std::max<int64_t>(m, 1), 1, std::min<int64_t>(w, 64));
     C* buf = thread_buffer<C>(std::size_t(m * batch));
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
         int64_t row = 0;
         for (auto const& t : in) {
-            for (int64_t j = 0; j < cols; ++j) std::memcpy(buf + j * m + row, t.ptr + (j0 + j) * t.ld, t.m * sizeof(C));
+            for (int64_t j = 0; j < cols; ++j)
+                std::memcpy(buf + j * m + row, t.ptr + (j0 + j) * t.ld, t.m * sizeof(C));
             row += t.m;
         }
-        const Batch b{.kind = Kind::c2c, .n = int(m), .howmany = int(cols), .istride = 1, .idist = int(m),
-                      .ostride = 1, .odist = int(m), .sign = sign};
+        const Batch b{.kind = Kind::c2c,
+                      .n = int(m),
+                      .howmany = int(cols),
+                      .istride = 1,
+                      .idist = int(m),
+                      .ostride = 1,
+                      .odist = int(m),
+                      .sign = sign};
         execute<R>(b, buf, buf);
         // out tile i, column k1 - (its first row in in) and rows j0..j0+cols: buf(k1, j)
         row = 0;
@@ -140,11 +168,11 @@ void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in
 template class Twiddles<float>;
 template class Twiddles<double>;
 template void rows_c2c_twiddled<float>(std::span<TilePiece<std::complex<float> const> const>,
-                                        std::span<TilePiece<std::complex<float>> const>, int, int64_t,
-                                        Twiddles<float> const&);
+                                       std::span<TilePiece<std::complex<float>> const>, int,
+                                       int64_t, Twiddles<float> const&);
 template void rows_c2c_twiddled<double>(std::span<TilePiece<std::complex<double> const> const>,
-                                         std::span<TilePiece<std::complex<double>> const>, int, int64_t,
-                                         Twiddles<double> const&);
+                                        std::span<TilePiece<std::complex<double>> const>, int,
+                                        int64_t, Twiddles<double> const&);
 template void columns_c2c_transposed<float>(std::span<TilePiece<std::complex<float> const> const>,
                                             std::span<TilePiece<std::complex<float>> const>, int);
 template void columns_c2c_transposed<double>(std::span<TilePiece<std::complex<double> const> const>,

@@ -13,8 +13,7 @@
 
 namespace tessera::fft::kernels::cpu {
 
-template <class R>
-class Twiddles {
+template <class R> class Twiddles {
 public:
     /// The factors of an n-point transform with exponent sign `sign` (-1 or +1).
     Twiddles(int64_t n, int sign);
@@ -35,7 +34,8 @@ private:
 /// w^(j1 k2). A few rows at a time through a buffer in cache; `in` may be `out`.
 template <class R>
 void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
-                       std::span<TilePiece<std::complex<R>> const> out, int sign, int64_t row0, Twiddles<R> const& w);
+                       std::span<TilePiece<std::complex<R>> const> out, int sign, int64_t row0,
+                       Twiddles<R> const& w);
 
 /// The four-step's second pass and its transpose at once: the n1-point DFTs of the columns
 /// of a tile column of A (`in`, stacked), written transposed into the tile row of X^T that

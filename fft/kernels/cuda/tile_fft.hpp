@@ -25,6 +25,7 @@ void columns_c2c(rt::CudaContext const& cuda, std::span<TilePiece<std::complex<R
 
 /// cpu::rows_c2c on GPU memory.
 template <class R>
-void rows_c2c(rt::CudaContext const& cuda, std::span<TilePiece<std::complex<R>> const> row, int sign);
+void rows_c2c(rt::CudaContext const& cuda, std::span<TilePiece<std::complex<R>> const> row,
+              int sign);
 
 }  // namespace tessera::fft::kernels::cuda

@@ -44,8 +44,7 @@
 namespace tessera::fft {
 
 /// The precisions of the transforms.
-template <class R>
-concept Real = std::same_as<R, float> || std::same_as<R, double>;
+template <class R> concept Real = std::same_as<R, float> || std::same_as<R, double>;
 
 /// The sign of the exponent: FFTW_FORWARD (-1) and FFTW_BACKWARD (+1).
 enum class Sign : int { forward = -1, backward = +1 };
@@ -54,7 +53,7 @@ enum class Sign : int { forward = -1, backward = +1 };
 /// FFTW's candidate kernels for each shape the plan will run (seconds for large sizes). Unlike
 /// FFTW's, Tessera's planning never touches the arrays given to the plan.
 inline constexpr unsigned estimate = 1u << 6;  ///< FFTW_ESTIMATE
-inline constexpr unsigned measure = 0;          ///< FFTW_MEASURE
+inline constexpr unsigned measure = 0;         ///< FFTW_MEASURE
 
 /// 2D transforms of fewer points than this run their two passes on the calling thread: the
 /// tasks would cost more than they share.
@@ -67,11 +66,11 @@ inline constexpr int64_t direct_points_1d = int64_t(1) << 16;
 
 /// A = DFT2(A), in place: the 2D transform of the m x n matrix A with exponent `sign`,
 /// unnormalized. Submits and returns; the tasks belong to sequence `s`.
-template <Real R>
-void dft_2d_async(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s);
+template <Real R> void dft_2d_async(Sign sign, TileMatrix<std::complex<R>>& A, Sequence& s);
 /// out = DFT2(in); in and out of the same size and tile size, not overlapping.
 template <Real R>
-void dft_2d_async(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out, Sequence& s);
+void dft_2d_async(Sign sign, TileMatrix<std::complex<R>> const& in,
+                  TileMatrix<std::complex<R>>& out, Sequence& s);
 /// out = the half-spectrum of the real m x n matrix in: the (m/2 + 1) x n coefficients of the
 /// nonnegative frequencies of its first dimension (the contiguous one), forward. out has
 /// in's tile size.
@@ -86,17 +85,14 @@ void dft_c2r_2d_async(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out, Seque
 // The blocking forms: each submits into a sequence of its own, waits, and rethrows a task's
 // failure.
 /// A = DFT2(A) in place, as dft_2d_async; waits.
-template <Real R>
-void dft_2d(Sign sign, TileMatrix<std::complex<R>>& A);
+template <Real R> void dft_2d(Sign sign, TileMatrix<std::complex<R>>& A);
 /// out = DFT2(in), as dft_2d_async; waits.
 template <Real R>
 void dft_2d(Sign sign, TileMatrix<std::complex<R>> const& in, TileMatrix<std::complex<R>>& out);
 /// out = the half-spectrum of the real in, as dft_r2c_2d_async; waits.
-template <Real R>
-void dft_r2c_2d(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out);
+template <Real R> void dft_r2c_2d(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out);
 /// out = the real matrix of half-spectrum in, as dft_c2r_2d_async (in is overwritten); waits.
-template <Real R>
-void dft_c2r_2d(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out);
+template <Real R> void dft_c2r_2d(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out);
 
 /// The tile size the plans use for an n0 x n1 transform on runtime `rt`: enough tile rows and
 /// columns for every worker in both passes, larger with GPUs.
@@ -107,8 +103,7 @@ int64_t tile_size(rt::Runtime const& rt, int64_t n0, int64_t n1);
 /// A transform of fixed size, direction and arrays, run by execute() on the library's runtime
 /// (la::runtime()) as often as wanted; FFTW's new-array execute runs it on other arrays of the
 /// same kind (in place if it was). Arrays are row-major, as in FFTW. Move-only.
-template <Real R>
-class Plan {
+template <Real R> class Plan {
 public:
     using Complex = std::complex<R>;  ///< the complex type of the plan's precision
 
@@ -116,7 +111,8 @@ public:
     /// InvalidArgument naming the argument when n0 or n1 < 1, an array is null, `sign` is
     /// neither forward nor backward, `flags` holds anything but estimate or measure, or the
     /// arrays overlap without being the same (the other plans check their arguments alike).
-    static Plan dft_2d(int64_t n0, int64_t n1, Complex* in, Complex* out, Sign sign, unsigned flags = estimate);
+    static Plan dft_2d(int64_t n0, int64_t n1, Complex* in, Complex* out, Sign sign,
+                       unsigned flags = estimate);
     /// The n-point 1D complex transform from `in` to `out` (in == out: in place). A large n
     /// runs as tasks, by Bailey's four-step algorithm: with n = n1 n2 (n1 near sqrt(n)), n1
     /// transforms of n2 points, twiddles, n2 transforms of n1 points and a transpose; the
@@ -128,8 +124,8 @@ public:
     /// at once: rank 1 a block of transforms per task, rank 2 each transform's two passes
     /// (a small one as two tasks). Throws InvalidArgument naming the argument for a rank
     /// other than 1 or 2, sizes < 1, a distance under a transform's points, or null arrays.
-    static Plan dft_many(int rank, int64_t const* n, int64_t howmany, Complex* in, int64_t idist, Complex* out,
-                         int64_t odist, Sign sign, unsigned flags = estimate);
+    static Plan dft_many(int rank, int64_t const* n, int64_t howmany, Complex* in, int64_t idist,
+                         Complex* out, int64_t odist, Sign sign, unsigned flags = estimate);
     /// The real n0 x n1 `in` to its n0 x (n1/2 + 1) half-spectrum `out`, forward. In place
     /// when `in` is `out`'s memory, with FFTW's padded rows: in's rows are 2 (n1/2 + 1) reals
     /// apart.

@@ -34,10 +34,8 @@ template <class T> using scalar_arg = std::type_identity_t<T>;
 /// A = alpha A (alpha = 0 sets A to zero, NaNs included, as BLAS's beta = 0 does), one task
 /// per tile. scale_async submits them into `s` and returns at once; scale waits for them.
 ///@{
-template <Scalar T>
-void scale_async(scalar_arg<T> alpha, TileMatrix<T>& A, Sequence& s);
-template <Scalar T>
-void scale(scalar_arg<T> alpha, TileMatrix<T>& A);
+template <Scalar T> void scale_async(scalar_arg<T> alpha, TileMatrix<T>& A, Sequence& s);
+template <Scalar T> void scale(scalar_arg<T> alpha, TileMatrix<T>& A);
 ///@}
 
 // ---- gemm ---------------------------------------------------------------------------------------
@@ -48,14 +46,14 @@ void scale(scalar_arg<T> alpha, TileMatrix<T>& A);
 /// not Op::notrans), b (k x n, or n x k) and c (m x n), leading dimensions lda, ldb, ldc.
 ///@{
 template <Scalar T>
-void gemm_async(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
-                scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s);
+void gemm_async(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& A,
+                TileMatrix<T> const& B, scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s);
 template <Scalar T>
 void gemm(Op transa, Op transb, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
           scalar_arg<T> beta, TileMatrix<T>& C);
 template <Scalar T>
-void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> alpha, T const* A, int64_t lda,
-          T const* B, int64_t ldb, scalar_arg<T> beta, T* C, int64_t ldc);
+void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> alpha, T const* A,
+          int64_t lda, T const* B, int64_t ldb, scalar_arg<T> beta, T* C, int64_t ldc);
 ///@}
 
 // ---- symm / hemm ----------------------------------------------------------------------------------
@@ -65,26 +63,26 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
 /// LAPACK-style form takes BLAS's arguments on column-major arrays.
 ///@{
 template <Scalar T>
-void symm_async(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
-                scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s);
+void symm_async(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A,
+                TileMatrix<T> const& B, scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s);
 template <Scalar T>
 void symm(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
           scalar_arg<T> beta, TileMatrix<T>& C);
 template <Scalar T>
-void symm(Side side, Uplo uplo, int64_t m, int64_t n, scalar_arg<T> alpha, T const* A, int64_t lda, T const* B,
-          int64_t ldb, scalar_arg<T> beta, T* C, int64_t ldc);
+void symm(Side side, Uplo uplo, int64_t m, int64_t n, scalar_arg<T> alpha, T const* A, int64_t lda,
+          T const* B, int64_t ldb, scalar_arg<T> beta, T* C, int64_t ldc);
 ///@}
 /// As symm with A Hermitian (BLAS's hemm; the same as symm for real T).
 ///@{
 template <Scalar T>
-void hemm_async(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
-                scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s);
+void hemm_async(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A,
+                TileMatrix<T> const& B, scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s);
 template <Scalar T>
 void hemm(Side side, Uplo uplo, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T> const& B,
           scalar_arg<T> beta, TileMatrix<T>& C);
 template <Scalar T>
-void hemm(Side side, Uplo uplo, int64_t m, int64_t n, scalar_arg<T> alpha, T const* A, int64_t lda, T const* B,
-          int64_t ldb, scalar_arg<T> beta, T* C, int64_t ldc);
+void hemm(Side side, Uplo uplo, int64_t m, int64_t n, scalar_arg<T> alpha, T const* A, int64_t lda,
+          T const* B, int64_t ldb, scalar_arg<T> beta, T* C, int64_t ldc);
 ///@}
 
 // ---- syrk / herk ----------------------------------------------------------------------------------
@@ -94,10 +92,11 @@ void hemm(Side side, Uplo uplo, int64_t m, int64_t n, scalar_arg<T> alpha, T con
 /// The LAPACK-style form takes BLAS's arguments on column-major arrays.
 ///@{
 template <Scalar T>
-void syrk_async(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta,
-                TileMatrix<T>& C, Sequence& s);
+void syrk_async(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A,
+                scalar_arg<T> beta, TileMatrix<T>& C, Sequence& s);
 template <Scalar T>
-void syrk(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta, TileMatrix<T>& C);
+void syrk(Uplo uplo, Op trans, scalar_arg<T> alpha, TileMatrix<T> const& A, scalar_arg<T> beta,
+          TileMatrix<T>& C);
 template <Scalar T>
 void syrk(Uplo uplo, Op trans, int64_t n, int64_t k, scalar_arg<T> alpha, T const* A, int64_t lda,
           scalar_arg<T> beta, T* C, int64_t ldc);
@@ -107,13 +106,14 @@ void syrk(Uplo uplo, Op trans, int64_t n, int64_t k, scalar_arg<T> alpha, T cons
 /// herk_async returns at once; the others wait.
 ///@{
 template <Scalar T>
-void herk_async(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta, TileMatrix<T>& C,
-                Sequence& s);
+void herk_async(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta,
+                TileMatrix<T>& C, Sequence& s);
 template <Scalar T>
-void herk(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta, TileMatrix<T>& C);
+void herk(Uplo uplo, Op trans, real_t<T> alpha, TileMatrix<T> const& A, real_t<T> beta,
+          TileMatrix<T>& C);
 template <Scalar T>
-void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, T const* A, int64_t lda, real_t<T> beta, T* C,
-          int64_t ldc);
+void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, T const* A, int64_t lda,
+          real_t<T> beta, T* C, int64_t ldc);
 ///@}
 
 // ---- trsm / trmm ----------------------------------------------------------------------------------
@@ -124,25 +124,27 @@ void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, T const* A
 /// at once; the others wait. The LAPACK-style form takes BLAS's arguments.
 ///@{
 template <Scalar T>
-void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
-                TileMatrix<T>& B, Sequence& s);
+void trsm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha,
+                TileMatrix<T> const& A, TileMatrix<T>& B, Sequence& s);
 template <Scalar T>
-void trsm(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T>& B);
+void trsm(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
+          TileMatrix<T>& B);
 template <Scalar T>
-void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, scalar_arg<T> alpha, T const* A,
-          int64_t lda, T* B, int64_t ldb);
+void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, scalar_arg<T> alpha,
+          T const* A, int64_t lda, T* B, int64_t ldb);
 ///@}
 /// B = alpha op(A) B (Side::left) or alpha B op(A) (Side::right), A triangular (BLAS's trmm),
 /// with A and diag as in trsm. trmm_async returns at once; the others wait.
 ///@{
 template <Scalar T>
-void trmm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
-                TileMatrix<T>& B, Sequence& s);
+void trmm_async(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha,
+                TileMatrix<T> const& A, TileMatrix<T>& B, Sequence& s);
 template <Scalar T>
-void trmm(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A, TileMatrix<T>& B);
+void trmm(Side side, Uplo uplo, Op trans, Diag diag, scalar_arg<T> alpha, TileMatrix<T> const& A,
+          TileMatrix<T>& B);
 template <Scalar T>
-void trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, scalar_arg<T> alpha, T const* A,
-          int64_t lda, T* B, int64_t ldb);
+void trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, scalar_arg<T> alpha,
+          T const* A, int64_t lda, T* B, int64_t ldb);
 ///@}
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

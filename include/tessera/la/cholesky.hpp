@@ -23,14 +23,13 @@ namespace tessera::inline la {
 /// (leading dimension lda). A non-square A or an uplo other than lower or upper throws
 /// InvalidArgument (InvalidLapackArgument in the LAPACK-style form).
 ///@{
-template <Scalar T>
-void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s);
-template <Scalar T>
-[[nodiscard]] int64_t potrf(Uplo uplo, TileMatrix<T>& A);
-template <Scalar T>
-[[nodiscard]] int64_t potrf(TileMatrix<T>& A) { return potrf(Uplo::lower, A); }
-template <Scalar T>
-[[nodiscard]] int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda);
+template <Scalar T> void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s);
+template <Scalar T> [[nodiscard]] int64_t potrf(Uplo uplo, TileMatrix<T>& A);
+template <Scalar T> [[nodiscard]] int64_t potrf(TileMatrix<T>& A)
+{
+    return potrf(Uplo::lower, A);
+}
+template <Scalar T> [[nodiscard]] int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda);
 ///@}
 
 /// Solves A X = B with the factor potrf left in A (LAPACK's potrs): L Y = B, then L^H X = Y
@@ -40,10 +39,10 @@ template <Scalar T>
 ///@{
 template <Scalar T>
 void potrs_async(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B, Sequence& s);
+template <Scalar T> void potrs(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B);
 template <Scalar T>
-void potrs(Uplo uplo, TileMatrix<T> const& A, TileMatrix<T>& B);
-template <Scalar T>
-[[nodiscard]] int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* A, int64_t lda, T* B, int64_t ldb);
+[[nodiscard]] int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* A, int64_t lda, T* B,
+                            int64_t ldb);
 ///@}
 
 /// Factors A and solves A X = B (LAPACK's posv: potrf, then potrs); A ends as potrf leaves
@@ -51,22 +50,19 @@ template <Scalar T>
 /// leaves B untouched; the tile forms leave B unspecified. posv_async returns at once; the
 /// others wait and return info.
 ///@{
+template <Scalar T> void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& s);
+template <Scalar T> [[nodiscard]] int64_t posv(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B);
 template <Scalar T>
-void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& s);
-template <Scalar T>
-[[nodiscard]] int64_t posv(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B);
-template <Scalar T>
-[[nodiscard]] int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_t ldb);
+[[nodiscard]] int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B,
+                           int64_t ldb);
 ///@}
 
 /// Inverse of the triangular A in place (LAPACK's trtri; info = k when a_kk is exactly zero,
 /// which stops the sequence). Submits into `s` and returns at once.
-template <Scalar T>
-void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s);
+template <Scalar T> void trtri_async(Uplo uplo, Diag diag, TileMatrix<T>& A, Sequence& s);
 /// The product U U^H or L^H L of the `uplo` triangle of A, in place (LAPACK's lauum).
 /// Submits into `s` and returns at once.
-template <Scalar T>
-void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s);
+template <Scalar T> void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s);
 
 /// Inverse of A from the factor potrf left in it (LAPACK's potri): trtri, then lauum. The
 /// `uplo` triangle of A^{-1} overwrites the factor. info = k > 0 when the factor's k-th
@@ -74,12 +70,9 @@ void lauum_async(Uplo uplo, TileMatrix<T>& A, Sequence& s);
 /// then leaves A untouched; the tile forms stop and leave A unspecified. potri_async returns
 /// at once; the others wait and return info.
 ///@{
-template <Scalar T>
-void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s);
-template <Scalar T>
-[[nodiscard]] int64_t potri(Uplo uplo, TileMatrix<T>& A);
-template <Scalar T>
-[[nodiscard]] int64_t potri(Uplo uplo, int64_t n, T* A, int64_t lda);
+template <Scalar T> void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& s);
+template <Scalar T> [[nodiscard]] int64_t potri(Uplo uplo, TileMatrix<T>& A);
+template <Scalar T> [[nodiscard]] int64_t potri(Uplo uplo, int64_t n, T* A, int64_t lda);
 ///@}
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

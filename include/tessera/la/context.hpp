@@ -30,7 +30,22 @@ bool initialized() noexcept;
 rt::Runtime& runtime();
 
 /// The routines whose tile size is tuned separately.
-enum class Routine : uint8_t { gemm, symm, syrk, trsm, trmm, potrf, potrs, posv, potri, getrf, getrs, gesv, getri, geqrf };
+enum class Routine : uint8_t {
+    gemm,
+    symm,
+    syrk,
+    trsm,
+    trmm,
+    potrf,
+    potrs,
+    posv,
+    potri,
+    getrf,
+    getrs,
+    gesv,
+    getri,
+    geqrf
+};
 
 /// Sets the tile size of the LAPACK-style and C calls (0: automatic, the default).
 void set_tile_size(int64_t nb);
@@ -48,4 +63,4 @@ int64_t tile_size(Routine routine, char precision, int64_t m, int64_t n);
 /// excepted, whose tiles are whole panels), for orders of at least 3 such tiles.
 inline constexpr int64_t gpu_min_tile_size = 960;
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -22,17 +22,24 @@ enum class Norm : char { one = '1', inf = 'I', max = 'M', fro = 'F' };
 
 namespace detail {
 /// Whether `op` is one of the three operations (an Op cast from another letter is not).
-constexpr bool is_operation(Op op) noexcept { return op == Op::notrans || op == Op::trans || op == Op::conjtrans; }
+constexpr bool is_operation(Op op) noexcept
+{
+    return op == Op::notrans || op == Op::trans || op == Op::conjtrans;
+}
 /// Whether `kind` is one of the four norms (a Norm cast from another letter, 'O' or 'E'
 /// included, is not: norm_from_char maps those).
 constexpr bool is_norm(Norm kind) noexcept
 {
     return kind == Norm::one || kind == Norm::inf || kind == Norm::max || kind == Norm::fro;
 }
-inline char upper_letter(char c) noexcept { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; }
+inline char upper_letter(char c) noexcept
+{
+    return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c;
+}
 [[noreturn]] inline void bad_letter(char c, char const* arg, char const* allowed)
 {
-    throw InvalidArgument(std::string(arg) + ": '" + std::string(1, c) + "' is not one of " + allowed);
+    throw InvalidArgument(std::string(arg) + ": '" + std::string(1, c) + "' is not one of " +
+                          allowed);
 }
 }  // namespace detail
 
@@ -40,60 +47,93 @@ inline char upper_letter(char c) noexcept { return (c >= 'a' && c <= 'z') ? char
 inline Uplo uplo_from_char(char c, char const* arg = "uplo")
 {
     switch (detail::upper_letter(c)) {
-        case 'L': return Uplo::lower;
-        case 'U': return Uplo::upper;
-        default: detail::bad_letter(c, arg, "'L', 'U'");
+    case 'L':
+        return Uplo::lower;
+    case 'U':
+        return Uplo::upper;
+    default:
+        detail::bad_letter(c, arg, "'L', 'U'");
     }
 }
 /// 'N', 'T' or 'C'.
 inline Op op_from_char(char c, char const* arg = "trans")
 {
     switch (detail::upper_letter(c)) {
-        case 'N': return Op::notrans;
-        case 'T': return Op::trans;
-        case 'C': return Op::conjtrans;
-        default: detail::bad_letter(c, arg, "'N', 'T', 'C'");
+    case 'N':
+        return Op::notrans;
+    case 'T':
+        return Op::trans;
+    case 'C':
+        return Op::conjtrans;
+    default:
+        detail::bad_letter(c, arg, "'N', 'T', 'C'");
     }
 }
 /// 'L' or 'R'.
 inline Side side_from_char(char c, char const* arg = "side")
 {
     switch (detail::upper_letter(c)) {
-        case 'L': return Side::left;
-        case 'R': return Side::right;
-        default: detail::bad_letter(c, arg, "'L', 'R'");
+    case 'L':
+        return Side::left;
+    case 'R':
+        return Side::right;
+    default:
+        detail::bad_letter(c, arg, "'L', 'R'");
     }
 }
 /// 'N' or 'U'.
 inline Diag diag_from_char(char c, char const* arg = "diag")
 {
     switch (detail::upper_letter(c)) {
-        case 'N': return Diag::nonunit;
-        case 'U': return Diag::unit;
-        default: detail::bad_letter(c, arg, "'N', 'U'");
+    case 'N':
+        return Diag::nonunit;
+    case 'U':
+        return Diag::unit;
+    default:
+        detail::bad_letter(c, arg, "'N', 'U'");
     }
 }
 /// '1'/'O', 'I', 'M' or 'F'/'E'.
 inline Norm norm_from_char(char c, char const* arg = "norm")
 {
     switch (detail::upper_letter(c)) {
-        case '1':
-        case 'O': return Norm::one;
-        case 'I': return Norm::inf;
-        case 'M': return Norm::max;
-        case 'F':
-        case 'E': return Norm::fro;
-        default: detail::bad_letter(c, arg, "'1', 'O', 'I', 'M', 'F', 'E'");
+    case '1':
+    case 'O':
+        return Norm::one;
+    case 'I':
+        return Norm::inf;
+    case 'M':
+        return Norm::max;
+    case 'F':
+    case 'E':
+        return Norm::fro;
+    default:
+        detail::bad_letter(c, arg, "'1', 'O', 'I', 'M', 'F', 'E'");
     }
 }
 
 /// The letter LAPACK uses for the value.
 ///@{
-constexpr char to_char(Uplo u) noexcept { return char(u); }
-constexpr char to_char(Op o) noexcept { return char(o); }
-constexpr char to_char(Side s) noexcept { return char(s); }
-constexpr char to_char(Diag d) noexcept { return char(d); }
-constexpr char to_char(Norm n) noexcept { return char(n); }
+constexpr char to_char(Uplo u) noexcept
+{
+    return char(u);
+}
+constexpr char to_char(Op o) noexcept
+{
+    return char(o);
+}
+constexpr char to_char(Side s) noexcept
+{
+    return char(s);
+}
+constexpr char to_char(Diag d) noexcept
+{
+    return char(d);
+}
+constexpr char to_char(Norm n) noexcept
+{
+    return char(n);
+}
 ///@}
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -13,8 +13,7 @@
 namespace tessera::inline la {
 
 /// Fills A with entries uniform in [-0.5, 0.5) (complex: real and imaginary parts each).
-template <Scalar T>
-void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s);
+template <Scalar T> void generate_random_async(TileMatrix<T>& A, uint64_t seed, Sequence& s);
 /// Fills the square A with a Hermitian (symmetric for real T) positive definite matrix of
 /// 2-norm condition number `kappa` >= 1 and norm 1: A = H D H^H, H a random Householder
 /// reflector, D = diag(kappa^(-k/(n-1))), exactly so before its entries are rounded to T.
@@ -27,10 +26,8 @@ template <Scalar T>
 void generate_hpd_async(TileMatrix<T>& A, double kappa, uint64_t seed, Sequence& s);
 
 /// generate_random_async, then waits.
-template <Scalar T>
-void generate_random(TileMatrix<T>& A, uint64_t seed);
+template <Scalar T> void generate_random(TileMatrix<T>& A, uint64_t seed);
 /// generate_hpd_async, then waits.
-template <Scalar T>
-void generate_hpd(TileMatrix<T>& A, double kappa, uint64_t seed);
+template <Scalar T> void generate_hpd(TileMatrix<T>& A, double kappa, uint64_t seed);
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

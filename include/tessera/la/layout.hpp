@@ -30,14 +30,13 @@ template <Scalar T>
 void tiles_to_lapack_async(TileMatrix<T> const& A, T* a, int64_t lda, Sequence& s);
 
 /// lapack_to_tiles_async, then waits.
-template <Scalar T>
-void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A);
+template <Scalar T> void lapack_to_tiles(T const* a, int64_t lda, TileMatrix<T>& A);
 /// tiles_to_lapack_async, then waits.
-template <Scalar T>
-void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda);
+template <Scalar T> void tiles_to_lapack(TileMatrix<T> const& A, T* a, int64_t lda);
 
 /// A new TileMatrix with nb x nb tiles holding a copy of the column-major m x n array `a`.
 template <Scalar T>
-TileMatrix<T> tile_copy_of(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
+TileMatrix<T> tile_copy_of(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda,
+                           int64_t nb);
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -30,10 +30,8 @@ namespace tessera::inline la {
 /// such k); the factorization is completed and the sequence does not fail. getrf_async
 /// returns at once (s.wait() gives info); getrf waits and returns info.
 ///@{
-template <Scalar T>
-void getrf_async(TileMatrix<T>& A, Pivots& ipiv, Sequence& s);
-template <Scalar T>
-[[nodiscard]] int64_t getrf(TileMatrix<T>& A, Pivots& ipiv);
+template <Scalar T> void getrf_async(TileMatrix<T>& A, Pivots& ipiv, Sequence& s);
+template <Scalar T> [[nodiscard]] int64_t getrf(TileMatrix<T>& A, Pivots& ipiv);
 ///@}
 /// LAPACK's getrf on the column-major m x n array a (leading dimension lda): ipiv receives
 /// min(m, n) entries, from 1. Waits; returns info as above.
@@ -46,12 +44,9 @@ template <Scalar T>
 /// (its next steps would divide by zero). getrf_nopiv_async returns at once; the others wait
 /// and return info, the LAPACK-style form on the column-major array a (leading dimension lda).
 ///@{
-template <Scalar T>
-void getrf_nopiv_async(TileMatrix<T>& A, Sequence& s);
-template <Scalar T>
-[[nodiscard]] int64_t getrf_nopiv(TileMatrix<T>& A);
-template <Scalar T>
-[[nodiscard]] int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
+template <Scalar T> void getrf_nopiv_async(TileMatrix<T>& A, Sequence& s);
+template <Scalar T> [[nodiscard]] int64_t getrf_nopiv(TileMatrix<T>& A);
+template <Scalar T> [[nodiscard]] int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
 ///@}
 
 /// Solves op(A) X = B with the factors getrf left in A and ipiv (LAPACK's getrs; A n x n):
@@ -60,12 +55,13 @@ template <Scalar T>
 /// The LAPACK-style form takes LAPACK's ipiv (n entries, from 1) and returns 0.
 ///@{
 template <Scalar T>
-void getrs_async(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& B, Sequence& s);
+void getrs_async(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& B,
+                 Sequence& s);
 template <Scalar T>
 void getrs(Op trans, TileMatrix<T> const& A, Pivots const& ipiv, TileMatrix<T>& B);
 template <Scalar T>
-[[nodiscard]] int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_t const* ipiv, T* b,
-                            int64_t ldb);
+[[nodiscard]] int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda,
+                            int64_t const* ipiv, T* b, int64_t ldb);
 ///@}
 
 /// Factors the n x n A and solves A X = B (LAPACK's gesv: getrf, then getrs); A and ipiv end
@@ -74,12 +70,11 @@ template <Scalar T>
 /// LAPACK-style form leaves B untouched, as LAPACK's gesv. gesv_async returns at once; the
 /// others wait and return info.
 ///@{
+template <Scalar T> void gesv_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B, Sequence& s);
+template <Scalar T> [[nodiscard]] int64_t gesv(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B);
 template <Scalar T>
-void gesv_async(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B, Sequence& s);
-template <Scalar T>
-[[nodiscard]] int64_t gesv(TileMatrix<T>& A, Pivots& ipiv, TileMatrix<T>& B);
-template <Scalar T>
-[[nodiscard]] int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, int64_t ldb);
+[[nodiscard]] int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b,
+                           int64_t ldb);
 ///@}
 
 /// Inverse of A from the factors getrf left in A and ipiv, in place (LAPACK's getri:
@@ -87,12 +82,9 @@ template <Scalar T>
 /// then leaves A untouched, as LAPACK's; the tile forms stop and leave A unspecified.
 /// getri_async returns at once; the others wait and return info.
 ///@{
-template <Scalar T>
-void getri_async(TileMatrix<T>& A, Pivots const& ipiv, Sequence& s);
-template <Scalar T>
-[[nodiscard]] int64_t getri(TileMatrix<T>& A, Pivots const& ipiv);
-template <Scalar T>
-[[nodiscard]] int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* ipiv);
+template <Scalar T> void getri_async(TileMatrix<T>& A, Pivots const& ipiv, Sequence& s);
+template <Scalar T> [[nodiscard]] int64_t getri(TileMatrix<T>& A, Pivots const& ipiv);
+template <Scalar T> [[nodiscard]] int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* ipiv);
 ///@}
 
 /// Mixed precision (LAPACK's dsgesv and zcgesv): solves A X = B with A factored in single
@@ -105,21 +97,21 @@ template <Scalar T>
 /// convergence in 30 steps); A and ipiv then hold the double factorization, and the returned
 /// info is gesv's. B is only read; X (n x nrhs, leading dimension ldx) receives the solution.
 /// Waits. A bad argument throws InvalidLapackArgument naming it (iter is argument 10).
-[[nodiscard]] int64_t dsgesv(int64_t n, int64_t nrhs, double* a, int64_t lda, int64_t* ipiv, double const* b,
-                             int64_t ldb, double* x, int64_t ldx, int64_t* iter);
+[[nodiscard]] int64_t dsgesv(int64_t n, int64_t nrhs, double* a, int64_t lda, int64_t* ipiv,
+                             double const* b, int64_t ldb, double* x, int64_t ldx, int64_t* iter);
 /// The tile form: A (n x n), B and X (n x nrhs) of one tile size, ipiv Pivots{A}; B is only
 /// read. Each refinement step is a sequence of tasks on any unit, and the test of convergence
 /// reads X and R on the host, so there is no asynchronous form. iter as above (-1: nrhs = 0).
-[[nodiscard]] int64_t dsgesv(TileMatrix<double>& A, Pivots& ipiv, TileMatrix<double> const& B, TileMatrix<double>& X,
-                             int64_t& iter);
+[[nodiscard]] int64_t dsgesv(TileMatrix<double>& A, Pivots& ipiv, TileMatrix<double> const& B,
+                             TileMatrix<double>& X, int64_t& iter);
 /// zcgesv's tile form: as dsgesv's, for complex A (factored in `std::complex<float>`).
 [[nodiscard]] int64_t zcgesv(TileMatrix<std::complex<double>>& A, Pivots& ipiv,
-                             TileMatrix<std::complex<double>> const& B, TileMatrix<std::complex<double>>& X,
-                             int64_t& iter);
+                             TileMatrix<std::complex<double>> const& B,
+                             TileMatrix<std::complex<double>>& X, int64_t& iter);
 /// LAPACK's zcgesv: dsgesv's LAPACK-style form for complex A, factored in
 /// `std::complex<float>`; the stopping rule measures entries as |Re| + |Im| (LAPACK's cabs1).
-[[nodiscard]] int64_t zcgesv(int64_t n, int64_t nrhs, std::complex<double>* a, int64_t lda, int64_t* ipiv,
-                             std::complex<double> const* b, int64_t ldb, std::complex<double>* x, int64_t ldx,
-                             int64_t* iter);
+[[nodiscard]] int64_t zcgesv(int64_t n, int64_t nrhs, std::complex<double>* a, int64_t lda,
+                             int64_t* ipiv, std::complex<double> const* b, int64_t ldb,
+                             std::complex<double>* x, int64_t ldx, int64_t* iter);
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

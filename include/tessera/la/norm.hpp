@@ -19,7 +19,6 @@ void norm_async(Norm norm, TileMatrix<T> const& A, real_t<T>* value, Sequence& s
 
 /// ||A||_1 = max_j sum_i |a_ij|, ||A||_inf = max_i sum_j |a_ij|, max |a_ij|, or
 /// ||A||_F = sqrt(sum |a_ij|^2); 0 for an empty matrix. Waits for A's pending writers.
-template <Scalar T>
-real_t<T> norm(Norm norm, TileMatrix<T> const& A);
+template <Scalar T> real_t<T> norm(Norm norm, TileMatrix<T> const& A);
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -39,8 +39,7 @@ public:
     /// owned (their values are undefined until a factorization writes them).
     template <Scalar T>
     explicit Pivots(TileMatrix<T> const& A) : Pivots(A.runtime(), std::min(A.m(), A.n()), A.nb())
-    {
-    }
+    {}
     /// `count` owned entries in pieces of nb. Throws InvalidArgument when count < 0 or nb < 1.
     Pivots(rt::Runtime& rt, int64_t count, int64_t nb);
     /// Registers the caller's array `ipiv` (count entries) in place: tasks read and write it
@@ -51,7 +50,7 @@ public:
     static Pivots copy_of(rt::Runtime& rt, int64_t const* ipiv, int64_t count, int64_t nb);
 
     int64_t size() const noexcept { return s_ ? s_->count : 0; }  ///< entries
-    int64_t nb() const noexcept { return s_ ? s_->nb : 1; }        ///< entries per piece
+    int64_t nb() const noexcept { return s_ ? s_->nb : 1; }       ///< entries per piece
     /// Pieces: entries [k nb, min((k + 1) nb, size())) are piece k.
     int64_t pieces() const noexcept { return int64_t(s_ ? s_->pieces.size() : 0); }
     /// Piece k, 0 <= k < pieces() (checked: throws InvalidArgument).
@@ -83,4 +82,4 @@ private:
     std::shared_ptr<Storage> s_;
 };
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

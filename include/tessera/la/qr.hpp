@@ -49,8 +49,7 @@ enum class QrTree : uint8_t {
 /// tree and the inner blocking that made them: unmqr and ungqr replay the same eliminations.
 /// Each elimination of tile (i, k) keeps an ib x nb factor: one for its geqrt or tsqrt, one
 /// for its ttqrt (binary and automatic trees).
-template <Scalar T>
-class QrFactors {
+template <Scalar T> class QrFactors {
 public:
     /// A factor: a registered ib x kb matrix handle, kb the width of its tile column.
     using Tile = rt::Handle<rt::Matrix<T>>;
@@ -61,9 +60,10 @@ public:
     /// inner blocking ib (0: automatic, min(32, nb)). Throws InvalidArgument when ib < 0.
     explicit QrFactors(TileMatrix<T> const& A, QrTree tree = QrTree::automatic, int64_t ib = 0);
     /// The factors of an LQ of A (gelqf): those of the QR of A^H, n x m.
-    static QrFactors for_lq(TileMatrix<T> const& A, QrTree tree = QrTree::automatic, int64_t ib = 0);
+    static QrFactors for_lq(TileMatrix<T> const& A, QrTree tree = QrTree::automatic,
+                            int64_t ib = 0);
 
-    int64_t ib() const noexcept { return s_ ? s_->ib : 1; }        ///< inner blocking
+    int64_t ib() const noexcept { return s_ ? s_->ib : 1; }          ///< inner blocking
     int64_t domain() const noexcept { return s_ ? s_->domain : 1; }  ///< tile rows per flat domain
     /// Does this hold the factors of a QR of an m x n matrix of tile size nb?
     bool fits(int64_t m, int64_t n, int64_t nb) const noexcept;
@@ -96,38 +96,35 @@ private:
 /// reflectors below it and in F). F must be QrFactors{A} (or made for A's shape and tile
 /// size), else InvalidArgument. geqrf_async returns at once; geqrf waits.
 ///@{
-template <Scalar T>
-void geqrf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
-template <Scalar T>
-void geqrf(TileMatrix<T>& A, QrFactors<T>& F);
+template <Scalar T> void geqrf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
+template <Scalar T> void geqrf(TileMatrix<T>& A, QrFactors<T>& F);
 ///@}
 /// LAPACK's geqrf on the column-major m x n array a: R and the reflectors in LAPACK's compact
 /// form, tau with min(m, n) entries. Waits; returns 0 (LAPACK's info).
-template <Scalar T>
-[[nodiscard]] int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+template <Scalar T> [[nodiscard]] int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
 
 /// C = op(Q) C (Side::left, C with A's rows) or C op(Q) (Side::right, C's columns A's rows),
 /// Q from the tile QR of A and F; op is Op::notrans or Q^H (Op::conjtrans; Op::trans too for
 /// the real types). C must have A's tile size. unmqr_async returns at once; unmqr waits.
 ///@{
 template <Scalar T>
-void unmqr_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, Sequence& s);
+void unmqr_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C,
+                 Sequence& s);
 template <Scalar T>
 void unmqr(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C);
 ///@}
 /// LAPACK's ormqr/unmqr: C (m x n) = op(Q) C or C op(Q), Q = H_1 ... H_k from the compact form
 /// in a (m x k for the left side, n x k for the right) and tau. Returns 0.
 template <Scalar T>
-[[nodiscard]] int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau,
-                            T* c, int64_t ldc);
+[[nodiscard]] int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a,
+                            int64_t lda, T const* tau, T* c, int64_t ldc);
 
 /// The first Q.n() columns of the factorization's Q (Q.n() <= A.m(), Q with A's rows and tile
 /// size), from the tile QR of A and F: Q [I; 0]. ungqr_async returns at once; ungqr waits.
 ///@{
 template <Scalar T>
 void ungqr_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q, Sequence& s);
-template <Scalar T>
-void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
+template <Scalar T> void ungqr(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
 ///@}
 /// LAPACK's orgqr/ungqr: the m x n a (n <= m) becomes the first n columns of Q = H_1 ... H_k
 /// from the compact form of k <= n reflectors in its first k columns and tau. Returns 0.
@@ -140,16 +137,15 @@ template <Scalar T>
 /// their own, factored, and transposed back (O(m n) copies against O(m n min(m, n)) flops).
 /// gelqf_async returns at once; gelqf waits.
 ///@{
-template <Scalar T>
-void gelqf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
-template <Scalar T>
-void gelqf(TileMatrix<T>& A, QrFactors<T>& F);
+template <Scalar T> void gelqf_async(TileMatrix<T>& A, QrFactors<T>& F, Sequence& s);
+template <Scalar T> void gelqf(TileMatrix<T>& A, QrFactors<T>& F);
 ///@}
 /// C = op(Q) C (left, C with A's columns as rows) or C op(Q) (right, C's columns A's), Q from
 /// the tile LQ of A and F; op as in unmqr. unmlq_async returns at once; unmlq waits.
 ///@{
 template <Scalar T>
-void unmlq_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C, Sequence& s);
+void unmlq_async(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C,
+                 Sequence& s);
 template <Scalar T>
 void unmlq(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& C);
 ///@}
@@ -158,21 +154,19 @@ void unmlq(Side side, Op op, TileMatrix<T> const& A, QrFactors<T> const& F, Tile
 ///@{
 template <Scalar T>
 void unglq_async(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q, Sequence& s);
-template <Scalar T>
-void unglq(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
+template <Scalar T> void unglq(TileMatrix<T> const& A, QrFactors<T> const& F, TileMatrix<T>& Q);
 ///@}
 
 /// LAPACK's gelqf: A = L Q, L lower trapezoidal on and below the diagonal of the m x n a and
 /// Q = H_k^H ... H_1^H (k = min(m, n); H_k ... H_1 for the real types) in LAPACK's compact
 /// form, conj(v_i) in row i right of the diagonal, tau with k entries. Computed as the compact
 /// QR of A^H (see gelqf.cpp). Returns 0.
-template <Scalar T>
-[[nodiscard]] int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+template <Scalar T> [[nodiscard]] int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
 /// LAPACK's ormlq/unmlq: C (m x n) = op(Q) C or C op(Q), Q from gelqf's compact form in the
 /// k x m (left) or k x n (right) a and tau. Returns 0.
 template <Scalar T>
-[[nodiscard]] int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int64_t lda, T const* tau,
-                            T* c, int64_t ldc);
+[[nodiscard]] int64_t unmlq(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a,
+                            int64_t lda, T const* tau, T* c, int64_t ldc);
 /// LAPACK's orglq/unglq: the m x n a (m <= n) becomes the first m rows of gelqf's Q, from
 /// the compact form of k <= m reflectors in its first k rows and tau. Returns 0.
 template <Scalar T>
@@ -200,6 +194,7 @@ template <Scalar T>
 /// info = i > 0 when the i-th diagonal entry of the triangular factor is exactly zero: A is
 /// not of full rank and no solution is computed.
 template <Scalar T>
-[[nodiscard]] int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+[[nodiscard]] int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b,
+                           int64_t ldb);
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

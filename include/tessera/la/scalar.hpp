@@ -20,8 +20,12 @@ template <class R> inline constexpr bool is_complex_v<std::complex<R>> = Real<R>
 template <class T> concept Scalar = Real<T> || is_complex_v<T>;
 
 namespace detail {
-template <class T> struct real_of { using type = T; };
-template <class R> struct real_of<std::complex<R>> { using type = R; };
+template <class T> struct real_of {
+    using type = T;
+};
+template <class R> struct real_of<std::complex<R>> {
+    using type = R;
+};
 }  // namespace detail
 /// The real type underneath T: `real_t<std::complex<double>>` is double.
 template <Scalar T> using real_t = typename detail::real_of<T>::type;
@@ -30,38 +34,47 @@ template <Scalar T> using real_t = typename detail::real_of<T>::type;
 template <Scalar T> inline constexpr real_t<T> eps = std::numeric_limits<real_t<T>>::epsilon();
 
 /// LAPACK's precision letter: 's', 'd', 'c' or 'z'.
-template <Scalar T>
-constexpr char precision_letter() noexcept
+template <Scalar T> constexpr char precision_letter() noexcept
 {
-    if constexpr (std::same_as<T, float>) return 's';
-    else if constexpr (std::same_as<T, double>) return 'd';
-    else if constexpr (std::same_as<T, std::complex<float>>) return 'c';
-    else return 'z';
+    if constexpr (std::same_as<T, float>)
+        return 's';
+    else if constexpr (std::same_as<T, double>)
+        return 'd';
+    else if constexpr (std::same_as<T, std::complex<float>>)
+        return 'c';
+    else
+        return 'z';
 }
 
 /// Picks the string of T's precision, as in
 /// `by_precision<T>("sgemm", "dgemm", "cgemm", "zgemm")`.
 template <Scalar T>
-constexpr char const* by_precision(char const* s, char const* d, char const* c, char const* z) noexcept
+constexpr char const* by_precision(char const* s, char const* d, char const* c,
+                                   char const* z) noexcept
 {
     switch (precision_letter<T>()) {
-        case 's': return s;
-        case 'd': return d;
-        case 'c': return c;
-        default: return z;
+    case 's':
+        return s;
+    case 'd':
+        return d;
+    case 'c':
+        return c;
+    default:
+        return z;
     }
 }
 
 /// conj(x) for real and complex alike (std::conj of a real returns a complex).
-template <Scalar T>
-constexpr T conj(T x) noexcept
+template <Scalar T> constexpr T conj(T x) noexcept
 {
-    if constexpr (is_complex_v<T>) return std::conj(x);
-    else return x;
+    if constexpr (is_complex_v<T>)
+        return std::conj(x);
+    else
+        return x;
 }
 
 /// Floating-point operations of one multiply-add in T: 2 for real, 8 for complex (LAPACK's
 /// flop counts weigh a complex multiplication as 6 and an addition as 2).
 template <Scalar T> inline constexpr double fma_flops = is_complex_v<T> ? 8.0 : 2.0;
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -68,8 +68,7 @@ private:
     friend class Sequence;
     InfoTarget(detail::InfoSlot* slot, uint64_t call, uint64_t finding, OnInfo on_info) noexcept
         : slot_(slot), call_(call), finding_(finding), on_info_(on_info)
-    {
-    }
+    {}
     detail::InfoSlot* slot_;
     uint64_t call_;
     uint64_t finding_;
@@ -105,9 +104,11 @@ public:
         if (failed()) return {};
         const uint64_t call = current_call(cl.name);
         try {
-            return kept(call, rt_->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(failure_token())));
+            return kept(call, rt_->submit(cl, std::forward<Args>(args)...,
+                                          rt::cancelled_by(failure_token())));
         } catch (...) {
-            fail(std::current_exception(), call);  // the call's tasks submitted before it must not go on alone
+            fail(std::current_exception(),
+                 call);  // the call's tasks submitted before it must not go on alone
             throw;
         }
     }
@@ -117,12 +118,14 @@ public:
     /// own finding call recorded, so that the smallest info is found, but not after the
     /// sequence failed otherwise.
     template <class... Params, class... Args>
-    rt::TaskRef submit_finding_info(uint64_t finding, rt::Codelet<Params...> const& cl, Args&&... args)
+    rt::TaskRef submit_finding_info(uint64_t finding, rt::Codelet<Params...> const& cl,
+                                    Args&&... args)
     {
         if (failed()) return {};
         const uint64_t call = current_call(cl.name);
         try {
-            return kept(call, rt_->submit(cl, std::forward<Args>(args)..., rt::cancelled_by(finding_token(finding))));
+            return kept(call, rt_->submit(cl, std::forward<Args>(args)...,
+                                          rt::cancelled_by(finding_token(finding))));
         } catch (...) {
             fail(std::current_exception(), call);
             throw;
@@ -169,7 +172,8 @@ public:
     /// Where the open call's factorization tasks record their info (internal: passed to tasks);
     /// `finding` is their finding_call(), if they look for the smallest info. With no call
     /// open, an info is recorded with no call, which failed_call() cannot name.
-    InfoTarget info_target(OnInfo on_info = OnInfo::continues, uint64_t finding = no_finding_call) const noexcept;
+    InfoTarget info_target(OnInfo on_info = OnInfo::continues,
+                           uint64_t finding = no_finding_call) const noexcept;
     /// info_target's `finding` of tasks that do not look for the smallest info.
     static constexpr uint64_t no_finding_call = 0;
     /// Keeps `p` alive until the sequence's tasks are done (e.g. registrations of user memory).
@@ -182,7 +186,8 @@ public:
     /// earlier in the sequence, or nullptr; throws InvalidArgument naming `what` when the
     /// bytes overlap memory registered as another shape and either call writes them (wait for
     /// the sequence first).
-    std::shared_ptr<void> registration_of(void const* begin, void const* end, std::string const& shape, bool writes,
+    std::shared_ptr<void> registration_of(void const* begin, void const* end,
+                                          std::string const& shape, bool writes,
                                           std::string const& what);
     /// Keeps `registration` of bytes [begin, end) as `shape` until the sequence's tasks are done.
     void keep_registration(void const* begin, void const* end, std::string shape, bool writes,
@@ -217,12 +222,11 @@ private:
 /// The blocking form of asynchronous tile calls: runs `submit(s)` with a new sequence s on
 /// `rt`, waits for it, and returns its info (rethrowing a task's exception), e.g.
 ///     int64_t info = synchronously(rt, [&](Sequence& s) { potrf_async(Uplo::lower, A, s); });
-template <class Submit>
-int64_t synchronously(rt::Runtime& rt, Submit&& submit)
+template <class Submit> int64_t synchronously(rt::Runtime& rt, Submit&& submit)
 {
     Sequence s{rt};
     submit(s);
     return s.wait();
 }
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

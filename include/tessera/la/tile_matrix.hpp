@@ -37,8 +37,7 @@ template <Scalar T> class ReadOnlyTileMatrix;
 
 /// An m x n matrix of nb x nb tiles, each a registered handle (see the file's comment).
 /// Copies are views sharing the tiles.
-template <Scalar T>
-class TileMatrix {
+template <Scalar T> class TileMatrix {
 public:
     /// A tile: a registered handle of a column-major matrix.
     using Tile = rt::Handle<rt::Matrix<T>>;
@@ -57,13 +56,14 @@ public:
     static TileMatrix wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
     /// The same over memory the caller may only read: the result gives the tile calls a
     /// `TileMatrix const&` (matrix()), through which they read it and never write it.
-    static ReadOnlyTileMatrix<T> wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
+    static ReadOnlyTileMatrix<T> wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n,
+                                      int64_t lda, int64_t nb);
 
-    int64_t m() const noexcept { return m_; }    ///< rows
-    int64_t n() const noexcept { return n_; }    ///< columns
+    int64_t m() const noexcept { return m_; }                ///< rows
+    int64_t n() const noexcept { return n_; }                ///< columns
     int64_t nb() const noexcept { return s_ ? s_->nb : 1; }  ///< tile size
-    int64_t mt() const noexcept { return mt_; }  ///< tile rows
-    int64_t nt() const noexcept { return nt_; }  ///< tile columns
+    int64_t mt() const noexcept { return mt_; }              ///< tile rows
+    int64_t nt() const noexcept { return nt_; }              ///< tile columns
     /// Rows of tile row i (nb, or fewer for the last one).
     int64_t tile_m(int64_t i) const noexcept { return std::min(nb(), s_->m - (i0_ + i) * nb()); }
     /// Columns of tile column j.
@@ -93,7 +93,8 @@ private:
     struct Storage {
         rt::Runtime* rt = nullptr;
         int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
-        T* buffer = nullptr;      ///< the tile storage (allocate_for_transfers), or nullptr when wrapping
+        /// the tile storage (allocate_for_transfers), or nullptr when wrapping
+        T* buffer = nullptr;
         T* array = nullptr;       ///< the wrapped array, or nullptr
         int64_t lda = 0;          ///< its leading dimension
         rt::PinnedRegion pinned;  ///< a wrapped array, page-locked when GPUs will copy it
@@ -113,8 +114,7 @@ private:
 ///
 ///     auto A = tessera::TileMatrix<double>::wrap(rt, a_const, n, n, lda, nb);
 ///     tessera::potrs(Uplo::lower, A.matrix(), B);
-template <Scalar T>
-class ReadOnlyTileMatrix {
+template <Scalar T> class ReadOnlyTileMatrix {
 public:
     /// The matrix, for the tile calls that read it.
     TileMatrix<T> const& matrix() const noexcept { return m_; }
@@ -132,4 +132,4 @@ extern template class TileMatrix<double>;
 extern template class TileMatrix<std::complex<float>>;
 extern template class TileMatrix<std::complex<double>>;
 
-}  // namespace tessera::la
+}  // namespace tessera::inline la

@@ -35,7 +35,10 @@ class Task;
 struct Internals {
     template <class H> static DataState* state(H const& h) noexcept { return h.state_.get(); }
     template <class H> static auto const& shared_state(H const& h) noexcept { return h.state_; }
-    template <class H, class S> static H adopt_state(S&& s) noexcept { return H(std::forward<S>(s)); }
+    template <class H, class S> static H adopt_state(S&& s) noexcept
+    {
+        return H(std::forward<S>(s));
+    }
     template <class R> static Task* task(R const& r) noexcept { return r.t_; }
     template <class R> static R adopt_task(Task* t) noexcept { return R(t); }
     template <class RT> static auto& impl(RT& r) noexcept { return *r.impl_; }
@@ -43,7 +46,10 @@ struct Internals {
     {
         return std::unique_ptr<RT>(new RT(std::move(impl)));
     }
-    template <class G, class V> static G guard(V view, Task* pseudo) noexcept { return G(view, pseudo); }
+    template <class G, class V> static G guard(V view, Task* pseudo) noexcept
+    {
+        return G(view, pseudo);
+    }
 };
 }  // namespace detail
 
@@ -64,42 +70,70 @@ enum class Mode : uint8_t {
                    ///< any order, never two at once
 };
 /// Whether mode m reads the buffer's previous content (R, RW, COMMUTE): bit R of m.
-constexpr bool reads(Mode m) noexcept { return (uint8_t(m) & uint8_t(Mode::R)) != 0; }
+constexpr bool reads(Mode m) noexcept
+{
+    return (uint8_t(m) & uint8_t(Mode::R)) != 0;
+}
 /// Whether mode m writes the buffer, so that other replicas become invalid (W, RW, COMMUTE):
 /// bit W of m.
-constexpr bool writes(Mode m) noexcept { return (uint8_t(m) & uint8_t(Mode::W)) != 0; }
+constexpr bool writes(Mode m) noexcept
+{
+    return (uint8_t(m) & uint8_t(Mode::W)) != 0;
+}
 /// Accesses that go through coherency (R, W, RW, COMMUTE), as opposed to SCRATCH and REDUX.
-constexpr bool coherent(Mode m) noexcept { return reads(m) || writes(m); }
+constexpr bool coherent(Mode m) noexcept
+{
+    return reads(m) || writes(m);
+}
 
 /// A buffer argument: handle `state` accessed with mode M through interface I.
-template <Interface I, Mode M>
-struct Access {
+template <Interface I, Mode M> struct Access {
     detail::DataState* state;  ///< the handle's record (the runtime's, opaque)
 };
 
 /// Reads `h` (Mode::R); binds to the read-only view `const_view_t<I>`.
-template <Interface I> Access<I, Mode::R> read(Handle<I> const& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::R> read(Handle<I> const& h) noexcept
+{
+    return {detail::Internals::state(h)};
+}
 /// Writes `h` without reading it first (Mode::W); binds to the writable view I.
-template <Interface I> Access<I, Mode::W> write(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::W> write(Handle<I>& h) noexcept
+{
+    return {detail::Internals::state(h)};
+}
 /// Reads and writes `h` (Mode::RW); binds to the writable view I.
-template <Interface I> Access<I, Mode::RW> readwrite(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::RW> readwrite(Handle<I>& h) noexcept
+{
+    return {detail::Internals::state(h)};
+}
 /// A private buffer of `h`'s shape (Mode::SCRATCH); binds to the writable view I.
-template <Interface I> Access<I, Mode::SCRATCH> scratch(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::SCRATCH> scratch(Handle<I>& h) noexcept
+{
+    return {detail::Internals::state(h)};
+}
 /// Contributes to a reduction into `h` (Mode::REDUX); binds to the writable view I. The
 /// submit throws InvalidArgument unless `h.set_reduction(init, redux)` was called first.
-template <Interface I> Access<I, Mode::REDUX> reduce(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::REDUX> reduce(Handle<I>& h) noexcept
+{
+    return {detail::Internals::state(h)};
+}
 /// Reads and writes `h` in any order with the other commute(h) tasks (Mode::COMMUTE); binds
 /// to the writable view I.
-template <Interface I> Access<I, Mode::COMMUTE> commute(Handle<I>& h) noexcept { return {detail::Internals::state(h)}; }
+template <Interface I> Access<I, Mode::COMMUTE> commute(Handle<I>& h) noexcept
+{
+    return {detail::Internals::state(h)};
+}
 
 /// A by-value argument, copied into the task at submission.
-template <class V>
-struct Value {
+template <class V> struct Value {
     V v;  ///< the argument, converted to the kernel's parameter type when the task is built
 };
 /// Passes `v` by value: copied (or moved, from an rvalue) as `std::decay_t<V>`; binds to any
 /// parameter that is not a view and that `V` converts to.
-template <class V> Value<std::decay_t<V>> value(V&& v) { return {std::forward<V>(v)}; }
+template <class V> Value<std::decay_t<V>> value(V&& v)
+{
+    return {std::forward<V>(v)};
+}
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -109,7 +143,10 @@ struct Priority {
 };
 /// Task option: priority `p` (default 0). Higher runs earlier where the policy orders by
 /// priority (prio, lws, dmdas...); eager only tells p > 0 apart.
-constexpr Priority priority(int p) noexcept { return {p}; }
+constexpr Priority priority(int p) noexcept
+{
+    return {p};
+}
 
 /// A function run by the worker once the task's kernel is done, before its successors are
 /// released. It may submit tasks (continuation passing). An exception it throws counts as
@@ -118,7 +155,10 @@ struct Callback {
     std::function<void()> fn;  ///< run on the worker thread after the kernel
 };
 /// Task option: runs `f` after the task's kernel (see Callback).
-inline Callback callback(std::function<void()> f) { return {std::move(f)}; }
+inline Callback callback(std::function<void()> f)
+{
+    return {std::move(f)};
+}
 
 /// A tag: an application-chosen 64-bit name for the task, through which other tags can depend
 /// on it before it exists (Runtime::declare_tag_deps, wait_tag).
@@ -129,7 +169,10 @@ struct Tag {
 };
 /// Task option: tag `id`. The submit throws InvalidArgument when the tag is in use (it has a
 /// task, or was notified); Runtime::remove_tag frees it.
-constexpr Tag tag(TagId id) noexcept { return {id}; }
+constexpr Tag tag(TagId id) noexcept
+{
+    return {id};
+}
 
 /// Runs the task on this worker, bypassing the scheduler (StarPU's execute_on_a_specific_worker).
 struct OnWorker {
@@ -137,7 +180,10 @@ struct OnWorker {
 };
 /// Task option: runs the task on worker `w` (see OnWorker). The submit throws InvalidArgument
 /// when w >= Runtime::worker_count() or when w has no implementation able to run the task.
-constexpr OnWorker on_worker(unsigned w) noexcept { return {w}; }
+constexpr OnWorker on_worker(unsigned w) noexcept
+{
+    return {w};
+}
 
 /// A scheduling context: a subset of the workers (Runtime::create_context). A task submitted
 /// with in_context(c) runs only on c's workers.
@@ -150,7 +196,10 @@ struct InContext {
 };
 /// Task option: runs the task only on the workers of context `c`. The submit throws
 /// InvalidArgument for a context that Runtime::create_context did not return.
-constexpr InContext in_context(ContextId c) noexcept { return {c}; }
+constexpr InContext in_context(ContextId c) noexcept
+{
+    return {c};
+}
 
 /// Explicit task-to-task dependencies: the task starts after each of these tasks completes.
 struct After {
@@ -159,15 +208,19 @@ struct After {
 /// Task option: the task starts after every task of `tasks` has completed; a failure of one
 /// of them cancels it. The submit throws InvalidArgument for an empty TaskRef or a task of
 /// another runtime.
-inline After after(std::span<TaskRef const> tasks) noexcept { return {tasks}; }
+inline After after(std::span<TaskRef const> tasks) noexcept
+{
+    return {tasks};
+}
 /// Explicit dependencies on N tasks named one by one: what `after(t1, t2...)` returns.
-template <std::size_t N>
-struct AfterN {
+template <std::size_t N> struct AfterN {
     std::array<TaskRef const*, N> tasks;  ///< the TaskRef arguments, read at submission only
 };
 /// Task option: the task starts after each of `t...` has completed, as after(tasks) does.
-template <std::same_as<TaskRef>... T>
-AfterN<sizeof...(T)> after(T const&... t) noexcept { return {{&t...}}; }
+template <std::same_as<TaskRef>... T> AfterN<sizeof...(T)> after(T const&... t) noexcept
+{
+    return {{&t...}};
+}
 
 // ---- compile-time binding rules (STYLE.md snippet 3) ------------------------------------------
 
@@ -190,8 +243,7 @@ inline constexpr bool binds_v<Value<V>, P> = true;
 //@}
 
 /// Arg (an Access or a Value) can be passed for a kernel parameter of type Param.
-template <class Arg, class Param>
-concept BindsTo = binds_v<std::remove_cvref_t<Arg>, Param>;
+template <class Arg, class Param> concept BindsTo = binds_v<std::remove_cvref_t<Arg>, Param>;
 
 /// Whether T is a task option type: false unless specialized below.
 template <class T> inline constexpr bool is_option_v = false;

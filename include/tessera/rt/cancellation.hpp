@@ -41,6 +41,9 @@ struct CancelledBy {
     CancelToken* token;  ///< must outlive the task
 };
 /// Task option: ties the task to `token`, which must outlive it (see CancelToken).
-inline CancelledBy cancelled_by(CancelToken& token) noexcept { return {&token}; }
+inline CancelledBy cancelled_by(CancelToken& token) noexcept
+{
+    return {&token};
+}
 
 }  // namespace tessera::rt

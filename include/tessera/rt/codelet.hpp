@@ -40,9 +40,12 @@ inline constexpr std::size_t arch_count = 3;
 constexpr std::string_view to_string(Arch a) noexcept
 {
     switch (a) {
-        case Arch::cpu: return "cpu";
-        case Arch::cuda: return "cuda";
-        case Arch::emu: return "emu";
+    case Arch::cpu:
+        return "cpu";
+    case Arch::cuda:
+        return "cuda";
+    case Arch::emu:
+        return "emu";
     }
     return "?";
 }
@@ -50,9 +53,15 @@ constexpr std::string_view to_string(Arch a) noexcept
 /// A set of architectures, e.g. `ArchMask::cpu | ArchMask::emu`.
 enum class ArchMask : uint8_t { none = 0, cpu = 1, cuda = 2, emu = 4, all = 7 };
 /// The union of two sets.
-constexpr ArchMask operator|(ArchMask a, ArchMask b) noexcept { return ArchMask(uint8_t(a) | uint8_t(b)); }
+constexpr ArchMask operator|(ArchMask a, ArchMask b) noexcept
+{
+    return ArchMask(uint8_t(a) | uint8_t(b));
+}
 /// Whether set m holds architecture a: bit `uint8_t(a)` of m (cpu 1, cuda 2, emu 4).
-constexpr bool contains(ArchMask m, Arch a) noexcept { return (uint8_t(m) >> uint8_t(a)) & 1u; }
+constexpr bool contains(ArchMask m, Arch a) noexcept
+{
+    return (uint8_t(m) >> uint8_t(a)) & 1u;
+}
 
 class PerfModel;     // performance models (runtime/perfmodel)
 struct CudaContext;  // what a CUDA implementation receives: its stream and library handles
@@ -69,8 +78,7 @@ enum class ParallelKind : uint8_t {
 
 /// Up to `max_impls` implementations of one architecture, e.g. `.cpu = {&blocked, &naive}`.
 /// Which one runs is decided per task (can_execute, then the scheduler); the first by default.
-template <class Fn>
-struct Implementations {
+template <class Fn> struct Implementations {
     static constexpr std::size_t max_impls = 4;  ///< the most implementations kept
     std::array<Fn*, max_impls> fns{};            ///< fns[0 .. count) are set, in order
     unsigned count = 0;                          ///< number of implementations
@@ -81,9 +89,7 @@ struct Implementations {
     /// lambda); none if it is null (`.cuda = nullptr` in a build without CUDA).
     template <class F>
         requires std::convertible_to<F, Fn*>
-    constexpr Implementations(F f) : fns{static_cast<Fn*>(f)}, count(fns[0] ? 1u : 0u)
-    {
-    }
+    constexpr Implementations(F f) : fns{static_cast<Fn*>(f)}, count(fns[0] ? 1u : 0u) {}
     /// The non-null pointers of `list`, in order; those beyond max_impls are dropped.
     constexpr Implementations(std::initializer_list<Fn*> list)
     {
@@ -97,24 +103,23 @@ struct Implementations {
 };
 
 /// A codelet over kernel parameters `Params...` (views for buffers, plain types for values).
-template <class... Params>
-struct Codelet {
-    static_assert(((std::is_same_v<Params, std::remove_cvref_t<Params>>) && ...),
+template <class... Params> struct Codelet {
+    static_assert(((std::is_same_v<Params, std::remove_cvref_t<Params>>)&&...),
                   "kernel parameters are taken by value: views and plain values, no references");
 
-    std::string_view name;                                  ///< for traces, models and errors
-    ArchMask where = ArchMask::all;                         ///< where its tasks may run at all
-    Implementations<void(Params...)> cpu;                   ///< CPU implementations
+    std::string_view name;                                      ///< for traces, models and errors
+    ArchMask where = ArchMask::all;                             ///< where its tasks may run at all
+    Implementations<void(Params...)> cpu;                       ///< CPU implementations
     Implementations<void(CudaContext const&, Params...)> cuda;  ///< CUDA implementations
     /// Emulated-accelerator implementations; without any, the emulated accelerator runs the
     /// CPU ones on its own memory node's buffers.
     Implementations<void(Params...)> emu;
     /// May implementation `impl` of architecture `arch` run this task? (nullptr: always)
     bool (*can_execute)(Arch arch, unsigned impl, Params const&...) = nullptr;
-    PerfModel const* model = nullptr;                       ///< performance model (nullptr: none)
-    double (*flops)(Params const&...) = nullptr;            ///< floating-point operations of a task
-    ParallelKind type = ParallelKind::sequential;           ///< may its tasks use several cores?
-    unsigned max_parallelism = 1;                           ///< the largest group worth giving it
+    PerfModel const* model = nullptr;              ///< performance model (nullptr: none)
+    double (*flops)(Params const&...) = nullptr;   ///< floating-point operations of a task
+    ParallelKind type = ParallelKind::sequential;  ///< may its tasks use several cores?
+    unsigned max_parallelism = 1;                  ///< the largest group worth giving it
 };
 
 namespace detail {
@@ -145,8 +150,7 @@ struct CodeletOps {
 
 /// Compile-time facts about a kernel signature: which parameters are buffers, where each
 /// parameter's argument is stored, and the tuple holding the values.
-template <class... Params>
-struct Signature {
+template <class... Params> struct Signature {
     static constexpr std::size_t arity = sizeof...(Params);
     static constexpr std::array<bool, arity> is_buffer{is_buffer_param_v<Params>...};
     /// Buffer parameters (a span counts once).
@@ -170,12 +174,12 @@ struct Signature {
         return p;
     }();
     using Values = decltype(std::tuple_cat(
-        std::declval<std::conditional_t<is_buffer_param_v<Params>, std::tuple<>, std::tuple<Params>>>()...));
+        std::declval<
+            std::conditional_t<is_buffer_param_v<Params>, std::tuple<>, std::tuple<Params>>>()...));
     using Param = std::tuple<Params...>;
 
     /// The argument for parameter K, rebuilt from the buffers and the value tuple.
-    template <std::size_t K>
-    static std::tuple_element_t<K, Param> arg(KernelArgs const& a)
+    template <std::size_t K> static std::tuple_element_t<K, Param> arg(KernelArgs const& a)
     {
         using P = std::tuple_element_t<K, Param>;
         if constexpr (is_span_v<P>) {
@@ -190,8 +194,7 @@ struct Signature {
     }
 };
 
-template <class... Params>
-struct CodeletOpsFor {
+template <class... Params> struct CodeletOpsFor {
     using Cl = Codelet<Params...>;
     using Sig = Signature<Params...>;
     static Cl const& cl(void const* p) { return *static_cast<Cl const*>(p); }
@@ -209,9 +212,12 @@ struct CodeletOpsFor {
         Cl const& c = cl(p);
         if (!contains(c.where, a)) return 0;
         switch (a) {
-            case Arch::cpu: return c.cpu.count;
-            case Arch::cuda: return c.cuda.count;
-            case Arch::emu: return c.emu.count ? c.emu.count : c.cpu.count;
+        case Arch::cpu:
+            return c.cpu.count;
+        case Arch::cuda:
+            return c.cuda.count;
+        case Arch::emu:
+            return c.emu.count ? c.emu.count : c.cpu.count;
         }
         return 0;
     }
@@ -225,11 +231,15 @@ struct CodeletOpsFor {
     {
         Cl const& c = cl(p);
         switch (arch) {
-            case Arch::cpu: apply(c.cpu[impl], a, seq); break;
-            case Arch::emu: apply(c.emu.count ? c.emu[impl] : c.cpu[impl], a, seq); break;
-            case Arch::cuda:
-                apply([&](auto&&... x) { c.cuda[impl](*a.cuda, x...); }, a, seq);
-                break;
+        case Arch::cpu:
+            apply(c.cpu[impl], a, seq);
+            break;
+        case Arch::emu:
+            apply(c.emu.count ? c.emu[impl] : c.cpu[impl], a, seq);
+            break;
+        case Arch::cuda:
+            apply([&](auto&&... x) { c.cuda[impl](*a.cuda, x...); }, a, seq);
+            break;
         }
     }
     static double flops(void const* p, KernelArgs const& a)
@@ -244,7 +254,8 @@ struct CodeletOpsFor {
         return cl(p).type;
     }
 
-    static constexpr CodeletOps ops{&name, &implementations, &can_execute, &run, &flops, &model, &parallel};
+    static constexpr CodeletOps ops{&name,  &implementations, &can_execute, &run,
+                                    &flops, &model,           &parallel};
 };
 
 }  // namespace detail

@@ -33,7 +33,7 @@ namespace detail {
 class CudaTaskSlot;
 /// The worker's record of the task a context belongs to (the CUDA driver sets and reads it).
 CudaTaskSlot*& cuda_task_slot(CudaContext& c) noexcept;
-}
+}  // namespace detail
 
 /// A CUDA worker's stream and library handles, and what one task may ask of its worker.
 struct CudaContext {

@@ -29,26 +29,38 @@ struct Filter {
     int64_t parts_b = 1;  ///< pieces along the columns (col_blocks, tiles)
 };
 /// A vector into `parts` consecutive blocks.
-constexpr Filter blocks(int64_t parts) noexcept { return {Filter::Kind::blocks, parts, 1}; }
+constexpr Filter blocks(int64_t parts) noexcept
+{
+    return {Filter::Kind::blocks, parts, 1};
+}
 /// A matrix into `parts` blocks of rows (horizontal slabs), child i = rows of block i.
-constexpr Filter row_blocks(int64_t parts) noexcept { return {Filter::Kind::row_blocks, parts, 1}; }
+constexpr Filter row_blocks(int64_t parts) noexcept
+{
+    return {Filter::Kind::row_blocks, parts, 1};
+}
 /// A matrix into `parts` blocks of columns, child j = columns of block j.
-constexpr Filter col_blocks(int64_t parts) noexcept { return {Filter::Kind::col_blocks, 1, parts}; }
+constexpr Filter col_blocks(int64_t parts) noexcept
+{
+    return {Filter::Kind::col_blocks, 1, parts};
+}
 /// A matrix into mt x nt tiles, child (i, j).
-constexpr Filter tiles(int64_t mt, int64_t nt) noexcept { return {Filter::Kind::tiles, mt, nt}; }
+constexpr Filter tiles(int64_t mt, int64_t nt) noexcept
+{
+    return {Filter::Kind::tiles, mt, nt};
+}
 
 namespace detail {
 /// Partitions `parent`; returns the children in column-major order of (row piece, column piece).
 std::vector<std::shared_ptr<DataState>> partition_data(DataState* parent, Filter const& f);
 /// Gives the parent back; the children must be the ones partition_data returned.
 /// Gives the parent back (a no-op if it was already given back by unregistering the parent).
-void unpartition_data(DataState* parent, std::vector<DataState*> const& children, bool throw_on_error);
+void unpartition_data(DataState* parent, std::vector<DataState*> const& children,
+                      bool throw_on_error);
 bool data_partitioned(DataState& s) noexcept;
 }  // namespace detail
 
 /// An active partition of a handle; owns the sub-handles.
-template <Interface I>
-class Partition {
+template <Interface I> class Partition {
 public:
     /// Splits `parent` with `f`. Throws InvalidArgument if the parent is not registered,
     /// already partitioned, the filter does not fit the interface, or a count is < 1 or larger
@@ -64,8 +76,7 @@ public:
     Partition(Partition&& o) noexcept
         : parent_(std::move(o.parent_)), rows_(o.rows_), cols_(o.cols_),
           children_(std::move(o.children_))
-    {
-    }
+    {}
     Partition& operator=(Partition&&) = delete;
     ~Partition()
     {
@@ -114,15 +125,13 @@ private:
 };
 
 /// Partitions `h` with filter `f` (see Partition).
-template <Interface I>
-Partition<I> partition(Handle<I>& h, Filter f)
+template <Interface I> Partition<I> partition(Handle<I>& h, Filter f)
 {
     return Partition<I>(h, f);
 }
 
 /// True while `h` is partitioned: tasks and acquire must then take its sub-handles.
-template <Interface I>
-bool partitioned(Handle<I> const& h) noexcept
+template <Interface I> bool partitioned(Handle<I> const& h) noexcept
 {
     detail::DataState* s = detail::Internals::state(h);
     return s && detail::data_partitioned(*s);

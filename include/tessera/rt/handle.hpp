@@ -41,11 +41,12 @@ void set_reduction(DataState* s, void const* init, CodeletOps const* init_ops, v
 
 /// Access to a handle's data from the application, held until the guard is released or
 /// destroyed; tasks submitted meanwhile that conflict with the mode wait for the release.
-template <View V>
-class AcquireGuard {
+template <View V> class AcquireGuard {
 public:
     /// Takes over o's access; o releases nothing.
-    AcquireGuard(AcquireGuard&& o) noexcept : view_(o.view_), pseudo_(std::exchange(o.pseudo_, nullptr)) {}
+    AcquireGuard(AcquireGuard&& o) noexcept
+        : view_(o.view_), pseudo_(std::exchange(o.pseudo_, nullptr))
+    {}
     AcquireGuard& operator=(AcquireGuard&&) = delete;
     ~AcquireGuard() { release(); }
 
@@ -69,14 +70,15 @@ private:
 template <Interface I> class ReadOnlyHandle;
 
 /// Registered data described by interface I (Variable<T>, Vector<T>, Matrix<T>, Block<T>).
-template <Interface I>
-class Handle {
+template <Interface I> class Handle {
 public:
     /// An empty handle (not registered).
     Handle() = default;
     /// Registers the memory `view` describes, which must stay alive until unregistration.
     /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
-    Handle(Runtime& rt, I view) : state_(detail::register_data(rt, checked(view.ptr), layout_of(view))) {}
+    Handle(Runtime& rt, I view)
+        : state_(detail::register_data(rt, checked(view.ptr), layout_of(view)))
+    {}
     /// Takes over o's registration; o is left empty (not registered).
     Handle(Handle&&) noexcept = default;
     /// Unregisters this handle's data (waiting for its tasks), then takes over o's
@@ -111,8 +113,7 @@ public:
     /// Waits until the tasks submitted before that conflict with mode M are done, and gives
     /// the application access in host memory until the guard is released. Rethrows the
     /// exception of a failed task that wrote the data.
-    template <Mode M = Mode::RW>
-    auto acquire()
+    template <Mode M = Mode::RW> auto acquire()
     {
         using V = std::conditional_t<M == Mode::R, const_view_t<I>, I>;
         require(state_ != nullptr, "acquire: handle is not registered");
@@ -133,10 +134,10 @@ public:
     /// Sets the reduction used by REDUX accesses (reduce(h)): `init` sets a private copy to the
     /// neutral element (0 for a sum), `redux` computes a = a (+) b. The operation must be
     /// commutative and associative. The handle's value before the contributions is folded in.
-    template <class Init, class Redux>
-    void set_reduction(Init const& init, Redux const& redux)
+    template <class Init, class Redux> void set_reduction(Init const& init, Redux const& redux)
     {
-        static_assert(std::is_same_v<Init, Codelet<I>>, "init codelet: Codelet<I> (one writable buffer)");
+        static_assert(std::is_same_v<Init, Codelet<I>>,
+                      "init codelet: Codelet<I> (one writable buffer)");
         static_assert(std::is_same_v<Redux, Codelet<I, const_view_t<I>>>,
                       "reduction codelet: Codelet<I, const_view_t<I>> computing a = a (+) b");
         require(state_ != nullptr, "set_reduction: handle is not registered");
@@ -149,10 +150,11 @@ private:
     friend class ReadOnlyHandle<I>;
     /// Adopts an existing record (partitions' children).
     explicit Handle(std::shared_ptr<detail::DataState> s) noexcept : state_(std::move(s)) {}
-    template <class P>
-    static P* checked(P* p)
+    template <class P> static P* checked(P* p)
     {
-        require(p != nullptr, "register: null data pointer (Handle::temporary registers data the runtime allocates)");
+        require(
+            p != nullptr,
+            "register: null data pointer (Handle::temporary registers data the runtime allocates)");
         return p;
     }
     std::shared_ptr<detail::DataState> state_;
@@ -168,8 +170,7 @@ template <Interface I> Handle(Runtime&, I) -> Handle<I>;
 ///
 ///     rt::ReadOnlyHandle a{rt, rt::Matrix<double const>{a_ptr, m, k, lda}};
 ///     rt.submit(gemm_cl, read(a), readwrite(c));
-template <Interface I>
-class ReadOnlyHandle {
+template <Interface I> class ReadOnlyHandle {
 public:
     /// An empty handle (not registered).
     ReadOnlyHandle() = default;
@@ -177,9 +178,9 @@ public:
     /// Throws InvalidArgument for a null pointer, negative sizes or ld < m.
     ReadOnlyHandle(Runtime& rt, const_view_t<I> view)
         : h_(detail::Internals::adopt_state<Handle<I>>(detail::register_data(
-              rt, const_cast<void*>(static_cast<void const*>(Handle<I>::checked(view.ptr))), layout_of(view))))
-    {
-    }
+              rt, const_cast<void*>(static_cast<void const*>(Handle<I>::checked(view.ptr))),
+              layout_of(view))))
+    {}
     /// The handle, to read: a const Handle takes no write access.
     Handle<I> const& handle() const noexcept { return h_; }
     /// True while the handle is registered (false once moved from or unregistered).
@@ -197,6 +198,9 @@ private:
 template <View V> ReadOnlyHandle(Runtime&, V) -> ReadOnlyHandle<mutable_view_t<V>>;
 
 /// Reads a read-only handle (Mode::R), as read(h.handle()); binds to `const_view_t<I>`.
-template <Interface I> Access<I, Mode::R> read(ReadOnlyHandle<I> const& h) noexcept { return read(h.handle()); }
+template <Interface I> Access<I, Mode::R> read(ReadOnlyHandle<I> const& h) noexcept
+{
+    return read(h.handle());
+}
 
 }  // namespace tessera::rt

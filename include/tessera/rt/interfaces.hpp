@@ -42,11 +42,10 @@ struct Layout {
 };
 
 /// One value of type T (StarPU's variable interface).
-template <class T>
-struct Variable {
+template <class T> struct Variable {
     using value_type = T;  ///< the element type, const in a read-only view
     static constexpr InterfaceKind kind = InterfaceKind::variable;  ///< recorded in Layout::kind
-    T* ptr = nullptr;      ///< the value
+    T* ptr = nullptr;                                               ///< the value
 
     /// The value (ptr must not be null).
     T& operator*() const noexcept { return *ptr; }
@@ -55,12 +54,11 @@ struct Variable {
 };
 
 /// n contiguous values.
-template <class T>
-struct Vector {
+template <class T> struct Vector {
     using value_type = T;  ///< the element type, const in a read-only view
     static constexpr InterfaceKind kind = InterfaceKind::vector;  ///< recorded in Layout::kind
-    T* ptr = nullptr;      ///< the first element
-    int64_t n = 0;         ///< number of elements
+    T* ptr = nullptr;                                             ///< the first element
+    int64_t n = 0;                                                ///< number of elements
 
     /// Element i, 0 <= i < n (not checked): ptr[i].
     T& operator[](int64_t i) const noexcept { return ptr[i]; }
@@ -71,11 +69,10 @@ struct Vector {
 };
 
 /// An m x n column-major matrix with leading dimension ld >= m.
-template <class T>
-struct Matrix {
+template <class T> struct Matrix {
     using value_type = T;  ///< the element type, const in a read-only view
     static constexpr InterfaceKind kind = InterfaceKind::matrix;  ///< recorded in Layout::kind
-    T* ptr = nullptr;      ///< element (0, 0)
+    T* ptr = nullptr;                                             ///< element (0, 0)
     /// @name Shape
     //@{
     /// m rows, n columns; column j starts ld elements after column j - 1. Registration
@@ -88,11 +85,10 @@ struct Matrix {
 };
 
 /// An nx x ny x nz block; element (i, j, k) at ptr[i + j*ldy + k*ldz].
-template <class T>
-struct Block {
+template <class T> struct Block {
     using value_type = T;  ///< the element type, const in a read-only view
     static constexpr InterfaceKind kind = InterfaceKind::block;  ///< recorded in Layout::kind
-    T* ptr = nullptr;      ///< element (0, 0, 0)
+    T* ptr = nullptr;                                            ///< element (0, 0, 0)
     /// @name Shape
     //@{
     /// Extents nx, ny, nz; ldy elements between consecutive j, ldz between consecutive k.
@@ -109,8 +105,7 @@ struct Block {
 
 namespace detail {
 template <class V> struct view_traits : std::false_type {};
-template <template <class> class V, class T>
-struct view_traits_of : std::true_type {
+template <template <class> class V, class T> struct view_traits_of : std::true_type {
     using element = T;
     using const_view = V<std::add_const_t<T>>;
     using mutable_view = V<std::remove_const_t<T>>;
@@ -122,7 +117,8 @@ template <class T> struct view_traits<Block<T>> : view_traits_of<Block, T> {};
 }  // namespace detail
 
 /// True for the view types above (the buffer parameters of a kernel).
-template <class V> inline constexpr bool is_view_v = detail::view_traits<std::remove_cvref_t<V>>::value;
+template <class V>
+inline constexpr bool is_view_v = detail::view_traits<std::remove_cvref_t<V>>::value;
 template <class V> concept View = is_view_v<V>;
 /// The read-only view of an interface: const_view_t<Matrix<double>> is Matrix<const double>.
 template <View V> using const_view_t = typename detail::view_traits<V>::const_view;
@@ -132,8 +128,7 @@ template <View V> using mutable_view_t = typename detail::view_traits<V>::mutabl
 template <class V> concept Interface = View<V> && !std::is_const_v<typename V::value_type>;
 
 /// The layout described by a view (its pointer aside).
-template <View V>
-Layout layout_of(V const& v) noexcept
+template <View V> Layout layout_of(V const& v) noexcept
 {
     Layout l;
     l.kind = V::kind;
@@ -157,8 +152,7 @@ Layout layout_of(V const& v) noexcept
 }
 
 /// The view of type V over `ptr` with layout `l` (the inverse of layout_of).
-template <View V>
-V view_of(void* ptr, Layout const& l) noexcept
+template <View V> V view_of(void* ptr, Layout const& l) noexcept
 {
     using T = typename V::value_type;
     T* p = static_cast<T*>(ptr);

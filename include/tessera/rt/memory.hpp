@@ -29,10 +29,10 @@ enum class NodeKind : uint8_t { host, emu, cuda };
 struct MemoryNodeInfo {
     NodeId id = 0;                   ///< its index
     NodeKind kind = NodeKind::host;  ///< what memory it is
-    std::size_t capacity = 0;  ///< bytes the runtime may allocate there (0: no limit)
-    std::size_t used = 0;      ///< bytes allocated there now, allocation cache included
-    std::size_t cached = 0;    ///< of which: freed buffers kept for reuse
-    uint64_t evictions = 0;    ///< replicas evicted to make room (written back first if Modified)
+    std::size_t capacity = 0;        ///< bytes the runtime may allocate there (0: no limit)
+    std::size_t used = 0;            ///< bytes allocated there now, allocation cache included
+    std::size_t cached = 0;          ///< of which: freed buffers kept for reuse
+    uint64_t evictions = 0;  ///< replicas evicted to make room (written back first if Modified)
 };
 
 /// Transfers from node `src` to node `dst` since the runtime started (or the last reset).
@@ -57,15 +57,11 @@ void* allocate_host(std::size_t bytes, bool page_locked);
 void free_pinned(void* p) noexcept;
 
 /// A standard allocator over allocate_pinned, e.g. std::vector<double, PinnedAllocator<double>>.
-template <class T>
-struct PinnedAllocator {
+template <class T> struct PinnedAllocator {
     using value_type = T;  ///< the element type
     PinnedAllocator() = default;
     /// Rebinding copy: the allocator holds no state.
-    template <class U>
-    PinnedAllocator(PinnedAllocator<U> const&) noexcept
-    {
-    }
+    template <class U> PinnedAllocator(PinnedAllocator<U> const&) noexcept {}
     /// Memory for n elements: allocate_pinned(n * sizeof(T)), page-aligned; nullptr for n = 0.
     /// Throws std::bad_alloc when out of memory.
     T* allocate(std::size_t n) { return static_cast<T*>(allocate_pinned(n * sizeof(T))); }

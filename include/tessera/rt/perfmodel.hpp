@@ -48,10 +48,10 @@ class PerfModel {
 public:
     /// A model named `symbol`, which must outlive it (a string literal); `kind` picks the
     /// predictor. Two models with one symbol share their measurements and their file.
-    constexpr explicit PerfModel(std::string_view symbol, PerfModelKind kind = PerfModelKind::history) noexcept
+    constexpr explicit PerfModel(std::string_view symbol,
+                                 PerfModelKind kind = PerfModelKind::history) noexcept
         : symbol_(symbol), kind_(kind)
-    {
-    }
+    {}
     /// The symbol: the name of the model's file and its key in Runtime::perfmodel_entries.
     constexpr std::string_view symbol() const noexcept { return symbol_; }
     /// Which predictor the model trusts first.
@@ -93,7 +93,7 @@ struct PerfModelEntry {
     /// update): mean = Σ t_i / n, stddev = sqrt(Σ (t_i - mean)² / (n - 1)), 0 for n < 2.
     double mean = 0, stddev = 0;
     //@}
-    uint64_t rejected = 0;   ///< outliers left out
+    uint64_t rejected = 0;  ///< outliers left out
 };
 
 }  // namespace tessera::rt

@@ -41,40 +41,40 @@ namespace tessera::rt {
 /// comment, then the built-in default; Runtime::config() returns every field that has a
 /// default set to the value in use.
 struct RuntimeConfig {
-    std::optional<int> ncpus;                ///< CPU workers (TESSERA_NCPU; default: every core)
-    std::optional<std::string> scheduler;    ///< policy name (TESSERA_SCHED; default: "dmdas",
-                                             ///< i.e. heft-tmdp-pr)
-    std::optional<bool> pin_workers;         ///< pin workers to cores (TESSERA_PIN=1/0; default yes)
+    std::optional<int> ncpus;              ///< CPU workers (TESSERA_NCPU; default: every core)
+    std::optional<std::string> scheduler;  ///< policy name (TESSERA_SCHED; default: "dmdas",
+                                           ///< i.e. heft-tmdp-pr)
+    std::optional<bool> pin_workers;       ///< pin workers to cores (TESSERA_PIN=1/0; default yes)
     std::optional<int64_t> max_pending_tasks;  ///< submission blocks while this many tasks are
                                                ///< pending, until half have completed; 0: never
                                                ///< (TESSERA_MAX_PENDING; default 10000)
     // ---- emulated accelerators (DESIGN.md): each a memory node, a transfer thread, a worker ----
-    std::optional<int> nemu;                 ///< how many (TESSERA_NEMU; default 0)
-    std::optional<std::string> emu_memory;   ///< capacity of each, e.g. "16MB" (TESSERA_EMU_MEM;
-                                             ///< unset: no limit)
+    std::optional<int> nemu;                   ///< how many (TESSERA_NEMU; default 0)
+    std::optional<std::string> emu_memory;     ///< capacity of each, e.g. "16MB" (TESSERA_EMU_MEM;
+                                               ///< unset: no limit)
     std::optional<std::string> emu_bandwidth;  ///< host link bandwidth per second, e.g. "2GB"
                                                ///< (TESSERA_EMU_BANDWIDTH; unset: memcpy speed)
-    std::optional<double> emu_latency_us;    ///< host link latency in µs (TESSERA_EMU_LATENCY; default 0)
-    std::optional<double> emu_speed;         ///< speed relative to a core (TESSERA_EMU_SPEED; default 1):
-                                             ///< below 1 each kernel is padded to last 1/speed times
-                                             ///< longer; above 1 only the scheduling weight changes
+    /// host link latency in µs (TESSERA_EMU_LATENCY; default 0)
+    std::optional<double> emu_latency_us;
+    std::optional<double> emu_speed;  ///< speed relative to a core (TESSERA_EMU_SPEED; default 1):
+                                      ///< below 1 each kernel is padded to last 1/speed times
+                                      ///< longer; above 1 only the scheduling weight changes
     // ---- CUDA GPUs (builds with CUDA): each a memory node and a worker on a reserved core ----
-    std::optional<int> ncuda;                ///< how many GPUs at most (TESSERA_NCUDA; default: all);
-                                             ///< each takes a core from the default ncpus
+    std::optional<int> ncuda;  ///< how many GPUs at most (TESSERA_NCUDA; default: all);
+                               ///< each takes a core from the default ncpus
     std::optional<std::string> cuda_memory;  ///< device memory each GPU may hold replicas in, e.g.
                                              ///< "64MB" (TESSERA_CUDA_MEM; unset: 90% of what is
                                              ///< free at start); beyond it, replicas are evicted
-    std::optional<std::string> cuda_pin_threshold;  ///< the LAPACK-style calls page-lock user arrays
-                                                    ///< of at least this size while GPUs copy them,
-                                                    ///< e.g. "64MB", or "never"
-                                                    ///< (TESSERA_CUDA_PIN_THRESHOLD; default 16MB)
+    /// the LAPACK-style calls page-lock user arrays of at least this size while GPUs copy them,
+    /// e.g. "64MB", or "never" (TESSERA_CUDA_PIN_THRESHOLD; default 16MB)
+    std::optional<std::string> cuda_pin_threshold;
     // ---- performance models ----
     std::optional<std::string> perfmodel_dir;  ///< where models persist (TESSERA_PERFMODEL_DIR;
                                                ///< default $XDG_CACHE_HOME/tessera/perfmodels/
                                                ///< `<host>`, else ~/.cache/tessera/...);
                                                ///< "none": nowhere
-    std::optional<std::string> sched_log;    ///< explain each scheduling decision to this file, or
-                                             ///< "stderr" (TESSERA_SCHED_LOG; unset: off)
+    std::optional<std::string> sched_log;  ///< explain each scheduling decision to this file, or
+                                           ///< "stderr" (TESSERA_SCHED_LOG; unset: off)
 };
 
 class Runtime;
@@ -103,7 +103,8 @@ class RuntimeImpl;
 Task* task_create(Runtime& rt, void const* codelet, CodeletOps const* ops);
 /// Adds buffer `s` accessed with mode m; `element`: its index in a span argument, or no_element.
 inline constexpr std::size_t no_element = std::size_t(-1);
-void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index, std::size_t element = no_element);
+void task_add_buffer(Task* t, DataState* s, Mode m, std::size_t arg_index,
+                     std::size_t element = no_element);
 /// Records that the next buffers belong to the next buffer parameter (codelets with spans).
 void task_begin_buffer_parameter(Task* t);
 void* task_value_storage(Task* t, std::size_t size, std::size_t align);
@@ -124,11 +125,14 @@ inline constexpr bool submittable_v<Codelet<Params...>, Args...> = [] {
     } else {
         using A = std::tuple<std::remove_cvref_t<Args>...>;
         using P = std::tuple<Params...>;
-        return []<std::size_t... K, std::size_t... O>(std::index_sequence<K...>, std::index_sequence<O...>) {
+        return []<std::size_t... K, std::size_t... O>(std::index_sequence<K...>,
+                                                      std::index_sequence<O...>)
+        {
             return (BindsTo<std::tuple_element_t<K, A>, std::tuple_element_t<K, P>> && ...) &&
                    (TaskOption<std::tuple_element_t<sizeof...(Params) + O, A>> && ...);
-        }(std::index_sequence_for<Params...>{},
-               std::make_index_sequence<sizeof...(Args) - sizeof...(Params)>{});
+        }
+        (std::index_sequence_for<Params...>{},
+         std::make_index_sequence<sizeof...(Args) - sizeof...(Params)>{});
     }
 }();
 
@@ -136,22 +140,40 @@ template <class T> constexpr Mode mode_of = Mode::R;
 template <Interface I, Mode M> constexpr Mode mode_of<Access<I, M>> = M;
 template <Interface I, Mode M, class R> constexpr Mode mode_of<AccessAll<I, M, R>> = M;
 template <class T> inline constexpr bool is_access_all_v = false;
-template <Interface I, Mode M, class R> inline constexpr bool is_access_all_v<AccessAll<I, M, R>> = true;
+template <Interface I, Mode M, class R>
+inline constexpr bool is_access_all_v<AccessAll<I, M, R>> = true;
 
-inline void apply_option(Task* t, Priority p, std::size_t) noexcept { task_set_priority(t, p.value); }
-inline void apply_option(Task* t, Callback c, std::size_t) { task_set_callback(t, std::move(c.fn)); }
-inline void apply_option(Task* t, Tag g, std::size_t) { task_set_tag(t, g.id); }
-inline void apply_option(Task* t, CancelledBy c, std::size_t) noexcept { task_set_cancel_token(t, c.token); }
+inline void apply_option(Task* t, Priority p, std::size_t) noexcept
+{
+    task_set_priority(t, p.value);
+}
+inline void apply_option(Task* t, Callback c, std::size_t)
+{
+    task_set_callback(t, std::move(c.fn));
+}
+inline void apply_option(Task* t, Tag g, std::size_t)
+{
+    task_set_tag(t, g.id);
+}
+inline void apply_option(Task* t, CancelledBy c, std::size_t) noexcept
+{
+    task_set_cancel_token(t, c.token);
+}
 void task_set_worker(Task* t, unsigned w, std::size_t arg_index);
-inline void apply_option(Task* t, OnWorker o, std::size_t k) { task_set_worker(t, o.worker, k); }
+inline void apply_option(Task* t, OnWorker o, std::size_t k)
+{
+    task_set_worker(t, o.worker, k);
+}
 void task_set_context(Task* t, ContextId c, std::size_t arg_index);
-inline void apply_option(Task* t, InContext c, std::size_t k) { task_set_context(t, c.context, k); }
+inline void apply_option(Task* t, InContext c, std::size_t k)
+{
+    task_set_context(t, c.context, k);
+}
 inline void apply_option(Task* t, After a, std::size_t k)
 {
     for (TaskRef const& p : a.tasks) task_add_dependency(t, p, k);
 }
-template <std::size_t N>
-void apply_option(Task* t, AfterN<N> a, std::size_t k)
+template <std::size_t N> void apply_option(Task* t, AfterN<N> a, std::size_t k)
 {
     for (TaskRef const* p : a.tasks) task_add_dependency(t, *p, k);
 }
@@ -177,8 +199,7 @@ unsigned parallel_size() noexcept;
 
 /// A codelet and an argument list it accepts: one Access or Value per kernel parameter, each
 /// binding to it (BindsTo), then options.
-template <class Cl, class... Args>
-concept SubmittableWith = detail::submittable_v<Cl, Args...>;
+template <class Cl, class... Args> concept SubmittableWith = detail::submittable_v<Cl, Args...>;
 
 /// The task runtime.
 class Runtime {
@@ -198,7 +219,7 @@ public:
     /// not registered or is partitioned, or a tag is already in use; nothing is submitted then.
     template <class... Params, class... Args>
         requires SubmittableWith<Codelet<Params...>, Args...>
-    TaskRef submit(Codelet<Params...> const& cl, Args&&... args);
+            TaskRef submit(Codelet<Params...> const& cl, Args&&... args);
 
     /// Blocks until every submitted task has completed, then rethrows the first task error
     /// raised since the previous wait_all, if any. Not callable from inside a task.
@@ -253,8 +274,7 @@ public:
     void reset_link_stats();
     /// Starts bringing a valid copy of h to memory node `node`, without waiting; best effort
     /// (it gives up when the node is full). A task later reading h there finds it in place.
-    template <Interface I>
-    void prefetch(Handle<I> const& h, NodeId node)
+    template <Interface I> void prefetch(Handle<I> const& h, NodeId node)
     {
         prefetch_data(detail::Internals::state(h), node);
     }
@@ -290,57 +310,74 @@ public:
 
 private:
     friend struct detail::Internals;
-    explicit Runtime(std::unique_ptr<detail::RuntimeImpl> impl) noexcept;  // Internals::adopt_runtime
+    explicit Runtime(
+        std::unique_ptr<detail::RuntimeImpl> impl) noexcept;  // Internals::adopt_runtime
     void prefetch_data(detail::DataState* d, NodeId node);
     std::unique_ptr<detail::RuntimeImpl> impl_;
 };
 
 template <class... Params, class... Args>
     requires SubmittableWith<Codelet<Params...>, Args...>
-TaskRef Runtime::submit(Codelet<Params...> const& cl, Args&&... args)
-{
-    using Sig = detail::Signature<Params...>;
-    using Values = typename Sig::Values;
-    detail::Task* t = detail::task_create(*this, &cl, &detail::CodeletOpsFor<Params...>::ops);
-    try {
-        auto argv = std::forward_as_tuple(std::forward<Args>(args)...);
-        // buffers, in parameter order; a span's elements in a row, where each buffer
-        // parameter's first buffer is recorded (Sig::has_spans)
-        [&]<std::size_t... K>(std::index_sequence<K...>) {
-            (([&] {
-                 if constexpr (Sig::is_buffer[K]) {
-                     using A = std::remove_cvref_t<std::tuple_element_t<K, std::tuple<Args...>>>;
-                     if constexpr (Sig::has_spans) detail::task_begin_buffer_parameter(t);
-                     if constexpr (detail::is_access_all_v<A>) {
-                         std::size_t e = 0;
-                         for (auto&& h : *std::get<K>(argv).range)
-                             detail::task_add_buffer(t, detail::Internals::state(detail::handle_of(h)), detail::mode_of<A>, K, e++);
-                     } else {
-                         detail::task_add_buffer(t, std::get<K>(argv).state, detail::mode_of<A>, K);
+        TaskRef Runtime::submit(Codelet<Params...> const& cl, Args&&... args)
+    {
+        using Sig = detail::Signature<Params...>;
+        using Values = typename Sig::Values;
+        detail::Task* t = detail::task_create(*this, &cl, &detail::CodeletOpsFor<Params...>::ops);
+        try {
+            auto argv = std::forward_as_tuple(std::forward<Args>(args)...);
+            // buffers, in parameter order; a span's elements in a row, where each buffer
+            // parameter's first buffer is recorded (Sig::has_spans)
+            [&]<std::size_t... K>(std::index_sequence<K...>)
+            {
+                (([&] {
+                     if constexpr (Sig::is_buffer[K]) {
+                         using A =
+                             std::remove_cvref_t<std::tuple_element_t<K, std::tuple<Args...>>>;
+                         if constexpr (Sig::has_spans) detail::task_begin_buffer_parameter(t);
+                         if constexpr (detail::is_access_all_v<A>) {
+                             std::size_t e = 0;
+                             for (auto&& h : *std::get<K>(argv).range)
+                                 detail::task_add_buffer(
+                                     t, detail::Internals::state(detail::handle_of(h)),
+                                     detail::mode_of<A>, K, e++);
+                         } else {
+                             detail::task_add_buffer(t, std::get<K>(argv).state, detail::mode_of<A>,
+                                                     K);
+                         }
                      }
-                 }
-             }()),
-             ...);
-        }(std::index_sequence_for<Params...>{});
-        if constexpr (Sig::has_spans) detail::task_begin_buffer_parameter(t);  // the end of the last
-        // values, copied into the task as the parameter types
-        if constexpr (Sig::values > 0) {
-            void* mem = detail::task_value_storage(t, sizeof(Values), alignof(Values));
-            [&]<std::size_t... J>(std::index_sequence<J...>) {
-                ::new (mem) Values(static_cast<std::tuple_element_t<Sig::value_param[J], std::tuple<Params...>>>(
-                    std::get<Sig::value_param[J]>(argv).v)...);
-            }(std::make_index_sequence<Sig::values>{});
-            detail::task_values_constructed(t, [](void* p) { static_cast<Values*>(p)->~Values(); });
+                 }()),
+                 ...);
+            }
+            (std::index_sequence_for<Params...>{});
+            if constexpr (Sig::has_spans)
+                detail::task_begin_buffer_parameter(t);  // the end of the last
+            // values, copied into the task as the parameter types
+            if constexpr (Sig::values > 0) {
+                void* mem = detail::task_value_storage(t, sizeof(Values), alignof(Values));
+                [&]<std::size_t... J>(std::index_sequence<J...>)
+                {
+                    ::new (mem)
+                        Values(static_cast<
+                               std::tuple_element_t<Sig::value_param[J], std::tuple<Params...>>>(
+                            std::get<Sig::value_param[J]>(argv).v)...);
+                }
+                (std::make_index_sequence<Sig::values>{});
+                detail::task_values_constructed(
+                    t, [](void* p) { static_cast<Values*>(p)->~Values(); });
+            }
+            // options
+            [&]<std::size_t... O>(std::index_sequence<O...>)
+            {
+                (detail::apply_option(t, std::get<sizeof...(Params) + O>(argv),
+                                      sizeof...(Params) + O),
+                 ...);
+            }
+            (std::make_index_sequence<sizeof...(Args) - sizeof...(Params)>{});
+        } catch (...) {
+            detail::task_discard(t);
+            throw;
         }
-        // options
-        [&]<std::size_t... O>(std::index_sequence<O...>) {
-            (detail::apply_option(t, std::get<sizeof...(Params) + O>(argv), sizeof...(Params) + O), ...);
-        }(std::make_index_sequence<sizeof...(Args) - sizeof...(Params)>{});
-    } catch (...) {
-        detail::task_discard(t);
-        throw;
+        return detail::task_submit(t);
     }
-    return detail::task_submit(t);
-}
 
 }  // namespace tessera::rt

@@ -58,10 +58,9 @@ template <class... Params> struct Signature;
 
 /// The buffers a task received for a span parameter, as views of type V (Matrix<double>,
 /// Matrix<const double>...), in the order of the range given at submission.
-template <View V>
-class Span {
+template <View V> class Span {
 public:
-    using value_type = V;          ///< the view type of each buffer
+    using value_type = V;           ///< the view type of each buffer
     using size_type = std::size_t;  ///< the type of size() and of indices
 
     /// A random-access iterator yielding the views by value.
@@ -87,12 +86,28 @@ public:
         //@{
         /// Moves by one buffer (++, --) or by d buffers, and compares positions, as a pointer
         /// into the span's buffers does. Iterators compare only within one span.
-        iterator& operator++() noexcept { ++p_; return *this; }
+        iterator& operator++() noexcept
+        {
+            ++p_;
+            return *this;
+        }
         iterator operator++(int) noexcept { return iterator(p_++); }
-        iterator& operator--() noexcept { --p_; return *this; }
+        iterator& operator--() noexcept
+        {
+            --p_;
+            return *this;
+        }
         iterator operator--(int) noexcept { return iterator(p_--); }
-        iterator& operator+=(difference_type d) noexcept { p_ += d; return *this; }
-        iterator& operator-=(difference_type d) noexcept { p_ -= d; return *this; }
+        iterator& operator+=(difference_type d) noexcept
+        {
+            p_ += d;
+            return *this;
+        }
+        iterator& operator-=(difference_type d) noexcept
+        {
+            p_ -= d;
+            return *this;
+        }
         friend iterator operator+(iterator i, difference_type d) noexcept { return i += d; }
         friend iterator operator+(difference_type d, iterator i) noexcept { return i += d; }
         friend iterator operator-(iterator i, difference_type d) noexcept { return i -= d; }
@@ -114,7 +129,10 @@ public:
     /// True when the range given at submission was empty.
     bool empty() const noexcept { return n_ == 0; }
     /// Element i (i < size()) as a view.
-    V operator[](size_type i) const noexcept { return view_of<V>(slots_[i].ptr, *slots_[i].layout); }
+    V operator[](size_type i) const noexcept
+    {
+        return view_of<V>(slots_[i].ptr, *slots_[i].layout);
+    }
     /// The first buffer, for range-for: `for (Matrix<double> t : tiles)`.
     iterator begin() const noexcept { return iterator(slots_); }
     /// One past the last buffer.
@@ -136,13 +154,15 @@ namespace detail {
 
 /// The handle an element of a span's range refers to: the element itself, the pointee of a
 /// pointer, or the referent of a reference_wrapper.
-template <class E>
-decltype(auto) handle_of(E&& e) noexcept
+template <class E> decltype(auto) handle_of(E&& e) noexcept
 {
     using D = std::remove_cvref_t<E>;
     if constexpr (std::is_pointer_v<D>)
         return *e;
-    else if constexpr (requires { typename D::type; requires std::same_as<D, std::reference_wrapper<typename D::type>>; })
+    else if constexpr (requires {
+                           typename D::type;
+                           requires std::same_as<D, std::reference_wrapper<typename D::type>>;
+                       })
         return e.get();
     else
         return std::forward<E>(e);
@@ -150,29 +170,33 @@ decltype(auto) handle_of(E&& e) noexcept
 
 /// The handle type (Handle<I> or Handle<I> const) the elements of range R refer to.
 template <class R>
-using range_handle_t = std::remove_reference_t<decltype(handle_of(std::declval<std::ranges::range_reference_t<R>>()))>;
+using range_handle_t =
+    std::remove_reference_t<decltype(handle_of(std::declval<std::ranges::range_reference_t<R>>()))>;
 
 template <class H> inline constexpr bool is_handle_v = false;
 template <Interface I> inline constexpr bool is_handle_v<Handle<I>> = true;
 template <class H> struct handle_interface;
-template <Interface I> struct handle_interface<Handle<I>> { using type = I; };
+template <Interface I> struct handle_interface<Handle<I>> {
+    using type = I;
+};
 
 }  // namespace detail
 
 /// A range whose elements are (or point to, or wrap) handles of one interface.
 template <class R>
-concept HandleRange = std::ranges::input_range<R> && detail::is_handle_v<std::remove_const_t<detail::range_handle_t<R>>>;
+concept HandleRange = std::ranges::input_range<R> &&
+    detail::is_handle_v<std::remove_const_t<detail::range_handle_t<R>>>;
 /// A HandleRange through which the handles may be written (not handles of a const range).
 template <class R>
 concept WritableHandleRange = HandleRange<R> && !std::is_const_v<detail::range_handle_t<R>>;
 
 /// The interface of the handles of range R.
 template <HandleRange R>
-using range_interface_t = typename detail::handle_interface<std::remove_const_t<detail::range_handle_t<R>>>::type;
+using range_interface_t =
+    typename detail::handle_interface<std::remove_const_t<detail::range_handle_t<R>>>::type;
 
 /// A span argument: every handle of `range` accessed with mode M through interface I.
-template <Interface I, Mode M, class R>
-struct AccessAll {
+template <Interface I, Mode M, class R> struct AccessAll {
     R* range;  ///< the range given to read_all, write_all or readwrite_all; read at submission
 };
 
@@ -183,20 +207,23 @@ struct AccessAll {
 /// handles that is const can only be read. Each handle must be registered and not
 /// partitioned, else the submit throws InvalidArgument naming the argument and the element.
 template <class R>
-    requires HandleRange<R>
-AccessAll<range_interface_t<R>, Mode::R, std::remove_reference_t<R>> read_all(R&& r) noexcept
+    requires HandleRange<R> AccessAll<range_interface_t<R>, Mode::R, std::remove_reference_t<R>>
+    read_all(R&& r)
+noexcept
 {
     return {&r};
 }
 template <class R>
     requires WritableHandleRange<R>
-AccessAll<range_interface_t<R>, Mode::W, std::remove_reference_t<R>> write_all(R&& r) noexcept
+        AccessAll<range_interface_t<R>, Mode::W, std::remove_reference_t<R>> write_all(R&& r)
+noexcept
 {
     return {&r};
 }
 template <class R>
     requires WritableHandleRange<R>
-AccessAll<range_interface_t<R>, Mode::RW, std::remove_reference_t<R>> readwrite_all(R&& r) noexcept
+        AccessAll<range_interface_t<R>, Mode::RW, std::remove_reference_t<R>> readwrite_all(R&& r)
+noexcept
 {
     return {&r};
 }
@@ -206,9 +233,12 @@ AccessAll<range_interface_t<R>, Mode::RW, std::remove_reference_t<R>> readwrite_
 //@{
 /// read_all(r) binds to `Span<const_view_t<I>>`, write_all(r) and readwrite_all(r) to
 /// `Span<I>` (see binds_v).
-template <Interface I, class R> inline constexpr bool binds_v<AccessAll<I, Mode::R, R>, Span<const_view_t<I>>> = true;
-template <Interface I, class R> inline constexpr bool binds_v<AccessAll<I, Mode::W, R>, Span<I>> = true;
-template <Interface I, class R> inline constexpr bool binds_v<AccessAll<I, Mode::RW, R>, Span<I>> = true;
+template <Interface I, class R>
+inline constexpr bool binds_v<AccessAll<I, Mode::R, R>, Span<const_view_t<I>>> = true;
+template <Interface I, class R>
+inline constexpr bool binds_v<AccessAll<I, Mode::W, R>, Span<I>> = true;
+template <Interface I, class R>
+inline constexpr bool binds_v<AccessAll<I, Mode::RW, R>, Span<I>> = true;
 //@}
 
 }  // namespace tessera::rt

@@ -29,18 +29,21 @@ void larft(int64_t n, int64_t k, T const* v, int64_t ldv, T const* tau, T* t, in
         for (int64_t i = j + 1; i < k; ++i) v1[std::size_t(i + j * k)] = v[i + j * ldv];
     }
     std::vector<T> product = v1;  // V1^H V1
-    trmm<T>(Side::left, Uplo::lower, Op::conjtrans, Diag::unit, k, k, T(1), v1.data(), k, product.data(), k);
+    trmm<T>(Side::left, Uplo::lower, Op::conjtrans, Diag::unit, k, k, T(1), v1.data(), k,
+            product.data(), k);
     for (int64_t j = 0; j < k; ++j)
         for (int64_t i = 0; i <= j; ++i) t[i + j * ldt] += product[std::size_t(i + j * k)];
     // the recurrence, column by column: T(0:j, j) = -tau_j T(0:j, 0:j) S(0:j, j)
     for (int64_t j = 0; j < k; ++j) {
         for (int64_t i = 0; i < j; ++i) t[i + j * ldt] *= -tau[j];
-        trmm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, j, 1, T(1), t, ldt, t + j * ldt, ldt);
+        trmm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, j, 1, T(1), t, ldt,
+                t + j * ldt, ldt);
         t[j + j * ldt] = tau[j];
     }
 }
 
-#define TESSERA_INSTANTIATE(T) template void larft<T>(int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void larft<T>(int64_t, int64_t, T const*, int64_t, T const*, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -30,8 +30,7 @@
 namespace tessera::la::kernels::cpu {
 namespace {
 
-template <Scalar T>
-double magnitude(T x) noexcept  // |Re| + |Im|, BLAS i?amax's measure
+template <Scalar T> double magnitude(T x) noexcept  // |Re| + |Im|, BLAS i?amax's measure
 {
     if constexpr (is_complex_v<T>)
         return double(std::abs(x.real())) + double(std::abs(x.imag()));
@@ -42,11 +41,10 @@ double magnitude(T x) noexcept  // |Re| + |Im|, BLAS i?amax's measure
 /// Thrown when the group's meeting reports that another rank failed; caught at the top.
 struct GroupBroken {};
 
-template <Scalar T>
-class PanelLU {
+template <Scalar T> class PanelLU {
 public:
-    PanelLU(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t* ipiv, Pivoting pivoting,
-            PanelRanks const& ranks)
+    PanelLU(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t* ipiv,
+            Pivoting pivoting, PanelRanks const& ranks)
         : tiles_(tiles), nb_(nb), n_(n), ipiv_(ipiv), pivoting_(pivoting), ranks_(ranks)
     {
         for (auto const& t : tiles_) m_ += t.rows;
@@ -59,8 +57,8 @@ public:
         try {
             factor(0, kmin);
             if (kmin < n_ && ranks_.rank == 0)  // wide: U's columns right of the square part
-                trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, kmin, n_ - kmin, T(1), &at(0, 0), ld(0),
-                     &at(0, kmin), ld(0));
+                trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, kmin, n_ - kmin, T(1),
+                     &at(0, 0), ld(0), &at(0, kmin), ld(0));
         } catch (GroupBroken const&) {
             return -1;
         }
@@ -79,8 +77,7 @@ private:
         if (ranks_.size > 1 && !ranks_.meet()) throw GroupBroken{};
     }
     /// Calls f(first row, row count) for each of this rank's tiles' row ranges within [lo, M).
-    template <class F>
-    void for_my_rows(int64_t lo, F&& f) const
+    template <class F> void for_my_rows(int64_t lo, F&& f) const
     {
         for (std::size_t i = ranks_.rank; i < tiles_.size(); i += ranks_.size) {
             const int64_t first = std::max(lo, int64_t(i) * nb_);
@@ -95,12 +92,12 @@ private:
         const int64_t w1 = w / 2, w2 = w - w1;
         factor(c, w1);
         if (ranks_.rank == 0)
-            trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, w1, w2, T(1), &at(c, c), ld(c), &at(c, c + w1),
-                 ld(c));
+            trsm(Side::left, Uplo::lower, Op::notrans, Diag::unit, w1, w2, T(1), &at(c, c), ld(c),
+                 &at(c, c + w1), ld(c));
         meet();
         for_my_rows(c + w1, [&](int64_t r, int64_t rows) {
-            gemm(Op::notrans, Op::notrans, rows, w2, w1, T(-1), &at(r, c), ld(r), &at(c, c + w1), ld(c), T(1),
-                 &at(r, c + w1), ld(r));
+            gemm(Op::notrans, Op::notrans, rows, w2, w1, T(-1), &at(r, c), ld(r), &at(c, c + w1),
+                 ld(c), T(1), &at(r, c + w1), ld(r));
         });
         factor(c + w1, w2);
     }
@@ -139,7 +136,8 @@ private:
         for_my_rows(c, [&](int64_t r, int64_t rows) {
             const int64_t i = iamax(rows, &at(r, c), 1);
             const double v = magnitude(at(r + i, c));
-            if (mine.row < 0 || v > mine.magnitude) mine = {v, r + i};  // tiles in row order: first wins
+            if (mine.row < 0 || v > mine.magnitude)
+                mine = {v, r + i};  // tiles in row order: first wins
         });
         if (ranks_.size == 1) return mine.row;
         ranks_.search->slots[ranks_.rank].candidate = mine;
@@ -148,7 +146,8 @@ private:
         for (unsigned q = 0; q < ranks_.size; ++q) {
             PivotCandidate const& x = ranks_.search->slots[q].candidate;
             if (x.row < 0) continue;
-            if (best.row < 0 || x.magnitude > best.magnitude || (x.magnitude == best.magnitude && x.row < best.row))
+            if (best.row < 0 || x.magnitude > best.magnitude ||
+                (x.magnitude == best.magnitude && x.row < best.row))
                 best = x;
         }
         return best.row;  // the slots are next written after the meeting that follows the swap
@@ -165,15 +164,16 @@ private:
 }  // namespace
 
 template <Scalar T>
-int64_t getrf_panel(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t* ipiv, Pivoting pivoting,
-                    PanelRanks const& ranks)
+int64_t getrf_panel(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t* ipiv,
+                    Pivoting pivoting, PanelRanks const& ranks)
 {
     return PanelLU<T>(tiles, nb, n, ipiv, pivoting, ranks).run();
 }
 
 template <Scalar T>
-void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t const* ipiv, int64_t count,
-                     int64_t pivots_first, int64_t column_first, SwapOrder order)
+void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n,
+                     int64_t const* ipiv, int64_t count, int64_t pivots_first, int64_t column_first,
+                     SwapOrder order)
 {
     // By blocks of columns, as LAPACK's laswp: a row is n entries ld apart, one cache line each,
     // so swapping whole rows one after the other would reload every line once per swap. A block
@@ -181,7 +181,8 @@ void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n
     // swaps on 768 columns of 8000 rows take 2.9 ms by blocks of 8, 3.2 ms by LAPACK's 32, 6.0
     // ms column by column (one core).
     constexpr int64_t block = 8;
-    auto row = [&](int64_t r) -> std::pair<T*, int64_t> {  // row r of the column: its first entry, stride
+    auto row =
+        [&](int64_t r) -> std::pair<T*, int64_t> {  // row r of the column: its first entry, stride
         ColumnTile<T> const& t = tiles[std::size_t(r / nb)];
         return {t.ptr + r % nb, t.ld};
     };
@@ -199,8 +200,8 @@ void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n
 }
 
 template <Scalar T>
-void apply_column_swaps(std::span<RowTile<T> const> tiles, int64_t nb, int64_t m, int64_t const* ipiv, int64_t count,
-                        int64_t pivots_first, SwapOrder order)
+void apply_column_swaps(std::span<RowTile<T> const> tiles, int64_t nb, int64_t m,
+                        int64_t const* ipiv, int64_t count, int64_t pivots_first, SwapOrder order)
 {
     auto column = [&](int64_t c) {
         RowTile<T> const& t = tiles[std::size_t(c / nb)];
@@ -213,13 +214,13 @@ void apply_column_swaps(std::span<RowTile<T> const> tiles, int64_t nb, int64_t m
     }
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                 \
-    template int64_t getrf_panel<T>(std::span<ColumnTile<T> const>, int64_t, int64_t, int64_t*, Pivoting,      \
-                                    PanelRanks const&);                                                        \
-    template void apply_row_swaps<T>(std::span<ColumnTile<T> const>, int64_t, int64_t, int64_t const*, int64_t, \
-                                     int64_t, int64_t, SwapOrder);                                         \
-    template void apply_column_swaps<T>(std::span<RowTile<T> const>, int64_t, int64_t, int64_t const*, int64_t,  \
-                                        int64_t, SwapOrder);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template int64_t getrf_panel<T>(std::span<ColumnTile<T> const>, int64_t, int64_t, int64_t*,    \
+                                    Pivoting, PanelRanks const&);                                  \
+    template void apply_row_swaps<T>(std::span<ColumnTile<T> const>, int64_t, int64_t,             \
+                                     int64_t const*, int64_t, int64_t, int64_t, SwapOrder);        \
+    template void apply_column_swaps<T>(std::span<RowTile<T> const>, int64_t, int64_t,             \
+                                        int64_t const*, int64_t, int64_t, SwapOrder);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(std::complex<float>)

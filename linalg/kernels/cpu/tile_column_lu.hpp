@@ -13,8 +13,7 @@ namespace tessera::la::kernels::cpu {
 
 /// One tile of a tile column: `rows` rows of the column's width, column-major with leading
 /// dimension ld. Every tile of a column has the same number of rows (nb) but the last.
-template <Scalar T>
-struct ColumnTile {
+template <Scalar T> struct ColumnTile {
     T* ptr = nullptr;
     int64_t rows = 0;
     int64_t ld = 1;
@@ -41,8 +40,8 @@ struct PivotSearch {
 /// returns at once.
 struct PanelRanks {
     unsigned rank = 0, size = 1;
-    bool (*meet)() = nullptr;          ///< nullptr when size == 1
-    PivotSearch* search = nullptr;     ///< needed when size > 1
+    bool (*meet)() = nullptr;       ///< nullptr when size == 1
+    PivotSearch* search = nullptr;  ///< needed when size > 1
 };
 
 enum class Pivoting : uint8_t { partial, none };
@@ -58,8 +57,8 @@ enum class Pivoting : uint8_t { partial, none };
 /// the same arguments and returns the same value; rank 0 writes ipiv. Returns -1 when
 /// another rank failed (the group's meeting said so).
 template <Scalar T>
-int64_t getrf_panel(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t* ipiv, Pivoting pivoting,
-                    PanelRanks const& ranks);
+int64_t getrf_panel(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t* ipiv,
+                    Pivoting pivoting, PanelRanks const& ranks);
 
 /// The order in which interchanges are applied: LAPACK's laswp with incx = 1 (P^T B, before
 /// the solves with L and U) or incx = -1 (P B, after the transposed solves).
@@ -70,13 +69,13 @@ enum class SwapOrder : uint8_t { forward, backward };
 /// `pivots_first` + i and ipiv[i] - 1 (ipiv holds rows of the whole matrix from 1, as
 /// LAPACK's), for i = 0, 1, ... (forward) or count - 1, ..., 0 (backward).
 template <Scalar T>
-void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n, int64_t const* ipiv, int64_t count,
-                     int64_t pivots_first, int64_t column_first, SwapOrder order);
+void apply_row_swaps(std::span<ColumnTile<T> const> tiles, int64_t nb, int64_t n,
+                     int64_t const* ipiv, int64_t count, int64_t pivots_first, int64_t column_first,
+                     SwapOrder order);
 
 /// One tile of a tile row: `cols` columns of the row's height, leading dimension ld. Every tile
 /// of a row has the same number of columns (nb) but the last.
-template <Scalar T>
-struct RowTile {
+template <Scalar T> struct RowTile {
     T* ptr = nullptr;
     int64_t cols = 0;
     int64_t ld = 1;
@@ -86,7 +85,7 @@ struct RowTile {
 /// inv(L) P^T): entry i swaps columns `pivots_first` + i and ipiv[i] - 1 (from the row's
 /// first column), in the given order. A column is contiguous: each swap is one BLAS swap.
 template <Scalar T>
-void apply_column_swaps(std::span<RowTile<T> const> tiles, int64_t nb, int64_t m, int64_t const* ipiv, int64_t count,
-                        int64_t pivots_first, SwapOrder order);
+void apply_column_swaps(std::span<RowTile<T> const> tiles, int64_t nb, int64_t m,
+                        int64_t const* ipiv, int64_t count, int64_t pivots_first, SwapOrder order);
 
 }  // namespace tessera::la::kernels::cpu

@@ -31,13 +31,12 @@ namespace {
 /// Thrown when the group's meeting reports that another rank failed; caught at the top.
 struct GroupBroken {};
 
-template <Scalar T>
-class PanelQR {
+template <Scalar T> class PanelQR {
 public:
     using Real = real_t<T>;
 
-    PanelQR(std::span<ColumnTile<T> const> tiles, int64_t n, T* t, int64_t ldt, PanelRanks const& ranks,
-            PanelSums<T>* sums)
+    PanelQR(std::span<ColumnTile<T> const> tiles, int64_t n, T* t, int64_t ldt,
+            PanelRanks const& ranks, PanelSums<T>* sums)
         : tiles_(tiles), n_(n), t_(t), ldt_(ldt), ranks_(ranks), sums_(sums)
     {
         // rank r: the tiles [ceil(r count / size), ceil((r + 1) count / size)) (rank 0 has tile
@@ -78,12 +77,12 @@ private:
         T* column(int64_t c) const { return p + c * ld; }
     };
     /// Calls f(chunk) for the rows >= r0 of each of this rank's runs.
-    template <class F>
-    void for_my_rows(int64_t r0, F&& f) const
+    template <class F> void for_my_rows(int64_t r0, F&& f) const
     {
         for (Run const& run : mine_) {
             const int64_t start = std::max(r0, run.first);
-            if (start < run.first + run.rows) f(Chunk{run.ptr + (start - run.first), run.first + run.rows - start, run.ld});
+            if (start < run.first + run.rows)
+                f(Chunk{run.ptr + (start - run.first), run.first + run.rows - start, run.ld});
         }
     }
     bool leader() const { return ranks_.rank == 0; }
@@ -130,14 +129,16 @@ private:
     void reflect(int64_t j)
     {
         Real norm = 0;
-        for_my_rows(j + 1, [&](Chunk c) { norm = std::hypot(norm, nrm2<T>(c.rows, c.column(j), 1)); });
+        for_my_rows(j + 1,
+                    [&](Chunk c) { norm = std::hypot(norm, nrm2<T>(c.rows, c.column(j), 1)); });
         T alpha = leader() ? top(j, j) : T(0);
         if (!alone()) {  // alpha from rank 0, the norms combined in rank order
             const T mine[2] = {alpha, T(norm)};
             exchange(mine, 2);
             alpha = slot(0)[0];
             norm = 0;
-            for (unsigned r = 0; r < ranks_.size; ++r) norm = std::hypot(norm, std::real(slot(r)[1]));
+            for (unsigned r = 0; r < ranks_.size; ++r)
+                norm = std::hypot(norm, std::real(slot(r)[1]));
         }
         const Real re = std::real(alpha), im = std::imag(alpha);
         if (norm == 0 && im == 0) {  // H = I
@@ -146,8 +147,10 @@ private:
         }
         const Real beta = -std::copysign(std::hypot(std::hypot(re, im), norm), re);
         T tau;
-        if constexpr (is_complex_v<T>) tau = T((beta - re) / beta, -im / beta);
-        else tau = (beta - re) / beta;
+        if constexpr (is_complex_v<T>)
+            tau = T((beta - re) / beta, -im / beta);
+        else
+            tau = (beta - re) / beta;
         const T scale = T(1) / (alpha - T(beta));
         for_my_rows(j + 1, [&](Chunk c) { scal<T>(c.rows, scale, c.column(j), 1); });
         if (leader()) {
@@ -165,25 +168,29 @@ private:
         if (leader()) {  // the triangle of V1: rows [j, j2)
             for (int64_t c = 0; c < w2; ++c)
                 for (int64_t r = 0; r < w1; ++r) W[r + c * w1] = top(j + r, j2 + c);
-            trmm<T>(Side::left, Uplo::lower, Op::conjtrans, Diag::unit, w1, w2, T(1), &top(j, j), ld0(), W, w1);
+            trmm<T>(Side::left, Uplo::lower, Op::conjtrans, Diag::unit, w1, w2, T(1), &top(j, j),
+                    ld0(), W, w1);
         } else {
             std::fill(W, W + w1 * w2, T(0));
         }
         for_my_rows(j2, [&](Chunk c) {
-            gemm<T>(Op::conjtrans, Op::notrans, w1, w2, c.rows, T(1), c.column(j), c.ld, c.column(j2), c.ld, T(1), W,
-                    w1);
+            gemm<T>(Op::conjtrans, Op::notrans, w1, w2, c.rows, T(1), c.column(j), c.ld,
+                    c.column(j2), c.ld, T(1), W, w1);
         });
         sum_over_ranks(W, w1 * w2);
-        trmm<T>(Side::left, Uplo::upper, Op::conjtrans, Diag::nonunit, w1, w2, T(1), &t(j, j), ldt_, W, w1);
+        trmm<T>(Side::left, Uplo::upper, Op::conjtrans, Diag::nonunit, w1, w2, T(1), &t(j, j), ldt_,
+                W, w1);
         if (leader()) {
             T* V1W = W + w1 * w2;
             std::copy(W, W + w1 * w2, V1W);
-            trmm<T>(Side::left, Uplo::lower, Op::notrans, Diag::unit, w1, w2, T(1), &top(j, j), ld0(), V1W, w1);
+            trmm<T>(Side::left, Uplo::lower, Op::notrans, Diag::unit, w1, w2, T(1), &top(j, j),
+                    ld0(), V1W, w1);
             for (int64_t c = 0; c < w2; ++c)
                 for (int64_t r = 0; r < w1; ++r) top(j + r, j2 + c) -= V1W[r + c * w1];
         }
         for_my_rows(j2, [&](Chunk c) {
-            gemm<T>(Op::notrans, Op::notrans, c.rows, w2, w1, T(-1), c.column(j), c.ld, W, w1, T(1), c.column(j2), c.ld);
+            gemm<T>(Op::notrans, Op::notrans, c.rows, w2, w1, T(-1), c.column(j), c.ld, W, w1, T(1),
+                    c.column(j2), c.ld);
         });
     }
 
@@ -195,18 +202,21 @@ private:
         if (leader()) {  // rows [j2, end): V1's rows there times V2's triangle
             for (int64_t c = 0; c < w2; ++c)
                 for (int64_t r = 0; r < w1; ++r) S[r + c * w1] = conj(top(j2 + c, j + r));
-            trmm<T>(Side::right, Uplo::lower, Op::notrans, Diag::unit, w1, w2, T(1), &top(j2, j2), ld0(), S, w1);
+            trmm<T>(Side::right, Uplo::lower, Op::notrans, Diag::unit, w1, w2, T(1), &top(j2, j2),
+                    ld0(), S, w1);
         } else {
             std::fill(S, S + w1 * w2, T(0));
         }
         for_my_rows(end, [&](Chunk c) {
-            gemm<T>(Op::conjtrans, Op::notrans, w1, w2, c.rows, T(1), c.column(j), c.ld, c.column(j2), c.ld, T(1), S,
-                    w1);
+            gemm<T>(Op::conjtrans, Op::notrans, w1, w2, c.rows, T(1), c.column(j), c.ld,
+                    c.column(j2), c.ld, T(1), S, w1);
         });
         sum_over_ranks(S, w1 * w2);
         if (!leader()) return;
-        trmm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, w1, w2, T(1), &t(j, j), ldt_, S, w1);
-        trmm<T>(Side::right, Uplo::upper, Op::notrans, Diag::nonunit, w1, w2, T(-1), &t(j2, j2), ldt_, S, w1);
+        trmm<T>(Side::left, Uplo::upper, Op::notrans, Diag::nonunit, w1, w2, T(1), &t(j, j), ldt_,
+                S, w1);
+        trmm<T>(Side::right, Uplo::upper, Op::notrans, Diag::nonunit, w1, w2, T(-1), &t(j2, j2),
+                ldt_, S, w1);
         for (int64_t c = 0; c < w2; ++c)
             for (int64_t r = 0; r < w1; ++r) t(j + r, j2 + c) = S[r + c * w1];
     }
@@ -230,16 +240,16 @@ private:
 }  // namespace
 
 template <Scalar T>
-bool geqrf_panel(std::span<ColumnTile<T> const> tiles, int64_t n, T* t, int64_t ldt, PanelRanks const& ranks,
-                 PanelSums<T>* sums)
+bool geqrf_panel(std::span<ColumnTile<T> const> tiles, int64_t n, T* t, int64_t ldt,
+                 PanelRanks const& ranks, PanelSums<T>* sums)
 {
     if (tiles.empty()) return true;
     return PanelQR<T>(tiles, n, t, ldt, ranks, sums).run();
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                  \
-    template bool geqrf_panel<T>(std::span<ColumnTile<T> const>, int64_t, T*, int64_t, PanelRanks const&,   \
-                                 PanelSums<T>*);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template bool geqrf_panel<T>(std::span<ColumnTile<T> const>, int64_t, T*, int64_t,             \
+                                 PanelRanks const&, PanelSums<T>*);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -18,8 +18,7 @@ namespace tessera::la::kernels::cpu {
 /// Where the ranks of one QR panel exchange their partial products (n1 x n2 blocks of V^H A)
 /// and norms: a slot per rank, two sets used in turn, so that one meeting per exchange
 /// suffices (a rank reads set p while the fastest already writes set p + 1, never p + 2).
-template <Scalar T>
-struct PanelSums {
+template <Scalar T> struct PanelSums {
     static constexpr unsigned max_ranks = PivotSearch::max_ranks;
     struct alignas(64) Slot {
         std::vector<T> part[2];
@@ -37,7 +36,7 @@ struct PanelSums {
 /// writes t. `sums` is needed when size > 1. Returns false when another rank failed
 /// (the group's meeting said so).
 template <Scalar T>
-bool geqrf_panel(std::span<ColumnTile<T> const> tiles, int64_t n, T* t, int64_t ldt, PanelRanks const& ranks,
-                 PanelSums<T>* sums);
+bool geqrf_panel(std::span<ColumnTile<T> const> tiles, int64_t n, T* t, int64_t ldt,
+                 PanelRanks const& ranks, PanelSums<T>* sums);
 
 }  // namespace tessera::la::kernels::cpu

@@ -20,8 +20,8 @@ constexpr int64_t base_order = 16;
 }  // namespace
 
 template <Scalar T>
-void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T* b,
-          int64_t ldb)
+void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, T const* a,
+          int64_t lda, T* b, int64_t ldb)
 {
     const bool left = side == Side::left;
     const int64_t k = left ? m : n;  // order of A
@@ -62,8 +62,9 @@ void trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alp
     }
 }
 
-#define TESSERA_INSTANTIATE(T) \
-    template void trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template void trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, T const*, int64_t, T*,        \
+                          int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -136,7 +136,8 @@ constexpr std::size_t host_info_bytes = 64;
 void report_info(rt::CudaContext const& ctx, int const* device, int* host, InfoReport report,
                  char const* what, std::shared_ptr<void> keep = {})
 {
-    if (const cudaError_t e = cudaMemcpyAsync(host, device, sizeof(int), cudaMemcpyDeviceToHost, ctx.stream)) {
+    if (const cudaError_t e =
+            cudaMemcpyAsync(host, device, sizeof(int), cudaMemcpyDeviceToHost, ctx.stream)) {
         ctx.at_completion([keep = std::move(keep)] {});  // what the stream still runs may use it
         rt::cuda_check(e, "cudaMemcpyAsync (info)");
     }
@@ -157,7 +158,8 @@ void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_
 {
     if (m == 0 || n == 0) return;
     // BLAS does not reference A and B when alpha = 0; cuBLAS promises it only for k = 0
-    const int M = to_int(m, "gemm: m"), N = to_int(n, "gemm: n"), K = alpha == T(0) ? 0 : to_int(k, "gemm: k");
+    const int M = to_int(m, "gemm: m"), N = to_int(n, "gemm: n"),
+              K = alpha == T(0) ? 0 : to_int(k, "gemm: k");
     const int LDA = to_int(lda, "gemm: lda"), LDB = to_int(ldb, "gemm: ldb"),
               LDC = to_int(ldc, "gemm: ldc");
     auto A = cublas(ta), B = cublas(tb);
@@ -176,8 +178,8 @@ void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_
 }
 
 template <Scalar T>
-void geam(rt::CudaContext const& ctx, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T beta, T const* b,
-          int64_t ldb, T* c, int64_t ldc)
+void geam(rt::CudaContext const& ctx, int64_t m, int64_t n, T alpha, T const* a, int64_t lda,
+          T beta, T const* b, int64_t ldb, T* c, int64_t ldc)
 {
     if (m == 0 || n == 0) return;
     const int M = to_int(m, "geam: m"), N = to_int(n, "geam: n"), LDA = to_int(lda, "geam: lda"),
@@ -189,9 +191,11 @@ void geam(rt::CudaContext const& ctx, int64_t m, int64_t n, T alpha, T const* a,
     else if constexpr (std::same_as<T, double>)
         st = cublasDgeam(ctx.cublas, no, no, M, N, &alpha, a, LDA, &beta, b, LDB, c, LDC);
     else if constexpr (std::same_as<T, cf>)
-        st = cublasCgeam(ctx.cublas, no, no, M, N, dev(&alpha), dev(a), LDA, dev(&beta), dev(b), LDB, dev(c), LDC);
+        st = cublasCgeam(ctx.cublas, no, no, M, N, dev(&alpha), dev(a), LDA, dev(&beta), dev(b),
+                         LDB, dev(c), LDC);
     else
-        st = cublasZgeam(ctx.cublas, no, no, M, N, dev(&alpha), dev(a), LDA, dev(&beta), dev(b), LDB, dev(c), LDC);
+        st = cublasZgeam(ctx.cublas, no, no, M, N, dev(&alpha), dev(a), LDA, dev(&beta), dev(b),
+                         LDB, dev(c), LDC);
     rt::cuda_check(st, by_precision<T>("cublasSgeam", "cublasDgeam", "cublasCgeam", "cublasZgeam"));
 }
 
@@ -355,7 +359,8 @@ void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, 
 }
 
 template <Scalar T>
-std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda)
+std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a,
+                                  int64_t lda)
 {
     const int M = to_int(m, "getrf: m"), N = to_int(n, "getrf: n"), LDA = to_int(lda, "getrf: lda");
     int lwork = 0;
@@ -376,15 +381,15 @@ std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t
 }
 
 template <Scalar T>
-void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, int* ipiv, InfoReport report,
-           void* workspace)
+void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, int* ipiv,
+           InfoReport report, void* workspace)
 {
     if (m == 0 || n == 0) return;
     const int M = to_int(m, "getrf: m"), N = to_int(n, "getrf: n"), LDA = to_int(lda, "getrf: lda");
     char const* what = by_precision<T>("cusolverDnSgetrf", "cusolverDnDgetrf", "cusolverDnCgetrf",
                                        "cusolverDnZgetrf");
-    auto* ws = static_cast<std::byte*>(workspace ? workspace
-                                                 : ctx.workspace(getrf_workspace_bytes<T>(ctx, m, n, a, lda)));
+    auto* ws = static_cast<std::byte*>(
+        workspace ? workspace : ctx.workspace(getrf_workspace_bytes<T>(ctx, m, n, a, lda)));
     int* info = reinterpret_cast<int*>(ws);
     auto* work = reinterpret_cast<Dev<T>*>(ws + info_bytes);
     cusolverStatus_t st;
@@ -397,7 +402,8 @@ void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, 
     else
         st = cusolverDnZgetrf(ctx.cusolver, M, N, dev(a), LDA, work, ipiv, info);
     rt::cuda_check(st, what);
-    report_info(ctx, info, static_cast<int*>(ctx.host_scratch(sizeof(int))), std::move(report), what);
+    report_info(ctx, info, static_cast<int*>(ctx.host_scratch(sizeof(int))), std::move(report),
+                what);
 }
 
 template <Scalar T>
@@ -422,7 +428,8 @@ void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, in
     int* info = reinterpret_cast<int*>(ws);
     std::byte* saved_diagonal = ws + info_bytes + work_bytes;
     // A(i, i) is sizeof(T) bytes every (lda + 1) entries
-    auto copy_diagonal = [&](void* to, std::size_t to_pitch, void const* from, std::size_t from_pitch) {
+    auto copy_diagonal = [&](void* to, std::size_t to_pitch, void const* from,
+                             std::size_t from_pitch) {
         rt::cuda_check(cudaMemcpy2DAsync(to, to_pitch, from, from_pitch, sizeof(T), std::size_t(n),
                                          cudaMemcpyDeviceToDevice, ctx.stream),
                        "cudaMemcpy2DAsync (trtri's unit diagonal)");
@@ -502,8 +509,8 @@ template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n,
 #define TESSERA_INSTANTIATE_KERNELS(T)                                                             \
     template void gemm<T>(rt::CudaContext const&, Op, Op, int64_t, int64_t, int64_t, T, T const*,  \
                           int64_t, T const*, int64_t, T, T*, int64_t);                             \
-    template void geam<T>(rt::CudaContext const&, int64_t, int64_t, T, T const*, int64_t, T, T const*, \
-                          int64_t, T*, int64_t);                                                   \
+    template void geam<T>(rt::CudaContext const&, int64_t, int64_t, T, T const*, int64_t, T,       \
+                          T const*, int64_t, T*, int64_t);                                         \
     template void symm<T>(rt::CudaContext const&, Side, Uplo, bool, int64_t, int64_t, T, T const*, \
                           int64_t, T const*, int64_t, T, T*, int64_t);                             \
     template void syrk<T>(rt::CudaContext const&, Uplo, Op, bool, int64_t, int64_t, T, T const*,   \
@@ -514,8 +521,10 @@ template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n,
                           T const*, int64_t, T*, int64_t);                                         \
     template void potrf<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t, InfoReport);        \
     template void trtri<T>(rt::CudaContext const&, Uplo, Diag, int64_t, T*, int64_t, InfoReport);  \
-    template void getrf<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, int*, InfoReport, void*); \
-    template std::size_t getrf_workspace_bytes<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t);    \
+    template void getrf<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, int*,            \
+                           InfoReport, void*);                                                     \
+    template std::size_t getrf_workspace_bytes<T>(rt::CudaContext const&, int64_t, int64_t, T*,    \
+                                                  int64_t);                                        \
     template void lauum<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_KERNELS)
 #undef TESSERA_INSTANTIATE_KERNELS

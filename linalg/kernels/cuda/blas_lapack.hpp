@@ -28,8 +28,8 @@ void gemm(rt::CudaContext const& ctx, Op ta, Op tb, int64_t m, int64_t n, int64_
 /// C = alpha A + beta B, all m x n (cublas<t>geam, no transposes); C may be A or B itself
 /// (in place, with its leading dimension).
 template <Scalar T>
-void geam(rt::CudaContext const& ctx, int64_t m, int64_t n, T alpha, T const* a, int64_t lda, T beta, T const* b,
-          int64_t ldb, T* c, int64_t ldc);
+void geam(rt::CudaContext const& ctx, int64_t m, int64_t n, T alpha, T const* a, int64_t lda,
+          T beta, T const* b, int64_t ldb, T* c, int64_t ldc);
 /// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric (hermitian when
 /// `hermitian`, complex only) stored in its `uplo` triangle (cublas<t>symm / hemm).
 template <Scalar T>
@@ -59,11 +59,12 @@ void potrf(rt::CudaContext const& ctx, Uplo uplo, int64_t n, T* a, int64_t lda, 
 /// zero). `workspace`: getrf_workspace_bytes of GPU memory from the caller's own request of
 /// ctx.workspace (a caller that needs more of it for itself), or null to ask ctx for it.
 template <Scalar T>
-void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, int* ipiv, InfoReport report,
-           void* workspace = nullptr);
+void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, int* ipiv,
+           InfoReport report, void* workspace = nullptr);
 /// The workspace getrf needs for the m x n A, a multiple of 256 bytes.
 template <Scalar T>
-std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda);
+std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a,
+                                  int64_t lda);
 /// Inverse of the triangular A in place (cusolverDnXtrtri); `report` gets LAPACK's info when
 /// it is k > 0 (a_kk is exactly zero).
 template <Scalar T>

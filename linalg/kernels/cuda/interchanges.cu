@@ -12,14 +12,12 @@ template <int N> struct Words {
 };
 
 /// Entry (row, col) of the tile `t`.
-template <class E>
-__device__ E& at(DeviceTile const& t, int64_t row, int64_t col)
+template <class E> __device__ E& at(DeviceTile const& t, int64_t row, int64_t col)
 {
     return static_cast<E*>(t.ptr)[row + col * t.ld];
 }
 
-template <class E>
-__device__ void swap(E& a, E& b)
+template <class E> __device__ void swap(E& a, E& b)
 {
     const E t = a;
     a = b;
@@ -27,8 +25,9 @@ __device__ void swap(E& a, E& b)
 }
 
 template <class E>
-__global__ void swap_rows_kernel(DeviceTile const* tiles, int64_t nb, int64_t n, int64_t const* ipiv, int64_t count,
-                                 int64_t pivots_first, int64_t column_first, bool forward)
+__global__ void swap_rows_kernel(DeviceTile const* tiles, int64_t nb, int64_t n,
+                                 int64_t const* ipiv, int64_t count, int64_t pivots_first,
+                                 int64_t column_first, bool forward)
 {
     const int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (j >= n) return;
@@ -40,8 +39,9 @@ __global__ void swap_rows_kernel(DeviceTile const* tiles, int64_t nb, int64_t n,
 }
 
 template <class E>
-__global__ void swap_columns_kernel(DeviceTile const* tiles, int64_t nb, int64_t m, int64_t const* ipiv, int64_t count,
-                                    int64_t pivots_first, bool forward)
+__global__ void swap_columns_kernel(DeviceTile const* tiles, int64_t nb, int64_t m,
+                                    int64_t const* ipiv, int64_t count, int64_t pivots_first,
+                                    bool forward)
 {
     const int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= m) return;
@@ -53,7 +53,8 @@ __global__ void swap_columns_kernel(DeviceTile const* tiles, int64_t nb, int64_t
 }
 
 template <class E>
-__global__ void take_lower_kernel(int64_t m, int64_t n, E* a, int64_t lda, E* l, int64_t ldl, bool diagonal, E one)
+__global__ void take_lower_kernel(int64_t m, int64_t n, E* a, int64_t lda, E* l, int64_t ldl,
+                                  bool diagonal, E one)
 {
     const int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t j = int64_t(blockIdx.y) * blockDim.y + threadIdx.y;
@@ -74,11 +75,13 @@ __global__ void widen_pivots_kernel(int const* from, int64_t* to, int64_t count,
 
 constexpr unsigned threads = 128;
 
-unsigned blocks_for(int64_t count) { return unsigned((count + threads - 1) / threads); }
+unsigned blocks_for(int64_t count)
+{
+    return unsigned((count + threads - 1) / threads);
+}
 
 /// Calls f.template operator()<E>() with E the Words type of `bytes`; invalid value otherwise.
-template <class F>
-cudaError_t by_size(std::size_t bytes, F&& f)
+template <class F> cudaError_t by_size(std::size_t bytes, F&& f)
 {
     switch (bytes) {
     case 4:
@@ -94,31 +97,34 @@ cudaError_t by_size(std::size_t bytes, F&& f)
 
 }  // namespace
 
-cudaError_t swap_rows(cudaStream_t stream, std::size_t bytes, DeviceTile const* tiles, int64_t ntiles, int64_t nb,
-                      int64_t n, int64_t const* ipiv, int64_t count, int64_t pivots_first, int64_t column_first,
-                      bool forward)
+cudaError_t swap_rows(cudaStream_t stream, std::size_t bytes, DeviceTile const* tiles,
+                      int64_t ntiles, int64_t nb, int64_t n, int64_t const* ipiv, int64_t count,
+                      int64_t pivots_first, int64_t column_first, bool forward)
 {
     if (n <= 0 || count <= 0 || ntiles <= 0) return cudaSuccess;
     if (nb <= 0 || blocks_for(n) > 0x7fffffffu) return cudaErrorInvalidValue;
     return by_size(bytes, [&]<class E>() {
-        swap_rows_kernel<E><<<blocks_for(n), threads, 0, stream>>>(tiles, nb, n, ipiv, count, pivots_first,
-                                                                   column_first, forward);
+        swap_rows_kernel<E><<<blocks_for(n), threads, 0, stream>>>(
+            tiles, nb, n, ipiv, count, pivots_first, column_first, forward);
         return cudaGetLastError();
     });
 }
 
-cudaError_t swap_columns(cudaStream_t stream, std::size_t bytes, DeviceTile const* tiles, int64_t ntiles, int64_t nb,
-                         int64_t m, int64_t const* ipiv, int64_t count, int64_t pivots_first, bool forward)
+cudaError_t swap_columns(cudaStream_t stream, std::size_t bytes, DeviceTile const* tiles,
+                         int64_t ntiles, int64_t nb, int64_t m, int64_t const* ipiv, int64_t count,
+                         int64_t pivots_first, bool forward)
 {
     if (m <= 0 || count <= 0 || ntiles <= 0) return cudaSuccess;
     if (nb <= 0 || blocks_for(m) > 0x7fffffffu) return cudaErrorInvalidValue;
     return by_size(bytes, [&]<class E>() {
-        swap_columns_kernel<E><<<blocks_for(m), threads, 0, stream>>>(tiles, nb, m, ipiv, count, pivots_first, forward);
+        swap_columns_kernel<E><<<blocks_for(m), threads, 0, stream>>>(tiles, nb, m, ipiv, count,
+                                                                      pivots_first, forward);
         return cudaGetLastError();
     });
 }
 
-cudaError_t widen_pivots(cudaStream_t stream, int const* from, int64_t* to, int64_t count, int64_t shift)
+cudaError_t widen_pivots(cudaStream_t stream, int const* from, int64_t* to, int64_t count,
+                         int64_t shift)
 {
     if (count <= 0) return cudaSuccess;
     if (blocks_for(count) > 0x7fffffffu) return cudaErrorInvalidValue;
@@ -126,19 +132,20 @@ cudaError_t widen_pivots(cudaStream_t stream, int const* from, int64_t* to, int6
     return cudaGetLastError();
 }
 
-cudaError_t take_lower(cudaStream_t stream, std::size_t bytes, int64_t m, int64_t n, void* a, int64_t lda, void* l,
-                       int64_t ldl, bool diagonal, void const* one)
+cudaError_t take_lower(cudaStream_t stream, std::size_t bytes, int64_t m, int64_t n, void* a,
+                       int64_t lda, void* l, int64_t ldl, bool diagonal, void const* one)
 {
     if (m <= 0 || n <= 0) return cudaSuccess;
     if (n > 8 * 65535) return cudaErrorInvalidValue;  // gridDim.y
     return by_size(bytes, [&]<class E>() {
         E one_bits;
         for (std::size_t b = 0; b < sizeof(E); ++b)
-            reinterpret_cast<unsigned char*>(&one_bits)[b] = static_cast<unsigned char const*>(one)[b];
+            reinterpret_cast<unsigned char*>(&one_bits)[b] =
+                static_cast<unsigned char const*>(one)[b];
         const dim3 block(32, 8);
         const dim3 grid(unsigned((m + 31) / 32), unsigned((n + 7) / 8));
-        take_lower_kernel<E><<<grid, block, 0, stream>>>(m, n, static_cast<E*>(a), lda, static_cast<E*>(l), ldl,
-                                                         diagonal, one_bits);
+        take_lower_kernel<E><<<grid, block, 0, stream>>>(
+            m, n, static_cast<E*>(a), lda, static_cast<E*>(l), ldl, diagonal, one_bits);
         return cudaGetLastError();
     });
 }

@@ -14,15 +14,17 @@ namespace tessera::la::kernels::cuda {
 
 /// lo = hi rounded to single (m x n); `on_overflow` runs on the worker, once the stream is
 /// done, when an entry (a real or imaginary part) was beyond single's range (dlag2s's info).
-void round_to_single(rt::CudaContext const& ctx, int64_t m, int64_t n, double const* hi, int64_t ldh, float* lo,
+void round_to_single(rt::CudaContext const& ctx, int64_t m, int64_t n, double const* hi,
+                     int64_t ldh, float* lo, int64_t ldl, std::function<void()> on_overflow);
+void round_to_single(rt::CudaContext const& ctx, int64_t m, int64_t n,
+                     std::complex<double> const* hi, int64_t ldh, std::complex<float>* lo,
                      int64_t ldl, std::function<void()> on_overflow);
-void round_to_single(rt::CudaContext const& ctx, int64_t m, int64_t n, std::complex<double> const* hi, int64_t ldh,
-                     std::complex<float>* lo, int64_t ldl, std::function<void()> on_overflow);
 
 /// hi = lo widened (m x n), or hi + lo widened when `accumulate`.
-void widen_to_double(rt::CudaContext const& ctx, int64_t m, int64_t n, float const* lo, int64_t ldl, double* hi,
+void widen_to_double(rt::CudaContext const& ctx, int64_t m, int64_t n, float const* lo, int64_t ldl,
+                     double* hi, int64_t ldh, bool accumulate);
+void widen_to_double(rt::CudaContext const& ctx, int64_t m, int64_t n,
+                     std::complex<float> const* lo, int64_t ldl, std::complex<double>* hi,
                      int64_t ldh, bool accumulate);
-void widen_to_double(rt::CudaContext const& ctx, int64_t m, int64_t n, std::complex<float> const* lo, int64_t ldl,
-                     std::complex<double>* hi, int64_t ldh, bool accumulate);
 
 }  // namespace tessera::la::kernels::cuda

@@ -40,10 +40,12 @@ cudaError_t find_nan_pivot(cudaStream_t stream, int64_t n, std::size_t real_byte
     const int stride = complex ? 2 : 1;
     switch (real_bytes) {
     case 4:
-        find_nan_pivot_kernel<float><<<1, threads, 0, stream>>>(n, stride, static_cast<float const*>(a), lda, info);
+        find_nan_pivot_kernel<float>
+            <<<1, threads, 0, stream>>>(n, stride, static_cast<float const*>(a), lda, info);
         break;
     case 8:
-        find_nan_pivot_kernel<double><<<1, threads, 0, stream>>>(n, stride, static_cast<double const*>(a), lda, info);
+        find_nan_pivot_kernel<double>
+            <<<1, threads, 0, stream>>>(n, stride, static_cast<double const*>(a), lda, info);
         break;
     default:
         return cudaErrorInvalidValue;

@@ -7,8 +7,8 @@
 namespace tessera::la::kernels::cuda {
 namespace {
 
-__global__ void round_kernel(int64_t m, int64_t n, double const* hi, int64_t ldh, float* lo, int64_t ldl,
-                             int* overflow)
+__global__ void round_kernel(int64_t m, int64_t n, double const* hi, int64_t ldh, float* lo,
+                             int64_t ldl, int* overflow)
 {
     const int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t j = int64_t(blockIdx.y) * blockDim.y + threadIdx.y;
@@ -18,8 +18,8 @@ __global__ void round_kernel(int64_t m, int64_t n, double const* hi, int64_t ldh
     lo[i + j * ldl] = float(x);
 }
 
-__global__ void widen_kernel(int64_t m, int64_t n, float const* lo, int64_t ldl, double* hi, int64_t ldh,
-                             bool accumulate)
+__global__ void widen_kernel(int64_t m, int64_t n, float const* lo, int64_t ldl, double* hi,
+                             int64_t ldh, bool accumulate)
 {
     const int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t j = int64_t(blockIdx.y) * blockDim.y + threadIdx.y;
@@ -28,13 +28,19 @@ __global__ void widen_kernel(int64_t m, int64_t n, float const* lo, int64_t ldl,
     hi[i + j * ldh] = accumulate ? hi[i + j * ldh] + x : x;
 }
 
-bool fits(int64_t m, int64_t n) { return (m + 31) / 32 <= 0x7fffffff && (n + 7) / 8 <= 65535; }
-dim3 grid(int64_t m, int64_t n) { return dim3(unsigned((m + 31) / 32), unsigned((n + 7) / 8)); }
+bool fits(int64_t m, int64_t n)
+{
+    return (m + 31) / 32 <= 0x7fffffff && (n + 7) / 8 <= 65535;
+}
+dim3 grid(int64_t m, int64_t n)
+{
+    return dim3(unsigned((m + 31) / 32), unsigned((n + 7) / 8));
+}
 
 }  // namespace
 
-cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double const* hi, int64_t ldh, float* lo,
-                            int64_t ldl, int* overflow)
+cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double const* hi,
+                            int64_t ldh, float* lo, int64_t ldl, int* overflow)
 {
     if (m <= 0 || n <= 0) return cudaSuccess;
     if (!fits(m, n)) return cudaErrorInvalidValue;
@@ -42,8 +48,8 @@ cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double co
     return cudaGetLastError();
 }
 
-cudaError_t widen_to_double(cudaStream_t stream, int64_t m, int64_t n, float const* lo, int64_t ldl, double* hi,
-                            int64_t ldh, bool accumulate)
+cudaError_t widen_to_double(cudaStream_t stream, int64_t m, int64_t n, float const* lo, int64_t ldl,
+                            double* hi, int64_t ldh, bool accumulate)
 {
     if (m <= 0 || n <= 0) return cudaSuccess;
     if (!fits(m, n)) return cudaErrorInvalidValue;

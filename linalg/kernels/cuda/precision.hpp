@@ -17,11 +17,11 @@ namespace tessera::la::kernels::cuda {
 /// lo = hi rounded (m x n); *overflow (device memory) is set to 1 when an entry is beyond
 /// single's largest finite value or NaN, as dlag2s's info, and left alone otherwise. Queued on
 /// `stream`; returns the launch's status.
-cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double const* hi, int64_t ldh, float* lo,
-                            int64_t ldl, int* overflow);
+cudaError_t round_to_single(cudaStream_t stream, int64_t m, int64_t n, double const* hi,
+                            int64_t ldh, float* lo, int64_t ldl, int* overflow);
 
 /// hi = lo widened, or hi = hi + lo widened when `accumulate` (m x n).
-cudaError_t widen_to_double(cudaStream_t stream, int64_t m, int64_t n, float const* lo, int64_t ldl, double* hi,
-                            int64_t ldh, bool accumulate);
+cudaError_t widen_to_double(cudaStream_t stream, int64_t m, int64_t n, float const* lo, int64_t ldl,
+                            double* hi, int64_t ldh, bool accumulate);
 
 }  // namespace tessera::la::kernels::cuda

@@ -65,28 +65,30 @@ void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> co
     for (SwapPiece const& p : in_order(pieces, order))
         for (std::size_t c = 0; c < widths.size(); ++c)
             if (widths[c] > 0)
-                rt::cuda_check(swap_rows(ctx.stream, sizeof(T), list + c * rows, int64_t(rows), nb, widths[c], p.ipiv,
-                                         p.count, p.first, column_first, order == cpu::SwapOrder::forward),
+                rt::cuda_check(swap_rows(ctx.stream, sizeof(T), list + c * rows, int64_t(rows), nb,
+                                         widths[c], p.ipiv, p.count, p.first, column_first,
+                                         order == cpu::SwapOrder::forward),
                                "swap_rows_kernel");
 }
 
 template <Scalar T>
-void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> const> tiles, int64_t nb, int64_t m,
-                        std::span<SwapPiece const> pieces, cpu::SwapOrder order)
+void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> const> tiles,
+                        int64_t nb, int64_t m, std::span<SwapPiece const> pieces,
+                        cpu::SwapOrder order)
 {
     if (tiles.empty() || m == 0 || pieces.empty()) return;
     DeviceTile const* list = tiles_on_gpu(ctx, tiles.size(), [&](std::size_t i) {
         return DeviceTile{tiles[i].ptr, tiles[i].ld};
     });
     for (SwapPiece const& p : in_order(pieces, order))
-        rt::cuda_check(swap_columns(ctx.stream, sizeof(T), list, int64_t(tiles.size()), nb, m, p.ipiv, p.count,
-                                    p.first, order == cpu::SwapOrder::forward),
+        rt::cuda_check(swap_columns(ctx.stream, sizeof(T), list, int64_t(tiles.size()), nb, m,
+                                    p.ipiv, p.count, p.first, order == cpu::SwapOrder::forward),
                        "swap_columns_kernel");
 }
 
 template <Scalar T>
-void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t n, int64_t* ipiv,
-                 int64_t shift, std::function<void(int64_t)> report)
+void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t n,
+                 int64_t* ipiv, int64_t shift, std::function<void(int64_t)> report)
 {
     int64_t m = 0;
     for (auto const& t : tiles) m += t.rows;
@@ -96,7 +98,8 @@ void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const>
     constexpr std::size_t align = 256;
     const std::size_t solver = getrf_workspace_bytes<T>(ctx, m, n, tiles[0].ptr, m);
     const std::size_t panel_bytes = (std::size_t(m * n) * sizeof(T) + align - 1) / align * align;
-    auto* ws = static_cast<std::byte*>(ctx.workspace(solver + panel_bytes + std::size_t(k) * sizeof(int)));
+    auto* ws =
+        static_cast<std::byte*>(ctx.workspace(solver + panel_bytes + std::size_t(k) * sizeof(int)));
     T* panel = reinterpret_cast<T*>(ws + solver);
     int* pivots = reinterpret_cast<int*>(ws + solver + panel_bytes);
     // each tile's rows to their place in the panel, and back after
@@ -104,13 +107,14 @@ void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const>
         int64_t row = 0;
         for (auto const& t : tiles) {
             T* in_panel = panel + row;
-            const std::size_t panel_pitch = std::size_t(m) * sizeof(T), tile_pitch = std::size_t(t.ld) * sizeof(T);
+            const std::size_t panel_pitch = std::size_t(m) * sizeof(T),
+                              tile_pitch = std::size_t(t.ld) * sizeof(T);
             const std::size_t width = std::size_t(t.rows) * sizeof(T);
             const cudaError_t e =
-                gather ? cudaMemcpy2DAsync(in_panel, panel_pitch, t.ptr, tile_pitch, width, std::size_t(n),
-                                           cudaMemcpyDeviceToDevice, ctx.stream)
-                       : cudaMemcpy2DAsync(t.ptr, tile_pitch, in_panel, panel_pitch, width, std::size_t(n),
-                                           cudaMemcpyDeviceToDevice, ctx.stream);
+                gather ? cudaMemcpy2DAsync(in_panel, panel_pitch, t.ptr, tile_pitch, width,
+                                           std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream)
+                       : cudaMemcpy2DAsync(t.ptr, tile_pitch, in_panel, panel_pitch, width,
+                                           std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream);
             rt::cuda_check(e, "cudaMemcpy2DAsync (the panel's tiles)");
             row += t.rows;
         }
@@ -122,23 +126,25 @@ void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const>
 }
 
 template <Scalar T>
-void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* l, int64_t ldl,
-                bool diagonal)
+void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* l,
+                int64_t ldl, bool diagonal)
 {
     const T one(1);
     rt::cuda_check(cuda::take_lower(ctx.stream, sizeof(T), m, n, a, lda, l, ldl, diagonal, &one),
                    "take_lower_kernel");
 }
 
-#define TESSERA_INSTANTIATE_TILE_LU(T)                                                                             \
-    template void apply_row_swaps<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>,                  \
-                                     std::span<int64_t const>, int64_t, std::span<SwapPiece const>, int64_t,        \
-                                     cpu::SwapOrder);                                                               \
-    template void apply_column_swaps<T>(rt::CudaContext const&, std::span<cpu::RowTile<T> const>, int64_t, int64_t, \
-                                        std::span<SwapPiece const>, cpu::SwapOrder);                               \
-    template void take_lower<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, T*, int64_t, bool);         \
-    template void getrf_panel<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>, int64_t, int64_t*,    \
-                                 int64_t, std::function<void(int64_t)>);
+#define TESSERA_INSTANTIATE_TILE_LU(T)                                                             \
+    template void apply_row_swaps<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>,  \
+                                     std::span<int64_t const>, int64_t,                            \
+                                     std::span<SwapPiece const>, int64_t, cpu::SwapOrder);         \
+    template void apply_column_swaps<T>(rt::CudaContext const&, std::span<cpu::RowTile<T> const>,  \
+                                        int64_t, int64_t, std::span<SwapPiece const>,              \
+                                        cpu::SwapOrder);                                           \
+    template void take_lower<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, T*,         \
+                                int64_t, bool);                                                    \
+    template void getrf_panel<T>(rt::CudaContext const&, std::span<cpu::ColumnTile<T> const>,      \
+                                 int64_t, int64_t*, int64_t, std::function<void(int64_t)>);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_TILE_LU)
 #undef TESSERA_INSTANTIATE_TILE_LU
 

@@ -39,8 +39,9 @@ void apply_row_swaps(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> co
 /// apply_column_swaps of the CPU kernel, for several pieces, on the tile row `tiles` (nb
 /// columns each but the last, height m); the order as above.
 template <Scalar T>
-void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> const> tiles, int64_t nb, int64_t m,
-                        std::span<SwapPiece const> pieces, cpu::SwapOrder order);
+void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> const> tiles,
+                        int64_t nb, int64_t m, std::span<SwapPiece const> pieces,
+                        cpu::SwapOrder order);
 
 /// getrf_panel of the CPU kernel on a GPU: the panel (the tiles of nb rows each but the last,
 /// width n, M rows in all) gathered into the workspace, factored by cuSOLVER's getrf with
@@ -48,13 +49,13 @@ void apply_column_swaps(rt::CudaContext const& ctx, std::span<cpu::RowTile<T> co
 /// as rows of the whole matrix from 1 (the panel's own plus `shift`), and `report` the first
 /// zero pivot (from 1 in the panel), once the stream is done.
 template <Scalar T>
-void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t n, int64_t* ipiv,
-                 int64_t shift, std::function<void(int64_t)> report);
+void getrf_panel(rt::CudaContext const& ctx, std::span<cpu::ColumnTile<T> const> tiles, int64_t n,
+                 int64_t* ipiv, int64_t shift, std::function<void(int64_t)> report);
 
 /// getri's split of the m x n tile A (see cl::take_lower_tile): L takes its part of the unit
 /// lower triangle, which becomes zero in A.
 template <Scalar T>
-void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* l, int64_t ldl,
-                bool diagonal);
+void take_lower(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* l,
+                int64_t ldl, bool diagonal);
 
 }  // namespace tessera::la::kernels::cuda

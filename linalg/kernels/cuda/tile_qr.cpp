@@ -32,11 +32,13 @@ namespace {
 
 /// dst = src, m x n, both on the device, queued on the stream.
 template <Scalar T>
-void copy(rt::CudaContext const& ctx, int64_t m, int64_t n, T const* src, int64_t lds, T* dst, int64_t ldd)
+void copy(rt::CudaContext const& ctx, int64_t m, int64_t n, T const* src, int64_t lds, T* dst,
+          int64_t ldd)
 {
     if (m == 0 || n == 0) return;
-    rt::cuda_check(cudaMemcpy2DAsync(dst, std::size_t(ldd) * sizeof(T), src, std::size_t(lds) * sizeof(T),
-                                     std::size_t(m) * sizeof(T), std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream),
+    rt::cuda_check(cudaMemcpy2DAsync(dst, std::size_t(ldd) * sizeof(T), src,
+                                     std::size_t(lds) * sizeof(T), std::size_t(m) * sizeof(T),
+                                     std::size_t(n), cudaMemcpyDeviceToDevice, ctx.stream),
                    "cudaMemcpy2DAsync (the tile QR's workspace)");
 }
 
@@ -48,20 +50,21 @@ int64_t block_at(int64_t step, int64_t blocks, bool first_block_first)
 
 }  // namespace
 
-template <Scalar T>
-std::size_t gemqrt_workspace_bytes(Side side, int64_t m, int64_t n, int64_t ib)
+template <Scalar T> std::size_t gemqrt_workspace_bytes(Side side, int64_t m, int64_t n, int64_t ib)
 {
     return sizeof(T) * std::size_t(side == Side::left ? ib * n : m * ib);
 }
 
 template <Scalar T>
-void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t ib, T const* v,
-            int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc, void* workspace)
+void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k,
+            int64_t ib, T const* v, int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc,
+            void* workspace)
 {
     if (m == 0 || n == 0 || k == 0) return;
     const bool left = side == Side::left, adjoint = op != Op::notrans;
     const Op ct = Op::conjtrans, tri = adjoint ? Op::conjtrans : Op::notrans;  // T^H or T
-    T* w = static_cast<T*>(workspace ? workspace : ctx.workspace(gemqrt_workspace_bytes<T>(side, m, n, ib)));
+    T* w = static_cast<T*>(workspace ? workspace
+                                     : ctx.workspace(gemqrt_workspace_bytes<T>(side, m, n, ib)));
     const int64_t blocks = (k + ib - 1) / ib, order = left ? m : n;
     for (int64_t step = 0; step < blocks; ++step) {
         const int64_t j = block_at(step, blocks, left == adjoint);
@@ -76,14 +79,17 @@ void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, 
             trmm<T>(ctx, Side::left, Uplo::lower, ct, Diag::unit, kb, n, T(1), v1, ldv, w, kb);
             gemm<T>(ctx, ct, Op::notrans, kb, n, rest, T(1), v2, ldv, c2, ldc, T(1), w, kb);
             trmm<T>(ctx, Side::left, Uplo::upper, tri, Diag::nonunit, kb, n, T(1), tj, ldt, w, kb);
-            gemm<T>(ctx, Op::notrans, Op::notrans, rest, n, kb, T(-1), v2, ldv, w, kb, T(1), c2, ldc);
-            trmm<T>(ctx, Side::left, Uplo::lower, Op::notrans, Diag::unit, kb, n, T(1), v1, ldv, w, kb);
+            gemm<T>(ctx, Op::notrans, Op::notrans, rest, n, kb, T(-1), v2, ldv, w, kb, T(1), c2,
+                    ldc);
+            trmm<T>(ctx, Side::left, Uplo::lower, Op::notrans, Diag::unit, kb, n, T(1), v1, ldv, w,
+                    kb);
             geam<T>(ctx, kb, n, T(1), c1, ldc, T(-1), w, kb, c1, ldc);
         } else {
             T* c1 = c + r0 * ldc;
             T* c2 = c1 + kb * ldc;
             copy(ctx, m, kb, c1, ldc, w, m);
-            trmm<T>(ctx, Side::right, Uplo::lower, Op::notrans, Diag::unit, m, kb, T(1), v1, ldv, w, m);
+            trmm<T>(ctx, Side::right, Uplo::lower, Op::notrans, Diag::unit, m, kb, T(1), v1, ldv, w,
+                    m);
             gemm<T>(ctx, Op::notrans, Op::notrans, m, kb, rest, T(1), c2, ldc, v2, ldv, T(1), w, m);
             trmm<T>(ctx, Side::right, Uplo::upper, tri, Diag::nonunit, m, kb, T(1), tj, ldt, w, m);
             gemm<T>(ctx, Op::notrans, ct, m, rest, kb, T(-1), w, m, v2, ldv, T(1), c2, ldc);
@@ -94,8 +100,9 @@ void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, 
 }
 
 template <Scalar T>
-void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_t ib,
-            T const* v, int64_t ldv, T const* t, int64_t ldt, T* a, int64_t lda, T* b, int64_t ldb)
+void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k,
+            int64_t l, int64_t ib, T const* v, int64_t ldv, T const* t, int64_t ldt, T* a,
+            int64_t lda, T* b, int64_t ldb)
 {
     if (m == 0 || n == 0 || k == 0) return;
     const bool left = side == Side::left, adjoint = op != Op::notrans;
@@ -107,9 +114,11 @@ void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, 
     if (l > 0) {  // V with explicit zeros: rows [0, rows - l) full, then an upper trapezoid
         T* full = w + w_count;
         const int64_t top = rows - l;
-        rt::cuda_check(cudaMemsetAsync(full, 0, sizeof(T) * v_count, ctx.stream), "cudaMemsetAsync (V's zeros)");
+        rt::cuda_check(cudaMemsetAsync(full, 0, sizeof(T) * v_count, ctx.stream),
+                       "cudaMemsetAsync (V's zeros)");
         copy(ctx, top, k, v, ldv, full, rows);
-        rt::cuda_check(copy_triangle(ctx.stream, false, std::min(l, k), sizeof(T), v + top, ldv, full + top, rows),
+        rt::cuda_check(copy_triangle(ctx.stream, false, std::min(l, k), sizeof(T), v + top, ldv,
+                                     full + top, rows),
                        "copy_triangle_kernel launch");
         if (k > l) copy(ctx, l, k - l, v + top + l * ldv, ldv, full + top + l * rows, rows);
         v = full;
@@ -140,8 +149,9 @@ void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, 
 }
 
 template <Scalar T>
-void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op, std::span<GridTile<T const> const> v, int64_t k,
-                  T const* t, int64_t ldt, std::span<GridTile<T> const> c, std::size_t grid_m)
+void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op,
+                  std::span<GridTile<T const> const> v, int64_t k, T const* t, int64_t ldt,
+                  std::span<GridTile<T> const> c, std::size_t grid_m)
 {
     if (v.empty() || c.empty() || k == 0) return;
     const std::size_t grid_n = c.size() / grid_m;
@@ -149,8 +159,10 @@ void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op, std::span<GridTi
     for (auto const& tile : v) length += tile.rows;
     for (std::size_t a = 0; a < grid_m; ++a) m += c[a].rows;
     for (std::size_t b = 0; b < grid_n; ++b) n += c[b * grid_m].cols;
-    const std::size_t v_bytes = sizeof(T) * std::size_t(length * k), c_bytes = sizeof(T) * std::size_t(m * n);
-    auto* base = static_cast<char*>(ctx.workspace(v_bytes + c_bytes + gemqrt_workspace_bytes<T>(side, m, n, k)));
+    const std::size_t v_bytes = sizeof(T) * std::size_t(length * k),
+                      c_bytes = sizeof(T) * std::size_t(m * n);
+    auto* base = static_cast<char*>(
+        ctx.workspace(v_bytes + c_bytes + gemqrt_workspace_bytes<T>(side, m, n, k)));
     T* vw = reinterpret_cast<T*>(base);
     T* cw = reinterpret_cast<T*>(base + v_bytes);
     int64_t row = 0;
@@ -165,8 +177,10 @@ void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op, std::span<GridTi
             for (std::size_t a = 0; a < grid_m; ++a) {
                 GridTile<T> const& tile = c[a + b * grid_m];
                 T* at = cw + r + column * m;
-                if (gather) copy(ctx, tile.rows, tile.cols, tile.ptr, tile.ld, at, m);
-                else copy(ctx, tile.rows, tile.cols, at, m, tile.ptr, tile.ld);
+                if (gather)
+                    copy(ctx, tile.rows, tile.cols, tile.ptr, tile.ld, at, m);
+                else
+                    copy(ctx, tile.rows, tile.cols, at, m, tile.ptr, tile.ld);
                 r += tile.rows;
             }
             column += c[b * grid_m].cols;
@@ -177,14 +191,16 @@ void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op, std::span<GridTi
     place(false);
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                  \
-    template std::size_t gemqrt_workspace_bytes<T>(Side, int64_t, int64_t, int64_t);                           \
-    template void gemqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t, T const*,   \
-                            int64_t, T const*, int64_t, T*, int64_t, void*);                                    \
-    template void gemqrt_tiles<T>(rt::CudaContext const&, Side, Op, std::span<GridTile<T const> const>,       \
-                                  int64_t, T const*, int64_t, std::span<GridTile<T> const>, std::size_t);      \
-    template void tpmqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t, int64_t,     \
-                            T const*, int64_t, T const*, int64_t, T*, int64_t, T*, int64_t);
+#define TESSERA_INSTANTIATE(T)                                                                     \
+    template std::size_t gemqrt_workspace_bytes<T>(Side, int64_t, int64_t, int64_t);               \
+    template void gemqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t,  \
+                            T const*, int64_t, T const*, int64_t, T*, int64_t, void*);             \
+    template void gemqrt_tiles<T>(rt::CudaContext const&, Side, Op,                                \
+                                  std::span<GridTile<T const> const>, int64_t, T const*, int64_t,  \
+                                  std::span<GridTile<T> const>, std::size_t);                      \
+    template void tpmqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t,  \
+                            int64_t, T const*, int64_t, T const*, int64_t, T*, int64_t, T*,        \
+                            int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -20,15 +20,14 @@ namespace tessera::la::kernels::cuda {
 /// `workspace`: gemqrt_workspace_bytes of GPU memory from the caller's own request of
 /// ctx.workspace, or null to ask ctx for it.
 template <Scalar T>
-void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t ib, T const* v,
-            int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc, void* workspace = nullptr);
-template <Scalar T>
-std::size_t gemqrt_workspace_bytes(Side side, int64_t m, int64_t n, int64_t ib);
+void gemqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k,
+            int64_t ib, T const* v, int64_t ldv, T const* t, int64_t ldt, T* c, int64_t ldc,
+            void* workspace = nullptr);
+template <Scalar T> std::size_t gemqrt_workspace_bytes(Side side, int64_t m, int64_t n, int64_t ib);
 
 /// One tile of a grid on the GPU: rows x cols, column-major with leading dimension ld (T may
 /// be const).
-template <class T>
-struct GridTile {
+template <class T> struct GridTile {
     T* ptr;
     int64_t rows, cols, ld;
 };
@@ -37,14 +36,16 @@ struct GridTile {
 /// c of C's tiles (tile (a, b) at c[a + b grid_m]) are gathered into the workspace, updated
 /// there, and C's tiles written back (the compact QR's block updates).
 template <Scalar T>
-void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op, std::span<GridTile<T const> const> v, int64_t k,
-                  T const* t, int64_t ldt, std::span<GridTile<T> const> c, std::size_t grid_m);
+void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op,
+                  std::span<GridTile<T const> const> v, int64_t k, T const* t, int64_t ldt,
+                  std::span<GridTile<T> const> c, std::size_t grid_m);
 
 /// [A; B] = op(Q) [A; B] (left: A k x n, B m x n, V m x k) or [A B] = [A B] op(Q) (right: A
 /// m x k, B m x n, V n x k), Q from tpqrt's reflectors in v, whose last l rows are upper
 /// trapezoidal (what lies below is not read), and their ib x k factors in t: LAPACK's tpmqrt.
 template <Scalar T>
-void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k, int64_t l, int64_t ib,
-            T const* v, int64_t ldv, T const* t, int64_t ldt, T* a, int64_t lda, T* b, int64_t ldb);
+void tpmqrt(rt::CudaContext const& ctx, Side side, Op op, int64_t m, int64_t n, int64_t k,
+            int64_t l, int64_t ib, T const* v, int64_t ldv, T const* t, int64_t ldt, T* a,
+            int64_t lda, T* b, int64_t ldb);
 
 }  // namespace tessera::la::kernels::cuda

@@ -26,7 +26,10 @@ public:
 };
 }  // namespace
 
-std::unique_ptr<Driver> make_cpu_driver() { return std::make_unique<CpuDriver>(); }
+std::unique_ptr<Driver> make_cpu_driver()
+{
+    return std::make_unique<CpuDriver>();
+}
 
 void worker_loop(RuntimeImpl& rt, WorkerId w)
 {

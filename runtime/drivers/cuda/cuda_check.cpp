@@ -11,36 +11,54 @@ namespace {
 [[noreturn]] void fail(std::string_view what, std::string const& status)
 {
     int device = -1;
-    std::string where = cudaGetDevice(&device) == cudaSuccess ? " (device " + std::to_string(device) + ")" : "";
+    std::string where =
+        cudaGetDevice(&device) == cudaSuccess ? " (device " + std::to_string(device) + ")" : "";
     throw DeviceError(std::string(what) + ": " + status + where);
 }
 
 char const* cusolver_name(cusolverStatus_t s)
 {
     switch (s) {
-        case CUSOLVER_STATUS_NOT_INITIALIZED: return "CUSOLVER_STATUS_NOT_INITIALIZED";
-        case CUSOLVER_STATUS_ALLOC_FAILED: return "CUSOLVER_STATUS_ALLOC_FAILED";
-        case CUSOLVER_STATUS_INVALID_VALUE: return "CUSOLVER_STATUS_INVALID_VALUE";
-        case CUSOLVER_STATUS_ARCH_MISMATCH: return "CUSOLVER_STATUS_ARCH_MISMATCH";
-        case CUSOLVER_STATUS_EXECUTION_FAILED: return "CUSOLVER_STATUS_EXECUTION_FAILED";
-        case CUSOLVER_STATUS_INTERNAL_ERROR: return "CUSOLVER_STATUS_INTERNAL_ERROR";
-        case CUSOLVER_STATUS_NOT_SUPPORTED: return "CUSOLVER_STATUS_NOT_SUPPORTED";
-        default: return "cuSOLVER status";
+    case CUSOLVER_STATUS_NOT_INITIALIZED:
+        return "CUSOLVER_STATUS_NOT_INITIALIZED";
+    case CUSOLVER_STATUS_ALLOC_FAILED:
+        return "CUSOLVER_STATUS_ALLOC_FAILED";
+    case CUSOLVER_STATUS_INVALID_VALUE:
+        return "CUSOLVER_STATUS_INVALID_VALUE";
+    case CUSOLVER_STATUS_ARCH_MISMATCH:
+        return "CUSOLVER_STATUS_ARCH_MISMATCH";
+    case CUSOLVER_STATUS_EXECUTION_FAILED:
+        return "CUSOLVER_STATUS_EXECUTION_FAILED";
+    case CUSOLVER_STATUS_INTERNAL_ERROR:
+        return "CUSOLVER_STATUS_INTERNAL_ERROR";
+    case CUSOLVER_STATUS_NOT_SUPPORTED:
+        return "CUSOLVER_STATUS_NOT_SUPPORTED";
+    default:
+        return "cuSOLVER status";
     }
 }
 
 char const* cufft_name(cufftResult s)
 {
     switch (s) {
-        case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
-        case CUFFT_ALLOC_FAILED: return "CUFFT_ALLOC_FAILED";
-        case CUFFT_INVALID_VALUE: return "CUFFT_INVALID_VALUE";
-        case CUFFT_INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
-        case CUFFT_EXEC_FAILED: return "CUFFT_EXEC_FAILED";
-        case CUFFT_SETUP_FAILED: return "CUFFT_SETUP_FAILED";
-        case CUFFT_INVALID_SIZE: return "CUFFT_INVALID_SIZE";
-        case CUFFT_NOT_SUPPORTED: return "CUFFT_NOT_SUPPORTED";
-        default: return "cuFFT result";
+    case CUFFT_INVALID_PLAN:
+        return "CUFFT_INVALID_PLAN";
+    case CUFFT_ALLOC_FAILED:
+        return "CUFFT_ALLOC_FAILED";
+    case CUFFT_INVALID_VALUE:
+        return "CUFFT_INVALID_VALUE";
+    case CUFFT_INTERNAL_ERROR:
+        return "CUFFT_INTERNAL_ERROR";
+    case CUFFT_EXEC_FAILED:
+        return "CUFFT_EXEC_FAILED";
+    case CUFFT_SETUP_FAILED:
+        return "CUFFT_SETUP_FAILED";
+    case CUFFT_INVALID_SIZE:
+        return "CUFFT_INVALID_SIZE";
+    case CUFFT_NOT_SUPPORTED:
+        return "CUFFT_NOT_SUPPORTED";
+    default:
+        return "cuFFT result";
     }
 }
 }  // namespace
@@ -57,7 +75,8 @@ void cuda_check(cublasStatus_t status, std::string_view what)
 {
     if (status == CUBLAS_STATUS_SUCCESS) [[likely]]
         return;
-    fail(what, std::string(cublasGetStatusName(status)) + " (" + cublasGetStatusString(status) + ")");
+    fail(what,
+         std::string(cublasGetStatusName(status)) + " (" + cublasGetStatusString(status) + ")");
 }
 
 void cuda_check(cusolverStatus_t status, std::string_view what)

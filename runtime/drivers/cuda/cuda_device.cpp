@@ -74,7 +74,10 @@ std::vector<CudaDeviceInfo> find_cuda_devices(int limit)
     return found;
 }
 
-std::unique_ptr<DeviceBackend> open_cuda_device(int ordinal) { return std::make_unique<CudaDevice>(ordinal); }
+std::unique_ptr<DeviceBackend> open_cuda_device(int ordinal)
+{
+    return std::make_unique<CudaDevice>(ordinal);
+}
 
 void connect_cuda_peers(std::vector<DeviceBackend*> const& devices)
 {
@@ -84,7 +87,8 @@ void connect_cuda_peers(std::vector<DeviceBackend*> const& devices)
             auto& from = static_cast<CudaDevice&>(*a);
             auto& to = static_cast<CudaDevice&>(*b);
             int can = 0;
-            if (cudaDeviceCanAccessPeer(&can, from.ordinal(), to.ordinal()) != cudaSuccess || !can) continue;
+            if (cudaDeviceCanAccessPeer(&can, from.ordinal(), to.ordinal()) != cudaSuccess || !can)
+                continue;
             DeviceGuard on(from.ordinal());
             cudaError_t s = cudaDeviceEnablePeerAccess(to.ordinal(), 0);
             if (s == cudaErrorPeerAccessAlreadyEnabled) s = cudaSuccess;
@@ -113,7 +117,8 @@ DeviceGuard::DeviceGuard(int device) noexcept
 DeviceGuard::~DeviceGuard()
 {
     int now = -1;
-    if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_) (void)cudaSetDevice(previous_);
+    if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_)
+        (void)cudaSetDevice(previous_);
 }
 
 // ---- CudaDevice --------------------------------------------------------------------------------
@@ -130,9 +135,11 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
             cuda_check(cudaStreamCreateWithFlags(&copy_announcers_[path], cudaStreamNonBlocking),
                        "cudaStreamCreate (copy ends)");
             for (cudaEvent_t& done : copies_done_[path])
-                cuda_check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "cudaEventCreate (copies)");
+                cuda_check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming),
+                           "cudaEventCreate (copies)");
         }
-        cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate (worker)");
+        cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+                   "cudaStreamCreate (worker)");
         int pools = 0;
         cuda_check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal),
                    "cudaDeviceGetAttribute (memory pools)");
@@ -148,9 +155,11 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
             props.location.id = ordinal;
             cuda_check(cudaMemPoolCreate(&node_pool_, &props), "cudaMemPoolCreate");
             uint64_t threshold = 0;
-            cuda_check(cudaMemPoolSetAttribute(node_pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
-                       "cudaMemPoolSetAttribute (release threshold)");
-            cuda_check(cudaStreamCreateWithFlags(&memory_stream_, cudaStreamNonBlocking), "cudaStreamCreate (memory)");
+            cuda_check(
+                cudaMemPoolSetAttribute(node_pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
+                "cudaMemPoolSetAttribute (release threshold)");
+            cuda_check(cudaStreamCreateWithFlags(&memory_stream_, cudaStreamNonBlocking),
+                       "cudaStreamCreate (memory)");
         }
         cuda_check(cublasCreate(&cublas_), "cublasCreate");
         cuda_check(cublasSetStream(cublas_, stream_), "cublasSetStream");
@@ -161,14 +170,17 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
         cuda_check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal),
                    "cudaDeviceGetAttribute (compute capability)");
         cublas_workspace_bytes_ = std::size_t(major >= 9 ? 32 : 4) << 20;
-        cuda_check(cudaMalloc(&cublas_workspace_, cublas_workspace_bytes_), "cudaMalloc (cuBLAS workspace)");
-        cuda_check(cublasSetWorkspace(cublas_, cublas_workspace_, cublas_workspace_bytes_), "cublasSetWorkspace");
+        cuda_check(cudaMalloc(&cublas_workspace_, cublas_workspace_bytes_),
+                   "cudaMalloc (cuBLAS workspace)");
+        cuda_check(cublasSetWorkspace(cublas_, cublas_workspace_, cublas_workspace_bytes_),
+                   "cublasSetWorkspace");
         cuda_check(cusolverDnCreate(&cusolver_), "cusolverDnCreate");
         cuda_check(cusolverDnSetStream(cusolver_, stream_), "cusolverDnSetStream");
         for (CudaTaskSlot& s : slots_) {
             cuda_check(cudaEventCreate(&s.start), "cudaEventCreate (task start)");
             cuda_check(cudaEventCreate(&s.end), "cudaEventCreate (task end)");
-            cuda_check(cudaHostAlloc(&s.host_scratch, CudaContext::host_scratch_bytes, cudaHostAllocPortable),
+            cuda_check(cudaHostAlloc(&s.host_scratch, CudaContext::host_scratch_bytes,
+                                     cudaHostAllocPortable),
                        "cudaHostAlloc (task scratch)");
             s.device = this;
             s.context = CudaContext{};
@@ -184,7 +196,10 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal)
     }
 }
 
-CudaDevice::~CudaDevice() { release(); }
+CudaDevice::~CudaDevice()
+{
+    release();
+}
 
 void CudaDevice::release() noexcept
 {
@@ -247,8 +262,8 @@ void* CudaDevice::allocate(std::size_t bytes)
     DeviceGuard on(ordinal_);
     on.check();
     void* p = nullptr;
-    cudaError_t status =
-        node_pool_ ? cudaMallocFromPoolAsync(&p, bytes, node_pool_, memory_stream_) : cudaMalloc(&p, bytes);
+    cudaError_t status = node_pool_ ? cudaMallocFromPoolAsync(&p, bytes, node_pool_, memory_stream_)
+                                    : cudaMalloc(&p, bytes);
     if (status == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();  // out of memory is not sticky: the node evicts and retries
         return nullptr;
@@ -295,7 +310,8 @@ void CudaDevice::enqueue_copy(TransferRequest const& r, cudaStream_t s)
     for (int64_t k = 0; k < sl.nz; ++k)
         cuda_check(cudaMemcpy2DAsync(dst + std::size_t(k * dl.ldz) * es, std::size_t(dl.ld) * es,
                                      src + std::size_t(k * sl.ldz) * es, std::size_t(sl.ld) * es,
-                                     std::size_t(sl.nx) * es, std::size_t(sl.ny), cudaMemcpyDefault, s),
+                                     std::size_t(sl.nx) * es, std::size_t(sl.ny), cudaMemcpyDefault,
+                                     s),
                    "cudaMemcpy2DAsync");
 }
 
@@ -314,7 +330,8 @@ void CUDART_CB announce_copy_end(cudaStream_t, cudaError_t, void* announcement)
 }
 }  // namespace
 
-void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned slot, std::function<void()> ended)
+void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned slot,
+                            std::function<void()> ended)
 {
     DeviceGuard on(ordinal_);
     on.check();
@@ -330,7 +347,8 @@ void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned sl
             std::lock_guard lock(announcements_m_);
             ++announcements_pending_;
         }
-        if (const cudaError_t e = cudaStreamAddCallback(announcer, announce_copy_end, announce.get(), 0)) {
+        if (const cudaError_t e =
+                cudaStreamAddCallback(announcer, announce_copy_end, announce.get(), 0)) {
             announcement_made();  // never to be called
             cuda_check(e, "cudaStreamAddCallback (copy end)");
         }
@@ -346,7 +364,8 @@ void CudaDevice::start_copy(TransferRequest const& r, CopyPath path, unsigned sl
 void CudaDevice::finish_copy(CopyPath path, unsigned slot)
 {
     // the copy has ended: the event answers at once, with the copy's error if it failed
-    cuda_check(cudaEventSynchronize(copies_done_[std::size_t(path)][slot]), "copy to or from the GPU");
+    cuda_check(cudaEventSynchronize(copies_done_[std::size_t(path)][slot]),
+               "copy to or from the GPU");
 }
 
 bool CudaDevice::copy_has_ended(CopyPath path, unsigned slot) noexcept
@@ -370,9 +389,11 @@ void CudaDevice::await_announcements() noexcept
     // for through the streams. Bounded: a driver that never calls back must not hang the
     // runtime's shutdown.
     std::unique_lock lock(announcements_m_);
-    if (!announcements_made_.wait_for(lock, std::chrono::seconds(10), [&] { return announcements_pending_ == 0; }))
-        std::fprintf(stderr, "tessera: CUDA device %d: %u copy-end callbacks still pending at shutdown\n", ordinal_,
-                     announcements_pending_);
+    if (!announcements_made_.wait_for(lock, std::chrono::seconds(10),
+                                      [&] { return announcements_pending_ == 0; }))
+        std::fprintf(stderr,
+                     "tessera: CUDA device %d: %u copy-end callbacks still pending at shutdown\n",
+                     ordinal_, announcements_pending_);
 }
 
 void CudaDevice::copy_now(TransferRequest const& r)
@@ -417,13 +438,15 @@ void* CudaDevice::workspace(std::size_t bytes)
     workspace_ = nullptr;
     workspace_bytes_ = 0;
     auto try_allocate = [&](std::size_t n) {
-        cudaError_t status = memory_pools_ ? cudaMallocAsync(&workspace_, n, stream_) : cudaMalloc(&workspace_, n);
+        cudaError_t status =
+            memory_pools_ ? cudaMallocAsync(&workspace_, n, stream_) : cudaMalloc(&workspace_, n);
         if (status == cudaErrorMemoryAllocation) {
             (void)cudaGetLastError();  // not sticky
             workspace_ = nullptr;
             return false;
         }
-        cuda_check(status, memory_pools_ ? "cudaMallocAsync (workspace)" : "cudaMalloc (workspace)");
+        cuda_check(status,
+                   memory_pools_ ? "cudaMallocAsync (workspace)" : "cudaMalloc (workspace)");
         workspace_bytes_ = n;
         return true;
     };
@@ -437,7 +460,8 @@ void* CudaDevice::workspace(std::size_t bytes)
 
 cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType type)
 {
-    require(rank >= 1 && rank <= 3 && batch >= 1, "CudaContext::fft_plan: rank must be 1 to 3 and batch positive");
+    require(rank >= 1 && rank <= 3 && batch >= 1,
+            "CudaContext::fft_plan: rank must be 1 to 3 and batch positive");
     std::vector<int> key{rank, batch, int(type)};
     key.insert(key.end(), n, n + rank);
     if (auto it = plans_.find(key); it != plans_.end()) return it->second;
@@ -448,7 +472,8 @@ cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType ty
     auto make = [&](cufftHandle& plan) {
         cuda_check(cufftCreate(&plan), "cufftCreate");
         std::size_t work = 0;
-        cufftResult r = cufftMakePlanMany(plan, rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work);
+        cufftResult r =
+            cufftMakePlanMany(plan, rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work);
         if (r == CUFFT_SUCCESS) r = cufftSetStream(plan, stream_);
         if (r != CUFFT_SUCCESS) cufftDestroy(plan);
         // cuFFT's failed cudaMalloc may be left as this thread's last error, which the
@@ -460,10 +485,12 @@ cufftHandle CudaDevice::fft_plan(int rank, int const* n, int batch, cufftType ty
     cufftResult made = make(plan);
     if (made == CUFFT_ALLOC_FAILED) {
         std::size_t work = 0;
-        cuda_check(cufftEstimateMany(rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work), "cufftEstimateMany");
+        cuda_check(cufftEstimateMany(rank, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work),
+                   "cufftEstimateMany");
         // at least one replica each time: the estimate may be 0, or short of what failed
         bool tasks_completed = false;
-        while (made == CUFFT_ALLOC_FAILED && make_room(std::max<std::size_t>(work, 1), tasks_completed))
+        while (made == CUFFT_ALLOC_FAILED &&
+               make_room(std::max<std::size_t>(work, 1), tasks_completed))
             made = make(plan);
     }
     cuda_check(made, "cufftMakePlanMany");

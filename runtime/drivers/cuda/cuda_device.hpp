@@ -75,7 +75,8 @@ public:
     // ---- DeviceBackend ----
     void* allocate(std::size_t bytes) override;
     void free(void* p) noexcept override;
-    void start_copy(TransferRequest const& r, CopyPath path, unsigned slot, std::function<void()> ended) override;
+    void start_copy(TransferRequest const& r, CopyPath path, unsigned slot,
+                    std::function<void()> ended) override;
     void finish_copy(CopyPath path, unsigned slot) override;
     bool copy_has_ended(CopyPath path, unsigned slot) noexcept override;
     void await_announcements() noexcept override;
@@ -127,7 +128,7 @@ private:
     std::mutex announcements_m_;
     std::condition_variable announcements_made_;
     unsigned announcements_pending_ = 0;
-    cudaStream_t stream_ = nullptr;  // the worker's
+    cudaStream_t stream_ = nullptr;         // the worker's
     cudaMemPool_t node_pool_ = nullptr;     // the node's memory, with memory pools
     cudaStream_t memory_stream_ = nullptr;  // the order of its allocations and frees
     cublasHandle_t cublas_ = nullptr;

@@ -28,9 +28,9 @@ public:
             CudaDeviceInfo const& info = devices_[g];
             std::unique_ptr<DeviceBackend> device = open_cuda_device(info.ordinal);
             opened.push_back(device.get());
-            std::size_t capacity = config.cuda_memory
-                                       ? parse_bytes(*config.cuda_memory, "RuntimeConfig::cuda_memory")
-                                       : info.free_memory / 10 * 9;
+            std::size_t capacity =
+                config.cuda_memory ? parse_bytes(*config.cuda_memory, "RuntimeConfig::cuda_memory")
+                                   : info.free_memory / 10 * 9;
             WorkerInfo w;
             w.arch = Arch::cuda;
             w.memory_node = int(machine.add_node(NodeKind::cuda, capacity, std::move(device)));
@@ -45,7 +45,8 @@ public:
     std::string link_signature(RuntimeConfig const&) const override
     {
         std::ostringstream sig;
-        for (CudaDeviceInfo const& g : devices_) sig << " gpu" << g.ordinal << " '" << g.name << "'";
+        for (CudaDeviceInfo const& g : devices_)
+            sig << " gpu" << g.ordinal << " '" << g.name << "'";
         return sig.str();
     }
 
@@ -62,6 +63,9 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Driver> make_cuda_driver() { return std::make_unique<CudaDriver>(); }
+std::unique_ptr<Driver> make_cuda_driver()
+{
+    return std::make_unique<CudaDriver>();
+}
 
 }  // namespace tessera::rt::detail

@@ -22,16 +22,23 @@ namespace tessera::rt {
 
 // ---- what an implementation may ask of its worker -------------------------------------------
 
-void* CudaContext::workspace(std::size_t bytes) const { return slot_->device->workspace(bytes); }
+void* CudaContext::workspace(std::size_t bytes) const
+{
+    return slot_->device->workspace(bytes);
+}
 
 void* CudaContext::host_scratch(std::size_t bytes) const
 {
     require(bytes <= host_scratch_bytes, "CudaContext::host_scratch: " + std::to_string(bytes) +
-                                             " bytes asked, at most " + std::to_string(host_scratch_bytes));
+                                             " bytes asked, at most " +
+                                             std::to_string(host_scratch_bytes));
     return slot_->host_scratch;
 }
 
-void CudaContext::at_completion(std::function<void()> f) const { slot_->completions.push_back(std::move(f)); }
+void CudaContext::at_completion(std::function<void()> f) const
+{
+    slot_->completions.push_back(std::move(f));
+}
 
 cufftHandle CudaContext::fft_plan(int rank, int const* n, int batch, cufftType type) const
 {
@@ -42,7 +49,10 @@ cufftHandle CudaContext::fft_plan(int rank, int const* n, int batch, cufftType t
 
 namespace tessera::rt::detail {
 
-CudaTaskSlot*& cuda_task_slot(CudaContext& c) noexcept { return c.slot_; }
+CudaTaskSlot*& cuda_task_slot(CudaContext& c) noexcept
+{
+    return c.slot_;
+}
 
 namespace {
 
@@ -91,10 +101,11 @@ public:
         // no other such task here, RuntimeImpl::holds_data_of)
         if (capacity_ && bytes > capacity_) {
             rt_.end(t, w_, -1,
-                    std::make_exception_ptr(Error("task '" + std::string(t->ops->name(t->codelet)) + "' needs " +
-                                                  std::to_string(bytes) + " bytes on CUDA device " +
-                                                  std::to_string(device_.ordinal()) + ", which may hold " +
-                                                  std::to_string(capacity_) + " (TESSERA_CUDA_MEM)")));
+                    std::make_exception_ptr(
+                        Error("task '" + std::string(t->ops->name(t->codelet)) + "' needs " +
+                              std::to_string(bytes) + " bytes on CUDA device " +
+                              std::to_string(device_.ordinal()) + ", which may hold " +
+                              std::to_string(capacity_) + " (TESSERA_CUDA_MEM)")));
             return;
         }
         CudaTaskSlot& s = *free_.back();
@@ -115,10 +126,12 @@ public:
             cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
             KernelArgs args = kernel_args(t, s.data->slots(), &s.context);
             (void)cudaGetLastError();  // a not-ready query of this thread's is not the task's
-            t->ops->run(t->codelet, Arch::cuda, rt_.first_runnable_implementation(t, w_).value_or(0), args);
+            t->ops->run(t->codelet, Arch::cuda,
+                        rt_.first_runnable_implementation(t, w_).value_or(0), args);
             // a kernel of the implementation's own that failed to launch (bad configuration,
             // no image for this GPU) says so only here
-            cuda_check(cudaGetLastError(), "kernel launch in task '" + std::string(t->ops->name(t->codelet)) + "'");
+            cuda_check(cudaGetLastError(),
+                       "kernel launch in task '" + std::string(t->ops->name(t->codelet)) + "'");
             cuda_check(cudaEventRecord(s.end, stream), "cudaEventRecord (task end)");
         } catch (...) {
             s.error = std::current_exception();
@@ -193,8 +206,8 @@ private:
         double seconds = -1;
         if (cudaError_t e = cudaEventSynchronize(s.end); e != cudaSuccess && !s.error) {
             try {
-                cuda_check(e, "task '" + std::string(t->ops->name(t->codelet)) + "' on CUDA device " +
-                                  std::to_string(device_.ordinal()));
+                cuda_check(e, "task '" + std::string(t->ops->name(t->codelet)) +
+                                  "' on CUDA device " + std::to_string(device_.ordinal()));
             } catch (...) {
                 s.error = std::current_exception();
             }
@@ -226,12 +239,13 @@ private:
     WorkerId w_;
     CudaDevice& device_;
     NodeId node_;
-    std::size_t capacity_;            // of the GPU's memory node (0: no limit)
+    std::size_t capacity_;             // of the GPU's memory node (0: no limit)
     std::size_t in_flight_bytes_ = 0;  // the data of the tasks in flight
     bool retired_ = false;
     std::vector<CudaTaskSlot*> free_;
     std::deque<CudaTaskSlot*> in_flight_;
-    CudaTaskSlot* launching_ = nullptr;  // the slot launch() is queuing (make_room may drain meanwhile)
+    CudaTaskSlot* launching_ =
+        nullptr;  // the slot launch() is queuing (make_room may drain meanwhile)
 };
 
 }  // namespace
@@ -239,7 +253,8 @@ private:
 void cuda_worker_loop(RuntimeImpl& rt, WorkerId w, DeviceBackend& backend)
 {
     auto& device = static_cast<CudaDevice&>(backend);
-    if (cudaSetDevice(device.ordinal()) != cudaSuccess) (void)cudaGetLastError();  // launch reports it
+    if (cudaSetDevice(device.ordinal()) != cudaSuccess)
+        (void)cudaGetLastError();  // launch reports it
     CudaWorker worker(rt, w, device);
     for (;;) {
         worker.finish(false);

@@ -38,6 +38,9 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Driver> make_template_driver(unsigned devices) { return std::make_unique<TemplateDriver>(devices); }
+std::unique_ptr<Driver> make_template_driver(unsigned devices)
+{
+    return std::make_unique<TemplateDriver>(devices);
+}
 
 }  // namespace tessera::rt::detail
