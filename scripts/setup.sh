@@ -25,6 +25,7 @@ packages=(
     python3-numpy
     python3-scipy
     doxygen           # the API reference (cmake --build build --target docs) and its test
+    clang-format      # the house format (.clang-format), checked by the test format.clang_format
 )
 
 if [[ ${1:-} == --peers ]]; then
