@@ -66,6 +66,9 @@ public:
     Prediction expected_length_on_cores(Task* t, unsigned size);
     unsigned max_parallelism(Task const* t) const noexcept;
     double expected_transfer(Task* t, WorkerId w);
+    // where a task's data is valid, for the data-aware policies (data_locality.cpp)
+    std::size_t valid_bytes(Task* t, WorkerId w);
+    bool owns_written_data(Task* t, WorkerId w);
     ModelStore& models() noexcept { return models_; }
     BusModel const& bus() const noexcept { return bus_; }
 

@@ -251,6 +251,14 @@ double ReadyTask::expected_transfer(WorkerId w) const
 {
     return t_->rt->expected_transfer(t_, w);
 }
+std::size_t ReadyTask::valid_bytes_on(WorkerId w) const
+{
+    return t_->rt->valid_bytes(t_, w);
+}
+bool ReadyTask::owns_written_data(WorkerId w) const
+{
+    return t_->rt->owns_written_data(t_, w);
+}
 void ReadyTask::set_predicted(double seconds) noexcept
 {
     t_->predicted = seconds;

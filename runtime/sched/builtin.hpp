@@ -12,6 +12,8 @@ std::unique_ptr<Policy> make_prio();
 std::unique_ptr<Policy> make_random();
 std::unique_ptr<Policy> make_ws();
 std::unique_ptr<Policy> make_lws();
+std::unique_ptr<Policy> make_dws();
+std::unique_ptr<Policy> make_law();
 std::unique_ptr<Policy> make_dm();
 std::unique_ptr<Policy> make_dmda();
 std::unique_ptr<Policy> make_dmdas();

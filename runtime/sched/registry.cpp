@@ -93,6 +93,14 @@ PolicyRegistry& policies()
                "locality work stealing: tasks stay on the worker that released them, "
                "priority-ordered; idle workers steal from the closest cores first",
                detail::make_lws);
+        r->add("dws",
+               "data-aware work stealing (seed 001): each ready task to the mailbox of the worker "
+               "whose memory node holds most of its data; mailboxes first, then stealing",
+               detail::make_dws);
+        r->add("law",
+               "locality-aware work stealing (seed 001): each ready task to the mailbox of a "
+               "worker holding a valid copy of what it writes (owner computes), else local",
+               detail::make_law);
         r->add("dm",
                "heft-tm: each task to the worker where it is expected to end first (perf models)",
                detail::make_dm);
@@ -111,6 +119,8 @@ PolicyRegistry& policies()
         r->alias("heft-tmdp", "dmda");
         r->alias("heft-tmdm", "dmda");
         r->alias("heft-tmdp-pr", "dmdas");
+        r->alias("data-aware-ws", "dws");
+        r->alias("locality-aware-ws", "law");
         return r;
     }();
     return *registry;

@@ -11,6 +11,7 @@
 // policies; under dmdasd only the queued tasks that run before a task delay it.
 #include "common/decision_log.hpp"
 #include "common/runtime_sweep.hpp"
+#include "common/temp_dir.hpp"
 #include "runtime/perfmodel/regression.hpp"
 
 #include <tessera/tessera.hpp>
@@ -40,13 +41,7 @@ namespace rt = tessera::rt;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-/// A fresh model directory per test, removed afterwards.
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("tessera-pm-" + std::to_string(::getpid()) + "-" +
-                                                 std::to_string(std::random_device{}()));
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
-};
+using tessera::test::TempDir;  // a fresh model directory per test
 
 void busy_sleep(double seconds)
 {

@@ -74,6 +74,13 @@ public:
     /// The predicted time to bring the data the task reads to w's memory node (0 for what is
     /// valid there or already on its way), from the bus model.
     double expected_transfer(WorkerId w) const;
+    /// The bytes of the task's data (each buffer once; SCRATCH and REDUX aside) valid, or on
+    /// their way, on w's memory node: the data a data-aware policy keeps from moving.
+    std::size_t valid_bytes_on(WorkerId w) const;
+    /// Whether w's memory node holds a valid copy of the data the task writes (owner
+    /// computes): of its first written buffer (W, RW, COMMUTE) that has a valid copy anywhere.
+    /// False when no buffer the task writes has one (new data, or a task that writes nothing).
+    bool owns_written_data(WorkerId w) const;
     /// The predicted length on a combined worker of `size` CPU cores (architecture "cpu_x<size>").
     Prediction expected_length_on_cores(unsigned size) const;
     /// The largest combined worker worth giving this task: its codelet's max_parallelism for a
