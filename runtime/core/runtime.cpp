@@ -272,9 +272,18 @@ std::vector<LinkStats> Runtime::link_stats() const
 {
     return impl_->machine().links().snapshot();
 }
+std::vector<NodeHitStats> Runtime::hit_stats() const
+{
+    std::vector<NodeHitStats> out;
+    for (NodeId n = 0; n < impl_->machine().node_count(); ++n)
+        out.push_back(impl_->machine().node(n).hit_stats());
+    return out;
+}
 void Runtime::reset_link_stats()
 {
     impl_->machine().links().reset();
+    for (NodeId n = 0; n < impl_->machine().node_count(); ++n)
+        impl_->machine().node(n).reset_hit_stats();
 }
 std::vector<PerfModelEntry> Runtime::perfmodel_entries(std::string_view symbol) const
 {

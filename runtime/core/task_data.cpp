@@ -26,6 +26,7 @@ TaskData::TaskData(RuntimeImpl& rt, Task* t, WorkerId w, NodeId node, CudaContex
         unbind();
         throw;
     }
+    if (has_data_) rt_.machine().node(node_).count_task(!missed_);
 }
 
 TaskData::~TaskData()
@@ -55,7 +56,8 @@ void TaskData::bind(std::size_t i, WorkerId w)
         Mode merged{};
         for (BufferSlot const& o : t_->buffers)
             if (o.state == d) merged = Mode(uint8_t(merged) | uint8_t(o.mode));
-        Replica& r = acquire_replica(d, node_, merged, wait_);
+        Replica& r = acquire_replica(d, node_, merged, wait_, &missed_);
+        has_data_ = true;
         b.ptr = r.ptr;
         b.layout = &r.layout;
         acquired_.push_back({d, merged});

@@ -57,6 +57,8 @@ private:
     MemoryNode::Wait wait_;
     std::vector<BufferSlot>& slots_;  // t->running_buffers
     std::size_t bound_ = 0;
+    bool has_data_ = false;  // a buffer went through coherency
+    bool missed_ = false;    // one of them was not valid here yet (NodeHitStats)
     std::vector<std::pair<DataState*, Mode>>& acquired_;  // t->acquired
 };
 

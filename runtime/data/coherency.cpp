@@ -197,9 +197,10 @@ void free_replica(DataState* d, NodeId k)
 
 }  // namespace
 
-Replica& acquire_replica(DataState* d, NodeId n, Mode m, MemoryNode::Wait wait)
+Replica& acquire_replica(DataState* d, NodeId n, Mode m, MemoryNode::Wait wait, bool* missed)
 {
     Lock lock(d->cm);
+    if (missed && reads(m) && !valid(d->replicas[n])) *missed = true;
     for (;;) {
         Replica& r = d->replicas[n];
         if (r.busy) {

@@ -50,9 +50,10 @@ void copy_elements(void const* src, Layout const& sl, void* dst, Layout const& d
 
 /// Makes the handle valid on node n for mode m (allocating, fetching, invalidating as needed)
 /// and pins that replica until release_replica. Blocks while the data is on its way; waits
-/// for room on n too, unless `wait` is Wait::no: then throws NoRoomNow.
+/// for room on n too, unless `wait` is Wait::no: then throws NoRoomNow. `missed`, when given,
+/// is set when m reads and the data was not valid on n (a copy was made or waited for).
 Replica& acquire_replica(DataState* d, NodeId n, Mode m,
-                         MemoryNode::Wait wait = MemoryNode::Wait::yes);
+                         MemoryNode::Wait wait = MemoryNode::Wait::yes, bool* missed = nullptr);
 void release_replica(DataState* d, NodeId n, Mode m) noexcept;
 /// Starts bringing a valid copy to node n, without waiting for memory or for the transfer;
 /// does nothing if it cannot (best effort).

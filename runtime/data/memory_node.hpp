@@ -22,6 +22,7 @@
 #include <tessera/error.hpp>
 #include <tessera/rt/memory.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <list>
@@ -80,6 +81,22 @@ public:
     void notify_released() noexcept;
 
     MemoryNodeInfo info() const;
+    /// Counts a task with data started on this node's workers: `hit` when it found every
+    /// buffer it reads already valid here.
+    void count_task(bool hit) noexcept
+    {
+        tasks_.fetch_add(1, std::memory_order_relaxed);
+        if (hit) hits_.fetch_add(1, std::memory_order_relaxed);
+    }
+    NodeHitStats hit_stats() const noexcept
+    {
+        return {id_, tasks_.load(std::memory_order_relaxed), hits_.load(std::memory_order_relaxed)};
+    }
+    void reset_hit_stats() noexcept
+    {
+        tasks_.store(0, std::memory_order_relaxed);
+        hits_.store(0, std::memory_order_relaxed);
+    }
     /// The bytes the node may hold at most (0: no limit).
     std::size_t capacity() const noexcept { return capacity_; }
 
@@ -109,6 +126,7 @@ private:
                        std::vector<FreedBuffer>& to_free) noexcept;
 
     NodeId id_;
+    std::atomic<uint64_t> tasks_{0}, hits_{0};  // count_task
     NodeKind kind_;
     std::size_t capacity_;
     DeviceBackend* device_;

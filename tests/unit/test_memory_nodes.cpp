@@ -378,6 +378,38 @@ TEST_P(MemoryNodes, AcquireBringsDataHome)
     EXPECT_EQ(g.view()[1], 6.0);
 }
 
+// Seed 001's hit ratio: a task counts as a hit on its worker's node when every buffer it reads
+// was valid there as it started; a write-only access needs nothing.
+TEST_P(MemoryNodes, HitStatsCountTasksWhoseDataWasAlreadyValid)
+{
+    const rt::Codelet<rt::Vector<const double>> read_only{.name = "read_only",
+                                                          .cpu = +[](rt::Vector<const double>) {}};
+    rt::Runtime r{config()};
+    std::vector<double> x(100, 1.0);
+    rt::Handle hx{r, rt::Vector<double>{x.data(), 100}};
+    r.reset_link_stats();
+    r.submit(read_only, read(hx), rt::on_worker(2));  // node 1: copied there, a miss
+    r.wait_all();
+    r.submit(read_only, read(hx), rt::on_worker(2));  // node 1 again: a hit
+    r.submit(read_only, read(hx), rt::on_worker(0));  // the host: a hit
+    r.wait_all();
+    std::vector<double> y(100, 0.0);
+    rt::Handle hy{r, rt::Vector<double>{y.data(), 100}};
+    r.submit(fill_cl, write(hy), rt::value(2.0), rt::on_worker(3));  // node 2, write only: a hit
+    r.wait_all();
+    auto stats = r.hit_stats();
+    ASSERT_EQ(stats.size(), 3u);
+    EXPECT_EQ(stats[0].node, 0);
+    EXPECT_EQ(stats[0].tasks, 1u);
+    EXPECT_EQ(stats[0].hits, 1u);
+    EXPECT_EQ(stats[1].tasks, 2u);
+    EXPECT_EQ(stats[1].hits, 1u);
+    EXPECT_EQ(stats[2].tasks, 1u);
+    EXPECT_EQ(stats[2].hits, 1u);
+    r.reset_link_stats();
+    for (auto const& s : r.hit_stats()) EXPECT_EQ(s.tasks, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, MemoryNodes, testing::ValuesIn(rt::policies().names()),
                          [](auto const& info) { return tessera::test::sanitize(info.param); });
 

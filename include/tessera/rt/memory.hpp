@@ -35,6 +35,16 @@ struct MemoryNodeInfo {
     uint64_t evictions = 0;  ///< replicas evicted to make room (written back first if Modified)
 };
 
+/// The tasks that ran on a memory node's workers since the runtime started (or the last
+/// reset_link_stats()), and how many of them found every buffer they read already valid there
+/// (no copy to wait for): hits / tasks is seed 001's hit ratio of the replicas. Tasks without
+/// data (or with SCRATCH and REDUX buffers only) are not counted.
+struct NodeHitStats {
+    NodeId node = 0;     ///< the memory node
+    uint64_t tasks = 0;  ///< tasks started there with data
+    uint64_t hits = 0;   ///< those whose data was all valid there when they started
+};
+
 /// Transfers from node `src` to node `dst` since the runtime started (or the last reset).
 struct LinkStats {
     /// @name Link

@@ -270,7 +270,10 @@ public:
     void* allocate_for_transfers(std::size_t bytes) const;
     /// Transfers and bytes per link used since the start or the last reset_link_stats().
     std::vector<LinkStats> link_stats() const;
-    /// Sets every link's transfer and byte counts back to 0.
+    /// Per memory node, the tasks run there and those whose data was already valid there
+    /// (NodeHitStats), since the start or the last reset_link_stats().
+    std::vector<NodeHitStats> hit_stats() const;
+    /// Sets every link's transfer and byte counts, and every node's hit counts, back to 0.
     void reset_link_stats();
     /// Starts bringing a valid copy of h to memory node `node`, without waiting; best effort
     /// (it gives up when the node is full). A task later reading h there finds it in place.
