@@ -24,6 +24,9 @@
 #                                    (Tessera with the GPU against OpenBLAS's same symbol) for
 #                                    DROPIN_ROUTINES (default: d potrf gesv geqrf gemm getrf) at
 #                                    DROPIN_ORDERS (default: 1024 2048 4096 8192)
+#   scripts/gpu-validate.sh study    seed 001's study (tessera-bench study) on the cores and the
+#                                    GPU, no emulated device: saxpy 2^26 (STUDY_SAXPY_N), jacobi
+#                                    8192 (STUDY_JACOBI_N), cholesky and lu 16384 (STUDY_N)
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
 #   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
 #                                    page-locked (the default from 16 MB) and left pageable
@@ -221,6 +224,18 @@ step_dropin()
     cp "$tree/dropin-crossover.json" "$out/" 2>/dev/null || true
     tee -a "$out/summary.txt" <"$out/dropin-crossover.txt"
 }
+step_study()
+{
+    if "$tree/bin/tessera-bench" study --nemu 0 --ncpus "$(($(nproc) - 1))" --saxpy-n ${STUDY_SAXPY_N:-67108864} \
+            --jacobi-n ${STUDY_JACOBI_N:-8192} --jacobi-tiles 8 --n "${STUDY_N:-16384}" --nb 1024 --reps "$reps" \
+            --json >"$out/study.json" 2>"$out/study.err"; then
+        note "study: see $out/study.json"
+    else
+        tail -n 20 "$out/study.err"
+        note "study: FAILED (log: $out/study.err)"
+        failed=1
+    fi
+}
 step_nb()
 {
     local nb
@@ -247,7 +262,7 @@ step_pin()
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | lu | qr | fft | dropin | nb | pin | suite) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | lu | qr | fft | dropin | study | nb | pin | suite) "step_$step" ;;
         cuda-tests) step_cuda_tests ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac
