@@ -50,14 +50,7 @@ public:
         {
             std::lock_guard lock(workers_[w].m);
             if (ReadyTask t = take_first_runnable(workers_[w].mailbox, w)) return t;
-            auto& q = workers_[w].deque;
-            for (auto it = q.rbegin(); it != q.rend(); ++it) {  // newest first
-                if (it->can_run_on(w)) {
-                    ReadyTask t = *it;
-                    q.erase(std::next(it).base());
-                    return t;
-                }
-            }
+            if (ReadyTask t = take_last_runnable(workers_[w].deque, w)) return t;  // newest first
         }
         thread_local std::minstd_rand rng{std::random_device{}()};
         unsigned n = unsigned(workers_.size());

@@ -25,6 +25,20 @@ template <class Deque> ReadyTask take_first_runnable(Deque& q, WorkerId w)
     return {};
 }
 
+/// The last task of `q` (the newest) that worker w can run, removed; or an empty task: what a
+/// work-stealing deque's owner takes (depth first).
+template <class Deque> ReadyTask take_last_runnable(Deque& q, WorkerId w)
+{
+    for (auto it = q.rbegin(); it != q.rend(); ++it) {
+        if (it->can_run_on(w)) {
+            ReadyTask t = *it;
+            q.erase(std::next(it).base());
+            return t;
+        }
+    }
+    return {};
+}
+
 /// Round robin over the workers able to run t: where work-stealing policies put the tasks that
 /// the application (not a worker) made ready.
 inline WorkerId next_able_worker(ReadyTask t, unsigned workers, std::atomic<unsigned>& cursor)

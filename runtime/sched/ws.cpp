@@ -40,14 +40,7 @@ public:
     {
         {
             std::lock_guard lock(deques_[w].m);
-            auto& q = deques_[w].q;
-            for (auto it = q.rbegin(); it != q.rend(); ++it) {  // newest first
-                if (it->can_run_on(w)) {
-                    ReadyTask t = *it;
-                    q.erase(std::next(it).base());
-                    return t;
-                }
-            }
+            if (ReadyTask t = take_last_runnable(deques_[w].q, w)) return t;  // newest first
         }
         thread_local std::minstd_rand rng{std::random_device{}()};
         unsigned n = unsigned(deques_.size());
