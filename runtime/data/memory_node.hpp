@@ -22,6 +22,7 @@
 #include <tessera/error.hpp>
 #include <tessera/rt/memory.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -85,17 +86,20 @@ public:
     /// buffer it reads already valid here.
     void count_task(bool hit) noexcept
     {
+        // on every task's path: one shared increment for the common case, a hit
         tasks_.fetch_add(1, std::memory_order_relaxed);
-        if (hit) hits_.fetch_add(1, std::memory_order_relaxed);
+        if (!hit) misses_.fetch_add(1, std::memory_order_relaxed);
     }
     NodeHitStats hit_stats() const noexcept
     {
-        return {id_, tasks_.load(std::memory_order_relaxed), hits_.load(std::memory_order_relaxed)};
+        uint64_t misses = misses_.load(std::memory_order_relaxed);
+        uint64_t tasks = tasks_.load(std::memory_order_relaxed);
+        return {id_, tasks, tasks - std::min(misses, tasks)};  // read apart: misses may lead
     }
     void reset_hit_stats() noexcept
     {
         tasks_.store(0, std::memory_order_relaxed);
-        hits_.store(0, std::memory_order_relaxed);
+        misses_.store(0, std::memory_order_relaxed);
     }
     /// The bytes the node may hold at most (0: no limit).
     std::size_t capacity() const noexcept { return capacity_; }
@@ -126,7 +130,7 @@ private:
                        std::vector<FreedBuffer>& to_free) noexcept;
 
     NodeId id_;
-    std::atomic<uint64_t> tasks_{0}, hits_{0};  // count_task
+    std::atomic<uint64_t> tasks_{0}, misses_{0};  // count_task
     NodeKind kind_;
     std::size_t capacity_;
     DeviceBackend* device_;

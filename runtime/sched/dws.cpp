@@ -16,15 +16,20 @@ public:
     std::string_view name() const noexcept override { return "dws"; }
 
 protected:
+    static constexpr std::size_t not_asked = std::size_t(-1);
+
     Placement place(ReadyTask t) override
     {
         // total_j: the task's valid bytes on worker j's node (Algorithm 2, lines 1-7)
-        thread_local std::vector<std::size_t> total;
+        thread_local std::vector<std::size_t> total, of_node;  // of_node: per node leader
         total.assign(worker_count(), 0);
+        of_node.assign(worker_count(), not_asked);
         std::size_t best = 0;
         for (WorkerId w = 0; w < worker_count(); ++w) {
             if (!t.can_run_on(w)) continue;
-            total[w] = t.valid_bytes_on(w);
+            std::size_t& bytes = of_node[node_leader(w)];
+            if (bytes == not_asked) bytes = t.valid_bytes_on(w);
+            total[w] = bytes;
             best = std::max(best, total[w]);
         }
         std::string why;

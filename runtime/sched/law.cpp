@@ -6,6 +6,8 @@
 #include "runtime/sched/builtin.hpp"
 #include "runtime/sched/mailbox_stealing.hpp"
 
+#include <vector>
+
 namespace tessera::rt::detail {
 
 namespace {
@@ -16,7 +18,13 @@ public:
 protected:
     Placement place(ReadyTask t) override
     {
-        WorkerId owner = pick(t, [&](WorkerId w) { return t.owns_written_data(w); });
+        thread_local std::vector<signed char> owns;  // per node leader: -1 not asked yet
+        owns.assign(worker_count(), -1);
+        WorkerId owner = pick(t, [&](WorkerId w) {
+            signed char& o = owns[node_leader(w)];
+            if (o < 0) o = t.owns_written_data(w) ? 1 : 0;
+            return o == 1;
+        });
         if (owner == no_worker)  // Algorithm 3, line 8: p_local
             return {no_worker, false, "no valid copy of what it writes"};
         return {owner, true, "holds a valid copy of what it writes"};

@@ -25,6 +25,15 @@ public:
     {
         Policy::init(h);
         workers_ = std::vector<Worker>(h.worker_count());
+        leaders_.resize(h.worker_count());
+        for (WorkerId w = 0; w < h.worker_count(); ++w) {
+            leaders_[w] = w;
+            for (WorkerId v = 0; v < w; ++v)
+                if (h.worker(v).memory_node == h.worker(w).memory_node) {
+                    leaders_[w] = v;
+                    break;
+                }
+        }
     }
 
     void push(ReadyTask t) override
@@ -52,17 +61,11 @@ public:
             if (ReadyTask t = take_first_runnable(workers_[w].mailbox, w)) return t;
             if (ReadyTask t = take_last_runnable(workers_[w].deque, w)) return t;  // newest first
         }
-        thread_local std::minstd_rand rng{std::random_device{}()};
-        unsigned n = unsigned(workers_.size());
-        unsigned start = unsigned(rng() % n);
-        for (unsigned i = 0; i < n; ++i) {
-            WorkerId v = (start + i) % n;
-            if (v == w) continue;
+        return steal_round(unsigned(workers_.size()), w, [&](WorkerId v) {
             std::lock_guard lock(workers_[v].m);
             if (ReadyTask t = take_first_runnable(workers_[v].deque, w)) return t;
-            if (ReadyTask t = take_first_runnable(workers_[v].mailbox, w)) return t;
-        }
-        return {};
+            return take_first_runnable(workers_[v].mailbox, w);
+        });
     }
 
     std::vector<ReadyTask> withdraw(WorkerId w) override
@@ -112,6 +115,9 @@ protected:
     }
 
     unsigned worker_count() const noexcept { return unsigned(workers_.size()); }
+    /// The first worker on w's memory node: where the data is valid is a node's answer, asked
+    /// once of it for all the node's workers (the cores share one).
+    WorkerId node_leader(WorkerId w) const noexcept { return leaders_[w]; }
 
 private:
     struct Worker {
@@ -120,6 +126,7 @@ private:
         std::deque<ReadyTask> deque;    // left local; the owner takes the newest
     };
     std::vector<Worker> workers_;
+    std::vector<WorkerId> leaders_;  // node_leader
     std::atomic<unsigned> next_{0};
 };
 

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <random>
 #include <vector>
 
 namespace tessera::rt::detail {
@@ -35,6 +36,20 @@ template <class Deque> ReadyTask take_last_runnable(Deque& q, WorkerId w)
             q.erase(std::next(it).base());
             return t;
         }
+    }
+    return {};
+}
+
+/// A thief's round: the workers other than w, from a random one on, until `take(v)` gives a
+/// task (or an empty task when none did).
+template <class Take> ReadyTask steal_round(unsigned workers, WorkerId w, Take take)
+{
+    thread_local std::minstd_rand rng{std::random_device{}()};
+    unsigned start = unsigned(rng() % workers);
+    for (unsigned i = 0; i < workers; ++i) {
+        WorkerId v = (start + i) % workers;
+        if (v == w) continue;
+        if (ReadyTask t = take(v)) return t;
     }
     return {};
 }

@@ -42,16 +42,10 @@ public:
             std::lock_guard lock(deques_[w].m);
             if (ReadyTask t = take_last_runnable(deques_[w].q, w)) return t;  // newest first
         }
-        thread_local std::minstd_rand rng{std::random_device{}()};
-        unsigned n = unsigned(deques_.size());
-        unsigned start = unsigned(rng() % n);
-        for (unsigned i = 0; i < n; ++i) {
-            WorkerId v = (start + i) % n;
-            if (v == w) continue;
+        return steal_round(unsigned(deques_.size()), w, [&](WorkerId v) {
             std::lock_guard lock(deques_[v].m);
-            if (ReadyTask t = take_first_runnable(deques_[v].q, w)) return t;  // oldest first
-        }
-        return {};
+            return take_first_runnable(deques_[v].q, w);  // oldest first
+        });
     }
 
     std::vector<ReadyTask> withdraw(WorkerId w) override
