@@ -68,12 +68,14 @@ void columns_tiles(rt::Span<rt::Matrix<Complex<R> const>> in, rt::Span<rt::Matri
 {
     kernels::cpu::columns_c2c<R>(pieces(in), pieces(out), sign);
 }
+#if TESSERA_HAVE_CUDA
 template <class R>
 void columns_tiles_cuda(rt::CudaContext const& cuda, rt::Span<rt::Matrix<Complex<R> const>> in,
                         rt::Span<rt::Matrix<Complex<R>>> out, int sign)
 {
     kernels::cuda::columns_c2c<R>(cuda, pieces(in), pieces(out), sign);
 }
+#endif
 template <class R>
 inline constexpr rt::PerfModel columns_model{by_real<R>("fft_cfft_columns", "fft_zfft_columns")};
 template <class R>
@@ -96,11 +98,13 @@ template <class R> void rows_tiles(rt::Span<rt::Matrix<Complex<R>>> row, int sig
 {
     kernels::cpu::rows_c2c<R>(pieces(row), sign);
 }
+#if TESSERA_HAVE_CUDA
 template <class R>
 void rows_tiles_cuda(rt::CudaContext const& cuda, rt::Span<rt::Matrix<Complex<R>>> row, int sign)
 {
     kernels::cuda::rows_c2c<R>(cuda, pieces(row), sign);
 }
+#endif
 template <class R>
 inline constexpr rt::PerfModel rows_model{by_real<R>("fft_cfft_rows", "fft_zfft_rows")};
 template <class R>
