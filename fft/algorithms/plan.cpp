@@ -173,7 +173,7 @@ template <Real R> void run_1d(PlanState<R> const& s, void* in, void* out)
         return;
     }
     const int64_t n2 = n / n1;
-    const la::detail::LibraryCall call;
+    const la::detail::LibraryCall call{"fft_1d"};
     rt::Runtime& rt = call.runtime();
     const int64_t nb = tile_size(rt, n2, n1);
     // the scratch matrix as one array, so that the first pass's tasks run FFTW on its tiles
@@ -221,7 +221,7 @@ template <Real R> void run_many(PlanState<R> const& s, void* in, void* out)
                                   static_cast<C*>(out) + t * s.odist);
         return;
     }
-    const la::detail::LibraryCall call;
+    const la::detail::LibraryCall call{"fft_many"};
     rt::Runtime& rt = call.runtime();
     if (s.one_d) {
         const int64_t n = s.n0, workers = std::max<int64_t>(1, rt.worker_count());
@@ -273,7 +273,7 @@ template <Real R> void run(PlanState<R> const& s, void* in, void* out)
         run_on_this_thread<R>(s, in, out);
         return;
     }
-    const la::detail::LibraryCall call;
+    const la::detail::LibraryCall call{"fft"};
     rt::Runtime& rt = call.runtime();
     const int64_t nb = tile_size(rt, s.n0, s.n1), half = s.n1 / 2 + 1;
     const Sign sign = Sign(s.sign);

@@ -78,7 +78,7 @@ rt::Runtime& runtime()
     return *lib.rt;
 }
 
-detail::LibraryCall::LibraryCall()
+detail::LibraryCall::LibraryCall(char const* routine) : traced_(routine)
 {
     Library& lib = library();
     std::unique_lock lock(lib.m);

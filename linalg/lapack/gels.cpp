@@ -45,7 +45,7 @@ template <Scalar T>
 void factor_and_apply_qh(int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* tau, T* b,
                          int64_t ldb)
 {
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), m, n);
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);

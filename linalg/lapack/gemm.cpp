@@ -70,7 +70,8 @@ void gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, scalar_arg<T> a
         return detail::run_inline([&] {
             kernels::cpu::gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         });
-    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    const detail::LibraryCall library_call{
+        __func__};  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     if (!uses_ab) {  // C = beta C: A and B are not referenced
         auto C = TileMatrix<T>::wrap(

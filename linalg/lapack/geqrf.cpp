@@ -22,7 +22,7 @@ template <Scalar T> int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* ta
         detail::run_inline([&] { kernels::cpu::geqrf<T>(m, n, a, lda, tau); });
         return 0;
     }
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), m, n);
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
@@ -44,7 +44,7 @@ int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, T const* a, int
         detail::run_inline([&] { kernels::cpu::unmqr<T>(side, op, m, n, k, a, lda, tau, c, ldc); });
         return 0;
     }
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), nq, k);
     const auto V = TileMatrix<T>::wrap(rt, a, nq, k, lda, nb);
@@ -66,7 +66,7 @@ template <Scalar T> int64_t ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t
         detail::run_inline([&] { kernels::cpu::ungqr<T>(m, n, k, a, lda, tau); });
         return 0;
     }
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::geqrf, precision_letter<T>(), m, n);
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);

@@ -26,7 +26,7 @@ int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, in
         return getrs(Op::notrans, n, nrhs, static_cast<T const*>(a), lda,
                      static_cast<int64_t const*>(ipiv), b, ldb);
     }
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::gesv, precision_letter<T>(), n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);

@@ -43,7 +43,8 @@ template <Scalar T> int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64
     if (detail::inside_task())
         return detail::run_inline(
             [&] { return factor_inline(m, n, a, lda, ipiv, kernels::cpu::Pivoting::partial); });
-    const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
+    const detail::LibraryCall library_call{
+        __func__};  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::getrf, precision_letter<T>(), m, n);
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda, nb);
@@ -58,7 +59,7 @@ template <Scalar T> int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda)
     if (detail::inside_task())
         return detail::run_inline(
             [&] { return factor_inline<T>(m, n, a, lda, nullptr, kernels::cpu::Pivoting::none); });
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     auto A = TileMatrix<T>::wrap(rt, a, m, n, lda,
                                  tile_size(Routine::getrf, precision_letter<T>(), std::min(m, n)));

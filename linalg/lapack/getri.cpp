@@ -49,7 +49,7 @@ template <Scalar T> int64_t getri(int64_t n, T* a, int64_t lda, int64_t const* i
         detail::run_inline([&] { getri_inline(n, a, lda, ipiv); });
         return 0;
     }
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::getri, precision_letter<T>(), n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);

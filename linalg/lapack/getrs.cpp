@@ -60,7 +60,7 @@ int64_t getrs(Op trans, int64_t n, int64_t nrhs, T const* a, int64_t lda, int64_
         detail::run_inline([&] { detail::getrs_inline(trans, n, nrhs, a, lda, ipiv, b, ldb); });
         return 0;
     }
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     if (const int64_t width = detail::strip_width(rt, nrhs)) {
         detail::lu_solve_in_strips(rt, detail::LuSolvePart::whole, trans, n, nrhs, a, lda, ipiv, b,

@@ -15,13 +15,15 @@ namespace tessera::inline la::detail {
 /// thread is already inside a call (posv's potrf and potrs go on).
 class LibraryCall {
 public:
-    LibraryCall();
+    /// `routine` names the call in traces (rt::TracedCall): "potrf", "gesv"...
+    explicit LibraryCall(char const* routine);
     ~LibraryCall();
     LibraryCall(LibraryCall const&) = delete;
     LibraryCall& operator=(LibraryCall const&) = delete;
     rt::Runtime& runtime() const noexcept { return *rt_; }
 
 private:
+    rt::TracedCall traced_;
     rt::Runtime* rt_;
 };
 

@@ -28,7 +28,7 @@ int64_t mixed_gesv(char const* fn, int64_t n, int64_t nrhs, T* a, int64_t lda, i
         for (int64_t c = 0; c < nrhs; ++c) std::copy(b + c * ldb, b + c * ldb + n, x + c * ldx);
         return gesv(n, nrhs, a, lda, ipiv, x, ldx);
     }
-    const detail::LibraryCall library_call;
+    const detail::LibraryCall library_call{__func__};
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::gesv, is_complex_v<T> ? 'c' : 's', n);
     auto A = TileMatrix<T>::wrap(rt, a, n, n, lda, nb);

@@ -33,7 +33,8 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
         if (const int64_t info = potrf(uplo, n, a, lda); info != 0 || nrhs == 0) return info;
         return potrs(uplo, n, nrhs, static_cast<T const*>(a), lda, b, ldb);
     }
-    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    const detail::LibraryCall library_call{
+        __func__};  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     if (nrhs > 0 && detail::strip_width(rt, nrhs) > 0) {  // the factorization, then B in strips
         if (const int64_t info = potrf(uplo, n, a, lda); info != 0) return info;

@@ -19,7 +19,8 @@ template <Scalar T> int64_t potrf(Uplo uplo, int64_t n, T* a, int64_t lda)
     if (n == 0) return 0;
     if (detail::inside_task())
         return detail::run_inline([&] { return kernels::cpu::potrf<T>(uplo, n, a, lda); });
-    const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
+    const detail::LibraryCall library_call{
+        __func__};  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
     auto A =
         TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potrf, precision_letter<T>(), n));

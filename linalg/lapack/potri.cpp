@@ -27,7 +27,8 @@ template <Scalar T> int64_t potri(Uplo uplo, int64_t n, T* a, int64_t lda)
             kernels::cpu::lauum<T>(uplo, n, a, lda);
             return info;
         });
-    const detail::LibraryCall library_call;  // started first: the tile size depends on its workers
+    const detail::LibraryCall library_call{
+        __func__};  // started first: the tile size depends on its workers
     rt::Runtime& rt = library_call.runtime();
     auto A =
         TileMatrix<T>::wrap(rt, a, n, n, lda, tile_size(Routine::potri, precision_letter<T>(), n));

@@ -65,7 +65,8 @@ int64_t potrs(Uplo uplo, int64_t n, int64_t nrhs, T const* a, int64_t lda, T* b,
                                       ldb);
             return int64_t{0};
         });
-    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    const detail::LibraryCall library_call{
+        __func__};  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     if (const int64_t width = detail::strip_width(rt, nrhs)) {
         potrs_in_strips(rt, uplo, n, nrhs, a, lda, b, ldb, width);

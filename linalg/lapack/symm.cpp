@@ -37,7 +37,8 @@ void symm_or_hemm(char const* fn, bool hermitian, Side side, Uplo uplo, int64_t 
         return detail::run_inline([&] {
             kernels::cpu::symm<T>(side, uplo, hermitian, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
         });
-    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    const detail::LibraryCall library_call{
+        __func__};  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::symm, precision_letter<T>(), std::max(m, n));
     auto C = TileMatrix<T>::wrap(rt, c, m, n, ldc, nb);

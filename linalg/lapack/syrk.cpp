@@ -41,7 +41,8 @@ void syrk_or_herk(char const* fn, bool hermitian, Uplo uplo, Op trans, int64_t n
         return detail::run_inline([&] {
             kernels::cpu::syrk<T>(uplo, trans, hermitian, n, k, alpha, a, lda, beta, c, ldc);
         });
-    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    const detail::LibraryCall library_call{
+        __func__};  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(Routine::syrk, precision_letter<T>(), std::max(n, k));
     auto C = TileMatrix<T>::wrap(rt, c, n, n, ldc, nb);

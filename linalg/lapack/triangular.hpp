@@ -53,7 +53,7 @@ void triangular_in_place(char const* fn, Routine routine, Side side, Uplo uplo, 
         });
         return;
     }
-    const detail::LibraryCall library_call;  // finalize() on another thread waits for this call
+    const detail::LibraryCall library_call{fn};  // finalize() on another thread waits for this call
     rt::Runtime& rt = library_call.runtime();
     const int64_t nb = tile_size(routine, precision_letter<T>(), std::max(m, n));
     auto B = TileMatrix<T>::wrap(rt, b, m, n, ldb, nb);

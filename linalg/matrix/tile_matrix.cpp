@@ -63,6 +63,11 @@ bool arrays_share_an_element(ArrayExtent const& a, ArrayExtent const& b)
                 return true;
     return false;
 }
+/// A tile's name in traces: its block coordinates.
+std::string tile_label(int64_t i, int64_t j)
+{
+    return "(" + std::to_string(i) + "," + std::to_string(j) + ")";
+}
 }  // namespace
 
 template <Scalar T> TileMatrix<T>::Storage::~Storage()
@@ -94,6 +99,7 @@ template <Scalar T> TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_
         for (int64_t i = 0; i < s->mt; ++i) {
             const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);
             s->tiles.emplace_back(rt, rt::Matrix<T>{next, mb, nbj, mb});
+            s->tiles.back().set_label(tile_label(i, j));
             next += mb * nbj;
         }
     s_ = std::move(s);
@@ -135,6 +141,7 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
         for (int64_t i = 0; i < s->mt; ++i) {
             const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);
             s->tiles.emplace_back(rt, rt::Matrix<T>{a + i * nb + j * nb * lda, mb, nbj, lda});
+            s->tiles.back().set_label(tile_label(i, j));
         }
     A.s_ = std::move(s);
     A.m_ = m;

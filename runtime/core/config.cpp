@@ -129,6 +129,7 @@ void RuntimeImpl::resolve_config()
     if (!c.perfmodel_dir)
         c.perfmodel_dir = ModelStore::default_directory();  // TESSERA_PERFMODEL_DIR/<host>...
     from_env(c.sched_log, "TESSERA_SCHED_LOG");
+    from_env(c.trace, "TESSERA_TRACE");
     // validate the sizes now, with the names of where they came from
     if (c.emu_memory) parse_bytes(*c.emu_memory, "RuntimeConfig::emu_memory / TESSERA_EMU_MEM");
     if (c.emu_bandwidth)

@@ -196,6 +196,10 @@ TaskRef task_submit(Task* t)
     }
     t->refs.store(2, std::memory_order_relaxed);  // the runtime's and the returned TaskRef's
     rt.on_submit(t);
+    if (rt.tracer().on()) {
+        t->trace.submit = rt.tracer().now();
+        if (char const* call = TracedCall::current()) t->trace.call = rt.tracer().call_id(call);
+    }
     for (Task* p : t->explicit_preds) {
         add_edge(p, t, DependencyKind::explicit_task);
         task_release(p);
@@ -243,8 +247,10 @@ bool RuntimeImpl::drop_dependency(Task* t, WorkerId by, std::vector<Task*>& comp
         control_ready(t, completed_now);
     else if (t->skips())
         completed_now.push_back(t);  // never runs: completes at once, cancelling what follows
-    else
+    else {
+        if (t->trace.submit >= 0) t->trace.ready = tracer_.now();
         push(t);
+    }
     return true;
 }
 
@@ -282,6 +288,7 @@ double RuntimeImpl::run_kernel(Task* t, WorkerId w)
     WorkerInfo const& worker = machine_.worker(w);
     TaskData data(*this, t, w, NodeId(worker.memory_node));
     KernelArgs args = kernel_args(t, data.slots());
+    if (t->trace.submit >= 0) t->trace.start = tracer_.now();  // its data is in place
     const unsigned impl = first_runnable_implementation(t, w).value_or(0);
     // The kernel's time feeds its performance model and pads a slower emulated device; a task
     // that needs neither is not timed (two clock reads of an empty task's few hundred ns).
@@ -334,6 +341,7 @@ bool RuntimeImpl::begin(Task* t, WorkerId w)
     if (!t->skips() && !take_commute_handles(t, t->buffers))
         return false;  // pushed again when its turn comes
     t->ran_on = w;
+    if (t->trace.submit >= 0) t->trace.begin = tracer_.now();
     policy_->on_start(Internals::adopt_task<ReadyTask>(t), w);
     return true;
 }
@@ -352,6 +360,7 @@ void RuntimeImpl::end(Task* t, WorkerId w, double seconds, std::exception_ptr er
         if (error) fail(t, error);
         executed_[w].executed.fetch_add(1, std::memory_order_relaxed);
     }
+    if (t->trace.submit >= 0 && tracer_.on()) trace_task(t, w);
     policy_->on_complete(Internals::adopt_task<ReadyTask>(t), w);
     std::vector<Task*> waiters;  // allocated only for COMMUTE tasks' waiters
     give_back_commute_handles(t, t->buffers, waiters);

@@ -8,6 +8,8 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <string>
 
 namespace tessera::rt::detail {
@@ -35,6 +37,17 @@ void set_current_worker(RuntimeImpl* rt, WorkerId w) noexcept
 
 // ---- start and stop ---------------------------------------------------------------------------------
 
+namespace {
+/// TESSERA_TRACE's file for the next runtime of the process: FILE for the first, then FILE.2,
+/// FILE.3... (a program that starts several runtimes keeps every trace).
+std::string numbered_trace_path(std::string const& path)
+{
+    static std::atomic<unsigned> runtimes_traced{0};
+    const unsigned k = runtimes_traced.fetch_add(1) + 1;
+    return k == 1 ? path : path + "." + std::to_string(k);
+}
+}  // namespace
+
 RuntimeImpl::RuntimeImpl(RuntimeConfig config) : RuntimeImpl(std::move(config), make_drivers())
 {}
 
@@ -57,6 +70,7 @@ RuntimeImpl::RuntimeImpl(RuntimeConfig config, std::vector<std::unique_ptr<Drive
     retired_ = std::make_unique<std::atomic<bool>[]>(n);
     retired_why_.resize(n);
     policy_->init(*this);
+    if (config_.trace && !config_.trace->empty()) start_trace(numbered_trace_path(*config_.trace));
 
     threads_.reserve(n);
     for (WorkerId w = 0; w < n; ++w) {
@@ -84,6 +98,13 @@ RuntimeImpl::~RuntimeImpl()
     parking_.wake_all();
     for (auto& t : threads_) t.join();
     machine_.transfers().stop();
+    if (tracer_.on()) {
+        try {
+            stop_trace();
+        } catch (std::exception const& e) {  // a destructor cannot throw: say it at least
+            std::fprintf(stderr, "tessera: %s\n", e.what());
+        }
+    }
     try {
         models_.save();
     } catch (...) {  // out of memory: the models on disk stay as they were (a cache)

@@ -13,6 +13,7 @@
 #include "runtime/perfmodel/store.hpp"
 #include "runtime/trace/decision_log.hpp"
 #include "runtime/trace/graph_recorder.hpp"
+#include "runtime/trace/trace_recorder.hpp"
 
 #include <tessera/rt/runtime.hpp>
 
@@ -147,6 +148,7 @@ public:
     SchedulingContexts& contexts() noexcept { return contexts_; }
     SchedulingContexts const& contexts() const noexcept { return contexts_; }
     GraphRecorder& recorder() noexcept { return recorder_; }
+    TraceRecorder& tracer() noexcept { return tracer_; }
     Policy& policy() noexcept { return *policy_; }
     Parking& parking() noexcept { return parking_; }
     TagTable& tags() noexcept { return tags_; }
@@ -161,6 +163,14 @@ public:
     uint64_t next_sequence() noexcept { return sequence_.fetch_add(1, std::memory_order_relaxed); }
     std::vector<uint64_t> executed_per_worker() const;
     bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
+
+    // ---- traces (tracing.cpp) ----
+    void start_trace(std::string path);
+    void stop_trace();
+    /// The last trace stop_trace() assembled (empty before).
+    trace::Trace const& last_trace() const noexcept { return last_trace_; }
+    /// A task t ended on w while its trace recorded: its record.
+    void trace_task(Task* t, WorkerId w);
 
 private:
     /// Each setting left unset takes its environment variable, then its default (config.cpp);
@@ -222,6 +232,10 @@ private:
     Predictor predictor_{models_, bus_};
     DecisionLog decisions_;
     GraphRecorder recorder_;
+    TraceRecorder tracer_{start_};
+    std::mutex trace_m_;       // start_trace and stop_trace
+    std::string trace_path_;   // where stop_trace writes ("": nowhere)
+    trace::Trace last_trace_;  // under trace_m_
 
     std::mutex tracked_m_;
     std::unordered_set<DataState*> tracked_;

@@ -116,6 +116,7 @@ bool Task::add_successor(Task* succ, bool propagates_failure)
 void add_edge(Task* pred, Task* succ, DependencyKind kind)
 {
     succ->rt->recorder().record(pred->sequence, succ->sequence, kind);
+    if (succ->rt->tracer().on()) succ->rt->tracer().edge(pred->sequence, succ->sequence, kind);
     bool propagates_failure =
         kind == DependencyKind::read_after_write || kind == DependencyKind::explicit_task;
     succ->pending.fetch_add(1, std::memory_order_relaxed);
@@ -161,6 +162,7 @@ void Task::reset() noexcept
     data_bytes = 0;
     predicted = 0;
     footprint = {};
+    trace = {};
     pending.store(1, std::memory_order_relaxed);
     successors.clear();
     completed = cancelled = failed = false;

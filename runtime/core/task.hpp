@@ -99,6 +99,13 @@ public:
 
     std::atomic<int> refs{0};
 
+    // ---- tracing: written only while a trace records (TraceRecorder) ----
+    struct TraceTimes {
+        int64_t submit = -1;  // -1: submitted while no trace recorded, left out of it
+        int64_t ready = 0, begin = 0, start = 0;  // ns since the runtime started
+        uint32_t call = 0;                        // the API call it belongs to (0: none)
+    } trace;
+
     /// Marks this task cancelled because a task it depends on failed with `e`.
     void poison(std::exception_ptr e);
     /// True if the task must not run: cancelled already, or its token cancelled before it

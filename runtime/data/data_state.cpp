@@ -211,6 +211,11 @@ bool data_registered(DataState const& s) noexcept
 {
     return s.registered.load(std::memory_order_acquire);
 }
+void set_data_label(DataState& s, std::string label)
+{
+    s.label = std::move(label);
+}
+
 void* data_host_ptr(DataState const& s) noexcept
 {
     return s.host_ptr;

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace tessera::rt::detail {
@@ -70,6 +71,7 @@ public:
     DataState* const parent;      // nullptr for a registered root
     NodeId const home;            // where the registered memory is (the host, but for temporaries)
     bool owns_home = false;       // the runtime allocated the home buffer (Handle::temporary)
+    std::string label;            // Handle::set_label: names it in traces ("(i,j)" for a tile)
 
     // ---- dependencies (under m) ----
     std::mutex m;

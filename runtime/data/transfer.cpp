@@ -2,6 +2,7 @@
 
 #include "runtime/data/coherency.hpp"
 #include "runtime/data/device_backend.hpp"
+#include "runtime/trace/trace_recorder.hpp"
 
 #include <tessera/error.hpp>
 
@@ -118,17 +119,31 @@ void TransferEngine::copy_ended(Channel& c, unsigned slot, uint64_t number) noex
 void TransferEngine::finish(Channel const& c, CopyInFlight const& f)
 {
     if (c.device) c.device->finish_copy(c.path, f.slot);
-    counters_.count(f.request.src, f.request.dst, f.request.src_layout.bytes());
+    account(f.request, f.started);
+}
+
+void TransferEngine::account(TransferRequest const& r,
+                             std::chrono::steady_clock::time_point started) noexcept
+{
+    const std::size_t bytes = r.src_layout.bytes();
+    counters_.count(r.src, r.dst, bytes);
+    if (TraceRecorder* t = tracer_.load(std::memory_order_acquire); t && t->on()) {
+        try {
+            t->transfer(r.src, r.dst, bytes, t->since_origin(started), t->now());
+        } catch (...) {  // out of memory: the trace misses this copy, the copy itself is fine
+        }
+    }
 }
 
 void TransferEngine::copy_now(TransferRequest const& r)
 {
     Channel const& c = channel_of(r);
+    const auto started = std::chrono::steady_clock::now();
     if (c.device)
         c.device->copy_now(r);
     else
         emulate(c.model, r);
-    counters_.count(r.src, r.dst, r.src_layout.bytes());
+    account(r, started);
 }
 
 // Starts what the queue holds while the window has room, and finishes the oldest copy in
@@ -163,7 +178,8 @@ void TransferEngine::serve(Channel& c)
             continue;
         }
         if (can_start()) {
-            in_flight.push_back({std::move(c.queue.front()), next_slot, ++started});
+            in_flight.push_back({std::move(c.queue.front()), next_slot, ++started,
+                                 std::chrono::steady_clock::now()});
             c.queue.pop_front();
             lock.unlock();
             try {

@@ -31,6 +31,7 @@
 namespace tessera::rt::detail {
 
 class DeviceBackend;
+class TraceRecorder;
 
 struct TransferRequest {
     NodeId src = 0, dst = 0;
@@ -81,6 +82,11 @@ public:
     /// Throws DeviceError when a device copy fails.
     void copy_now(TransferRequest const& r);
     void stop() noexcept;
+    /// Copies are recorded in `tracer`'s trace while it records; nullptr: in none.
+    void set_tracer(TraceRecorder* tracer) noexcept
+    {
+        tracer_.store(tracer, std::memory_order_release);
+    }
 
 private:
     struct Channel {
@@ -103,7 +109,10 @@ private:
         TransferRequest request;
         unsigned slot;
         uint64_t number;
+        std::chrono::steady_clock::time_point started{};  // for traces
     };
+    /// Counts a copy in the link statistics, and in the trace while one records.
+    void account(TransferRequest const& r, std::chrono::steady_clock::time_point started) noexcept;
     void serve(Channel& c);
     /// How long a channel waits for its oldest copy's end to be announced before it asks the
     /// device whether that copy has ended.
@@ -121,6 +130,7 @@ private:
     static void emulate(LinkModel const& model, TransferRequest const& r);
 
     LinkCounters& counters_;
+    std::atomic<TraceRecorder*> tracer_{nullptr};
     std::vector<std::unique_ptr<Channel>> channels_;
 };
 

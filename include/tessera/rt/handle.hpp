@@ -20,6 +20,7 @@
 #include <tessera/rt/interfaces.hpp>
 
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -32,6 +33,7 @@ std::shared_ptr<DataState> register_data(Runtime& rt, void* ptr, Layout const& l
 void unregister_data(DataState& s) noexcept;
 bool data_registered(DataState const& s) noexcept;
 void* data_host_ptr(DataState const& s) noexcept;
+void set_data_label(DataState& s, std::string label);
 Layout const& data_layout(DataState const& s) noexcept;
 Task* acquire_data(DataState* s, Mode m);
 void release_data(Task* pseudo_task) noexcept;
@@ -102,6 +104,14 @@ public:
     }
     /// True while the handle is registered (false once moved from or unregistered).
     bool registered() const noexcept { return state_ && detail::data_registered(*state_); }
+
+    /// Names the handle in traces, e.g. "(2,3)" or "x" (a TileMatrix names its tiles "(i,j)").
+    /// Call it before submitting tasks on the handle: tasks read it when they end.
+    void set_label(std::string label)
+    {
+        require(registered(), "handle: set_label: not registered");
+        detail::set_data_label(*state_, std::move(label));
+    }
 
     /// The registered memory, as a view (for the application: access it only through acquire).
     I view() const

@@ -75,6 +75,28 @@ struct RuntimeConfig {
                                                ///< "none": nowhere
     std::optional<std::string> sched_log;  ///< explain each scheduling decision to this file, or
                                            ///< "stderr" (TESSERA_SCHED_LOG; unset: off)
+    /// record a trace of the whole run into this file, written when the runtime stops
+    /// (TESSERA_TRACE; unset: off); a second runtime of the process writes FILE.2, and so on.
+    /// Read it with tessera-trace and tessera-bound (docs/guide/tracing.md).
+    std::optional<std::string> trace;
+};
+
+/// While it lives, the tasks the calling thread submits belong to API call `name` in traces
+/// ("potrf"): the LAPACK-style calls and the FFT plans open one. The outermost counts (posv's
+/// tasks belong to posv, not to the potrf it calls). `name` must outlive the scope (a literal).
+class TracedCall {
+public:
+    /// Enters call `name` (unless the thread is already in one).
+    explicit TracedCall(char const* name) noexcept;
+    /// Leaves it.
+    ~TracedCall();
+    TracedCall(TracedCall const&) = delete;             ///< a scope, not a value
+    TracedCall& operator=(TracedCall const&) = delete;  ///< a scope, not a value
+    /// The call the calling thread is in, or nullptr.
+    static char const* current() noexcept;
+
+private:
+    bool outermost_;
 };
 
 class Runtime;
@@ -310,6 +332,20 @@ public:
     std::vector<DependencyEdge> recorded_dependencies() const;
     /// The worker running the calling thread, or no_worker for a non-worker thread.
     static WorkerId current_worker() noexcept;
+
+    // ---- traces (docs/guide/tracing.md) ----
+    /// Starts recording a trace: per worker, each task's times (ready, taken, data in place,
+    /// done), codelet, tile and call; the task graph's edges; transfers per link; idle periods.
+    /// `path`: where stop_trace() writes it; empty: kept in memory only (for bounds). Throws
+    /// InvalidArgument when a trace is already being recorded.
+    void start_trace(std::string path = {});
+    /// Stops recording (after the tasks of interest completed: wait_all first) and writes the
+    /// trace to the path start_trace was given. Throws InvalidArgument when no trace is being
+    /// recorded or the file cannot be written (naming it). TESSERA_TRACE's trace stops when the
+    /// runtime does.
+    void stop_trace();
+    /// Whether a trace is being recorded.
+    bool tracing() const noexcept;
 
 private:
     friend struct detail::Internals;

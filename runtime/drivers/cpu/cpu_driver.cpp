@@ -53,7 +53,13 @@ ReadyTask sleep_until_work(RuntimeImpl& rt, WorkerId w, bool& stop)
         stop = true;
         return {};
     }
+    if (!rt.tracer().on()) {
+        parking.commit_wait(w, ticket);
+        return {};
+    }
+    const int64_t asleep = rt.tracer().now();
     parking.commit_wait(w, ticket);
+    rt.tracer().idle(w, asleep, rt.tracer().now());
     return {};
 }
 
