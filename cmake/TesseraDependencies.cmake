@@ -6,6 +6,7 @@
 #   tessera_deps::openblas  libopenblas-dev  (pkg-config openblas: cblas.h, openblas_set_num_threads)
 #   tessera_deps::lapacke   liblapacke-dev   (lapacke.h + liblapacke)
 #   tessera_deps::fftw      libfftw3-dev     (pkg-config fftw3 and fftw3f: double and float)
+#   tessera_deps::glpk      libglpk-dev      (glpk.h + libglpk; optional: TESSERA_HAVE_GLPK)
 #   GTest::gtest_main       libgtest-dev     (only when BUILD_TESTING)
 
 # Stops the configure with the Debian package to install.
@@ -50,6 +51,20 @@ endif()
 add_library(tessera_deps::lapacke INTERFACE IMPORTED)
 target_include_directories(tessera_deps::lapacke INTERFACE ${TESSERA_LAPACKE_INCLUDE_DIR})
 target_link_libraries(tessera_deps::lapacke INTERFACE ${TESSERA_LAPACKE_LIBRARY})
+
+# GLPK solves the area bound's linear program (rt::area_bound, tessera-bound). Optional: without
+# it TESSERA_HAVE_GLPK is OFF and area_bound throws. No pkg-config file on Debian either.
+find_path(TESSERA_GLPK_INCLUDE_DIR glpk.h)
+find_library(TESSERA_GLPK_LIBRARY glpk)
+if(TESSERA_GLPK_INCLUDE_DIR AND TESSERA_GLPK_LIBRARY)
+    set(TESSERA_HAVE_GLPK ON)
+    add_library(tessera_deps::glpk INTERFACE IMPORTED)
+    target_include_directories(tessera_deps::glpk INTERFACE ${TESSERA_GLPK_INCLUDE_DIR})
+    target_link_libraries(tessera_deps::glpk INTERFACE ${TESSERA_GLPK_LIBRARY})
+else()
+    set(TESSERA_HAVE_GLPK OFF)
+    message(STATUS "Tessera: GLPK not found: no area bound (install libglpk-dev)")
+endif()
 
 if(BUILD_TESTING)
     find_package(GTest QUIET)

@@ -16,6 +16,7 @@ packages=(
     liblapacke-dev    # LAPACKE
     libfftw3-dev      # FFTW (double and float)
     libhwloc-dev      # topology, worker pinning
+    libglpk-dev       # the area bound (tessera-bound, rt::area_bound)
     libgtest-dev      # unit tests
     hwloc             # lstopo, hwloc-ls: to look at the machine
     # the drop-in LAPACK's tests (tests/dropin): reference LAPACK's own test programs, a
@@ -26,6 +27,7 @@ packages=(
     python3-scipy
     doxygen           # the API reference (cmake --build build --target docs) and its test
     clang-format      # the house format (.clang-format), checked by the test format.clang_format
+    librsvg2-bin      # rsvg-convert: the Gantt chart test renders an SVG to PNG
 )
 
 if [[ ${1:-} == --peers ]]; then
