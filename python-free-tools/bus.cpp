@@ -8,6 +8,8 @@
 // TESSERA_CUDA_MEM, TESSERA_NEMU, TESSERA_EMU_BANDWIDTH, TESSERA_EMU_LATENCY...
 //
 // Usage: tessera-bus [--recalibrate] [--help]
+#include "python-free-tools/common/runtime_report.hpp"
+
 #include <tessera/tessera.hpp>
 
 #include <cstdio>
@@ -17,50 +19,6 @@
 #include <unistd.h>
 
 namespace rt = tessera::rt;
-
-namespace {
-
-char const* kind_name(rt::NodeKind k)
-{
-    switch (k) {
-    case rt::NodeKind::host:
-        return "host";
-    case rt::NodeKind::emu:
-        return "emulated";
-    case rt::NodeKind::cuda:
-        return "CUDA GPU";
-    }
-    return "?";
-}
-
-void print(rt::Runtime& r)
-{
-    std::printf("workers: %u\n", r.worker_count());
-    for (rt::WorkerId w = 0; w < r.worker_count(); ++w) {
-        rt::WorkerInfo const& info = r.worker(w);
-        std::printf("  %2u  %-4s  memory node %d  core %d\n", w,
-                    std::string(rt::to_string(info.arch)).c_str(), info.memory_node, info.core);
-    }
-    auto nodes = r.memory_nodes();
-    std::printf("memory nodes: %zu\n", nodes.size());
-    for (auto const& n : nodes)
-        std::printf("  %2u  %-9s capacity %s\n", n.id, kind_name(n.kind),
-                    n.capacity ? (std::to_string(n.capacity >> 20) + " MiB").c_str() : "unlimited");
-    std::printf("bus model (link: latency, bandwidth):\n");
-    constexpr std::size_t small = 8, large = std::size_t(256) << 20;
-    for (auto const& n : nodes) {
-        if (n.id == rt::host_node) continue;
-        for (auto [src, dst] : {std::pair{rt::host_node, n.id}, std::pair{n.id, rt::host_node}}) {
-            double t_small = r.predicted_transfer_time(src, dst, small);
-            double t_large = r.predicted_transfer_time(src, dst, large);
-            double bandwidth = double(large - small) / (t_large - t_small);
-            std::printf("  %u -> %u: %8.2f us  %8.2f GB/s\n", src, dst, t_small * 1e6,
-                        bandwidth / 1e9);
-        }
-    }
-}
-
-}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -87,7 +45,7 @@ int main(int argc, char** argv)
         }
         {
             rt::Runtime r{config};
-            print(r);
+            tessera::tools::print_runtime(r);
         }
         if (!scratch.empty()) std::filesystem::remove_all(scratch);
     } catch (std::exception const& e) {

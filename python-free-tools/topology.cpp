@@ -6,7 +6,16 @@
 // memory nodes are built from. PU numbers are OS indices, the numbers taskset, numactl and
 // /proc/cpuinfo use; cores are numbered by hwloc's logical index.
 //
-// Usage: tessera-topology [--help]
+// Then what the runtime builds on it, as a program started here with the same settings
+// (TESSERA_NCPU, TESSERA_NCUDA, TESSERA_NEMU ...) gets it: its workers, its memory nodes, and
+// the latency and bandwidth of each link between the host and a device node, as the bus
+// calibration measured them (tessera-bus prints the same). --hwloc leaves the runtime out.
+//
+// Usage: tessera-topology [--hwloc] [--help]
+
+#include "python-free-tools/common/runtime_report.hpp"
+
+#include <tessera/rt/runtime.hpp>
 
 #include <hwloc.h>
 
@@ -117,13 +126,21 @@ void print_cores(Topology const& topo)
 
 int main(int argc, char** argv)
 {
-    if (argc > 1) {
-        std::string_view const arg = argv[1];
+    bool runtime = true;
+    for (int i = 1; i < argc; ++i) {
+        std::string_view const arg = argv[i];
+        if (arg == "--hwloc") {
+            runtime = false;
+            continue;
+        }
         bool const help = arg == "--help" || arg == "-h";
         std::fprintf(help ? stdout : stderr,
-                     "usage: %s [--help]\n"
+                     "usage: %s [--hwloc] [--help]\n"
                      "Prints the packages, NUMA nodes, cores and PUs hwloc finds on this "
-                     "machine,\nwith the PUs (OS indices) of each NUMA node and core.\n",
+                     "machine,\nwith the PUs (OS indices) of each NUMA node and core; then the "
+                     "runtime's workers,\nmemory nodes and bus model (latency and bandwidth "
+                     "per link).\n"
+                     "  --hwloc  hwloc's view only: no runtime started\n",
                      argv[0]);
         return help ? 0 : 2;
     }
@@ -136,5 +153,16 @@ int main(int argc, char** argv)
     print_summary(topo);
     print_numa_nodes(topo);
     print_cores(topo);
+    if (!runtime) return 0;
+
+    std::printf("\nRuntime (with this environment's TESSERA_* settings):\n");
+    std::fflush(stdout);  // before the runtime's own messages on stderr, if any
+    try {
+        tessera::rt::Runtime r;
+        tessera::tools::print_runtime(r);
+    } catch (std::exception const& e) {
+        std::fprintf(stderr, "%s: the runtime did not start: %s\n", argv[0], e.what());
+        return 1;
+    }
     return 0;
 }
