@@ -90,6 +90,7 @@ void RuntimeImpl::stop_trace()
               {"date", utc_now()},
               {"host", host_name()},
               {"scheduler", *config_.scheduler},
+              {"start_ns", std::to_string(tracer_.started())},
               {"workers", std::to_string(worker_count())}};
     for (NodeId n = 0; n < machine_.node_count(); ++n) {
         const NodeKind kind = machine_.node(n).info().kind;
@@ -127,7 +128,7 @@ void RuntimeImpl::trace_task(Task* t, WorkerId w)
     r.end = std::max(tracer_.now(), r.begin);
     r.start = t->cancelled ? r.end : std::clamp(t->trace.start, r.begin, r.end);
     if (t->cancelled) r.begin = r.end;
-    r.bytes = t->data_bytes;
+    for (BufferSlot const& b : t->buffers) r.bytes += b.layout->bytes();
     r.footprint = t->footprint.hash;
     r.status = t->cancelled ? trace::TaskStatus::cancelled
                : t->failed  ? trace::TaskStatus::failed

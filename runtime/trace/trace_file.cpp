@@ -1,10 +1,12 @@
 #include "runtime/trace/trace_file.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <istream>
 #include <ostream>
 #include <string_view>
+#include <unordered_set>
 
 namespace tessera::rt::trace {
 
@@ -187,12 +189,14 @@ private:
         if (r.worker >= t_.workers.size()) l.fail("unknown worker " + std::to_string(r.worker));
         if (r.call >= t_.calls.size() && !(r.call == 0 && t_.calls.empty()))
             l.fail("unknown call " + std::to_string(r.call));
+        if (!seqs_.insert(r.seq).second) l.fail("task " + std::to_string(r.seq) + " twice");
         if (!(r.submit <= r.ready && r.ready <= r.begin && r.begin <= r.start && r.start <= r.end))
             l.fail("times out of order (submit <= ready <= begin <= start <= end)");
         t_.tasks.push_back(std::move(r));
     }
 
     Trace t_;
+    std::unordered_set<uint64_t> seqs_;
     bool ended_ = false;
 };
 
@@ -245,6 +249,23 @@ Trace read(std::istream& in)
         offset += text.size() + 1;
     }
     return parser.finish(offset);
+}
+
+void rebase(Trace& t)
+{
+    int64_t origin = 0;
+    for (auto& [k, v] : t.meta)
+        if (k == "start_ns") {
+            std::from_chars(v.data(), v.data() + v.size(), origin);
+            v = "0";
+        }
+    if (origin <= 0) return;
+    auto shift = [origin](int64_t& x) { x = std::max<int64_t>(x - origin, 0); };
+    for (TaskRecord& r : t.tasks)
+        for (int64_t* x : {&r.submit, &r.ready, &r.begin, &r.start, &r.end}) shift(*x);
+    for (TransferRecord& x : t.transfers) shift(x.start), shift(x.end);
+    for (IdleRecord& i : t.idles) shift(i.start), shift(i.end);
+    shift(t.end);
 }
 
 Trace read_file(std::string const& path)

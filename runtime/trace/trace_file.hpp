@@ -6,7 +6,7 @@
 // nanoseconds since the runtime started (steady clock). Definitions come before their use:
 //
 //   #tessera-trace 1
-//   meta      KEY VALUE                     scheduler, host, date, ncpus...
+//   meta      KEY VALUE                     scheduler, host, date, workers, start_ns...
 //   node      ID KIND NAME                  memory nodes (KIND: host, emu, cuda)
 //   worker    ID ARCH NODE NAME             processing units (ARCH: cpu, emu, cuda)
 //   codelet   ID NAME                       task kinds
@@ -54,7 +54,7 @@ struct TaskRecord {
     uint64_t seq = 0;
     uint32_t codelet = 0, worker = 0, call = 0;
     int64_t submit = 0, ready = 0, begin = 0, start = 0, end = 0;
-    uint64_t bytes = 0;      // the task's data (each handle once)
+    uint64_t bytes = 0;      // its buffers' bytes
     uint64_t footprint = 0;  // the performance model's key for its shape
     TaskStatus status = TaskStatus::ok;
     std::string tile;  // "-" when none
@@ -105,6 +105,11 @@ Trace read(std::istream& in);
 Trace read_file(std::string const& path);
 /// Writes `t` in the format above.
 void write(std::ostream& out, Trace const& t);
+
+/// Makes t's times count from the trace's start (its meta start_ns, when start_trace was
+/// called) instead of the runtime's: what the pictures and percentages are taken over. Times
+/// before it (a sleep begun earlier) become 0; start_ns becomes 0.
+void rebase(Trace& t);
 
 /// "raw", "war", "waw", "explicit".
 char const* kind_name(DependencyKind k) noexcept;

@@ -22,6 +22,7 @@ void TraceRecorder::start(unsigned workers)
         edges_.clear();
         transfers_.clear();
     }
+    started_ = now();
     on_.store(true, std::memory_order_release);
 }
 

@@ -38,6 +38,8 @@ public:
     /// Starts recording for `workers` workers (the same count at every start: a late worker
     /// may still write into its buffer), forgetting what an earlier recording kept.
     void start(unsigned workers);
+    /// When the last start() was, in ns since the origin.
+    int64_t started() const noexcept { return started_; }
     /// Stops recording and returns the trace: calls, codelets, tasks, edges, transfers and
     /// idle periods (the caller adds meta, nodes and workers).
     trace::Trace stop();
@@ -61,6 +63,7 @@ private:
 
     Clock::time_point origin_;
     std::atomic<bool> on_{false};
+    int64_t started_ = 0;
     std::unique_ptr<WorkerBuffer[]> workers_;
     unsigned nworkers_ = 0;
 

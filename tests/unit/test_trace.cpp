@@ -90,7 +90,9 @@ TEST(Trace, HoldsEveryTaskOnceWithOrderedTimesAndTheGraphsEdges)
         EXPECT_EQ(k.bytes % (1000 * sizeof(double)), 0u);
         const std::string name = t.codelets.at(k.codelet);
         EXPECT_TRUE(name == "add_one" || name == "sum_into") << name;
-        if (name == "sum_into") EXPECT_EQ(k.tile, "x0");  // the handle it writes
+        if (name == "sum_into") {
+            EXPECT_EQ(k.tile, "x0");  // the handle it writes
+        }
     }
     EXPECT_EQ(int(seqs.size()), tasks);  // each once
     // the edges, in the order the runtime added them, are those record_dependencies saw

@@ -1,0 +1,45 @@
+// What every output of tessera-trace derives from a trace first: its length, each worker's
+// tasks in time order and the gaps between them, and the transfers grouped by link.
+#pragma once
+
+#include "runtime/trace/trace_file.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tessera::trace_tool {
+
+namespace trace = tessera::rt::trace;
+
+/// A time interval [begin, end) in ns.
+struct Span {
+    int64_t begin = 0, end = 0;
+    int64_t length() const { return end - begin; }
+};
+
+/// The transfers from memory node `src` to `dst`.
+struct Link {
+    uint32_t src = 0, dst = 0;
+    std::vector<std::size_t> transfers;  ///< indices in Trace::transfers, in the trace's order
+    uint64_t bytes = 0;                  ///< their bytes
+    int64_t active = 0;                  ///< ns with at least one of them in flight
+};
+
+struct Timeline {
+    /// The trace covers [0, length): its 'end' record, or its last time if one is later.
+    int64_t length = 0;
+    /// Per worker: its tasks (indices in Trace::tasks) by BEGIN.
+    std::vector<std::vector<std::size_t>> tasks;
+    /// Per worker: [0, length) less its tasks' BEGIN..END, in time order.
+    std::vector<std::vector<Span>> gaps;
+    /// The links that carried transfers, by (src, dst).
+    std::vector<Link> links;
+};
+
+Timeline make_timeline(trace::Trace const& t);
+
+/// The length of the union of `spans` (overlaps count once).
+int64_t union_length(std::vector<Span> spans);
+
+}  // namespace tessera::trace_tool
