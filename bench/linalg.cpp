@@ -620,6 +620,15 @@ template <Scalar T> double Problem<T>::residual()
     return scaled_residual(H, n, B, B0, norm1(n, nrhs, B.data(), n));
 }
 
+/// --trace FILE's file for size n and policy `sched`: FILE itself when the run measures one
+/// configuration, else FILE.n<n>.<sched>.
+std::string numbered(std::string const& file, std::size_t configurations, int64_t n,
+                     std::string const& sched)
+{
+    if (configurations == 1) return file;
+    return file + ".n" + std::to_string(n) + "." + (sched.empty() ? "default" : sched);
+}
+
 template <Scalar T> int run_routine(std::string const& routine, Options const& o, Report& report)
 {
     auto ns = o.integers("n", {1000, 2000, 4000});
@@ -630,6 +639,10 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
     const int nemu = int(o.integer("nemu", 0));
     auto scheds = o.policies({"dmdas"});
     const std::string svg = o.text("svg", "");
+    // --bound: one more run, traced, against its area and critical-path bounds; --trace FILE
+    // keeps that run's trace (tessera-trace FILE --gantt chart.svg)
+    const bool bound = o.has("bound");
+    const std::string trace_file = o.text("trace", "");
     const std::string uplo_text = o.text("uplo", "L");
     require(uplo_text.size() == 1, "--uplo must be L or U, not '" + uplo_text + "'");
     const Uplo uplo = la::uplo_from_char(uplo_text[0], "--uplo");
@@ -705,6 +718,21 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
             res.peer_gflops = p.flops / res.peer_seconds * 1e-9;
             res.ratio = res.peer_seconds / res.seconds;
             res.residual = p.residual();
+            if (bound || !trace_file.empty()) {  // one more run, traced, out of the timings
+                p.fresh();
+                la::runtime().start_trace(
+                    trace_file.empty()
+                        ? std::string()
+                        : numbered(trace_file, ns.size() * scheds.size(), n, scheds[si]));
+                p.tessera();
+                la::runtime().stop_trace();
+            }
+            if (bound) {
+                const rt::TraceBounds b = la::runtime().trace_bounds();
+                res.extra.push_back({"area_bound_seconds", b.area.seconds});
+                res.extra.push_back({"critical_path_seconds", b.critical_path.seconds});
+                res.extra.push_back({"over_bound", res.seconds / b.seconds()});
+            }
             results.push_back(res);
             plot[si + 1].points.push_back({double(n), res.gflops});
         }
@@ -751,8 +779,8 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
     const bool cholesky = routine.starts_with("po"), rows = routine == "getrf" ||
                                                             routine == "geqrf" ||
                                                             routine == "gels" || routine == "ormqr";
-    std::vector<std::string> options{"n",    "nb",    "precision", "sched",     "ncpus",
-                                     "nemu", "ncuda", "reps",      "peer-reps", "svg"};
+    std::vector<std::string> options{"n",     "nb",   "precision", "sched", "ncpus", "nemu",
+                                     "ncuda", "reps", "peer-reps", "svg",   "bound", "trace"};
     if (rhs) options.push_back("nrhs");
     if (cholesky) options.push_back("uplo");
     if (rows) options.push_back("m");
@@ -764,7 +792,8 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
                 (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") +
                 (rows ? "[--m n] " : "") +
                 "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
-                "[--reps 3] [--peer-reps reps] [--svg plot.svg] [--json]",
+                "[--reps 3] [--peer-reps reps] [--svg plot.svg] [--bound] [--trace FILE] " +
+                "[--json]",
             options, [routine](Options const& o, Report& r) { return run(routine, o, r); }};
 }
 

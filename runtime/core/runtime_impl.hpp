@@ -171,6 +171,7 @@ public:
     trace::Trace const& last_trace() const noexcept { return last_trace_; }
     /// A task t ended on w while its trace recorded: its record.
     void trace_task(Task* t, WorkerId w);
+    TraceBounds trace_bounds();
 
 private:
     /// Each setting left unset takes its environment variable, then its default (config.cpp);

@@ -4,6 +4,7 @@
 
 #include "runtime/data/data_state.hpp"
 #include "runtime/data/memory_node.hpp"
+#include "runtime/trace/trace_bounds.hpp"
 
 #include <tessera/error.hpp>
 
@@ -115,6 +116,13 @@ void RuntimeImpl::stop_trace()
             [&] { return "stop_trace: cannot write the trace to '" + trace_path_ + "'"; });
 }
 
+TraceBounds RuntimeImpl::trace_bounds()
+{
+    std::lock_guard lock(trace_m_);
+    require(!last_trace_.workers.empty(), "trace_bounds: no trace has ended (stop_trace first)");
+    return trace::bounds_of(last_trace_);
+}
+
 void RuntimeImpl::trace_task(Task* t, WorkerId w)
 {
     // A task submitted before the trace started is left out; the times of one taken or given
@@ -165,6 +173,10 @@ void Runtime::stop_trace()
 bool Runtime::tracing() const noexcept
 {
     return impl_->tracer().on();
+}
+TraceBounds Runtime::trace_bounds() const
+{
+    return impl_->trace_bounds();
 }
 
 }  // namespace tessera::rt

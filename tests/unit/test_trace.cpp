@@ -12,11 +12,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -179,6 +181,40 @@ TEST(Trace, LeavesResultsBitIdentical)
     const int64_t nt = (n + nb - 1) / nb;  // potrf + trsm + syrk + gemm tasks of the lower factor
     EXPECT_EQ(int64_t(t.tasks.size()), nt + nt * (nt - 1) / 2 * 2 + nt * (nt - 1) * (nt - 2) / 6);
     for (trace::TaskRecord const& k : t.tasks) EXPECT_EQ(k.tile.front(), '(') << k.tile;
+}
+
+void nap(rt::Vector<double> v)
+{
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    v[0] += 1;
+}
+const rt::Codelet<rt::Vector<double>> nap_cl{.name = "nap", .cpu = &nap};
+
+// A chain of 20 naps on 2 workers: the critical path is the whole chain (20 times the mean
+// nap, i.e. the work), the area bound half of it; no bound exceeds the run.
+TEST(Trace, BoundsOfAChain)
+{
+    rt::Runtime r{rt::RuntimeConfig{.ncpus = 2, .perfmodel_dir = "none"}};
+    EXPECT_THROW((void)r.trace_bounds(), tessera::InvalidArgument);  // no trace yet
+    std::vector<double> d(16, 0.0);
+    rt::Handle x{r, rt::Vector<double>{d.data(), 16}};
+    r.start_trace();
+    for (int i = 0; i < 20; ++i) r.submit(nap_cl, readwrite(x));
+    r.wait_all();
+    r.stop_trace();
+    if (!rt::area_bound_available()) GTEST_SKIP() << "built without GLPK";
+    const rt::TraceBounds b = r.trace_bounds();
+    ASSERT_EQ(b.types.size(), 1u);
+    EXPECT_EQ(b.types[0].count, 20u);
+    ASSERT_EQ(b.classes.size(), 1u);
+    EXPECT_EQ(b.classes[0].workers, 2);
+    const double work = 20 * b.types[0].seconds.at("cpu");
+    EXPECT_GE(work, 20 * 500e-6);
+    EXPECT_NEAR(b.critical_path.seconds, work, 1e-9 * work);
+    EXPECT_EQ(b.critical_path.tasks.size(), 20u);
+    EXPECT_NEAR(b.area.seconds, work / 2, 1e-6 * work);
+    EXPECT_LE(b.critical_path.seconds, b.makespan);
+    EXPECT_EQ(b.seconds(), b.critical_path.seconds);
 }
 
 TEST(Trace, RefusesMisuseNamingTheCall)

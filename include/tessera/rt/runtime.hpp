@@ -16,6 +16,7 @@
 
 #include <tessera/error.hpp>
 #include <tessera/rt/access.hpp>
+#include <tessera/rt/bound.hpp>
 #include <tessera/rt/codelet.hpp>
 #include <tessera/rt/handle.hpp>
 #include <tessera/rt/memory.hpp>
@@ -346,6 +347,9 @@ public:
     void stop_trace();
     /// Whether a trace is being recorded.
     bool tracing() const noexcept;
+    /// The bounds of the last trace stop_trace() ended: its time against the area bound
+    /// (solved with GLPK) and the critical path. Throws InvalidArgument before any trace ended.
+    TraceBounds trace_bounds() const;
 
 private:
     friend struct detail::Internals;
