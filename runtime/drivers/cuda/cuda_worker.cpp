@@ -123,6 +123,7 @@ public:
             cuda_check(cudaSetDevice(device_.ordinal()), "cudaSetDevice");
             launching_ = &s;
             bind_data(s, t);
+            if (t->trace.submit >= 0) t->trace.start = rt_.tracer().now();  // data in place
             cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
             KernelArgs args = kernel_args(t, s.data->slots(), &s.context);
             (void)cudaGetLastError();  // a not-ready query of this thread's is not the task's
