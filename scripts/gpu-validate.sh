@@ -27,6 +27,8 @@
 #   scripts/gpu-validate.sh study    seed 001's study (tessera-bench study) on the cores and the
 #                                    GPU, no emulated device: saxpy 2^26 (STUDY_SAXPY_N), jacobi
 #                                    8192 (STUDY_JACOBI_N), cholesky and lu 16384 (STUDY_N)
+#   scripts/gpu-validate.sh trace    a traced dpotrf at n = 20000 on the cores and the GPU: its
+#                                    bounds (--bound), Gantt chart and summary (tessera-trace)
 #   scripts/gpu-validate.sh nb       dpotrf at n = 40000 for nb = 960, 1280, 1600, 2048
 #   scripts/gpu-validate.sh pin      dgemm n = 16384 and dpotrf n = 20000 with the user's arrays
 #                                    page-locked (the default from 16 MB) and left pageable
@@ -236,6 +238,17 @@ step_study()
         failed=1
     fi
 }
+step_trace()
+{
+    bench trace-potrf potrf --n "${TRACE_N:-20000}" --bound --trace "$out/potrf.trace"
+    if [[ -f $out/potrf.trace ]]; then
+        "$tree/bin/tessera-bound" "$out/potrf.trace" >"$out/potrf-bound.txt" 2>&1 || failed=1
+        sed -n '1,8p' "$out/potrf-bound.txt"
+        "$tree/bin/tessera-trace" "$out/potrf.trace" --gantt "$out/potrf-gantt.svg" --summary \
+            >"$out/potrf-summary.txt" 2>&1 || failed=1
+        sed -n '/^workers/,/^codelets/p' "$out/potrf-summary.txt"
+    fi
+}
 step_nb()
 {
     local nb
@@ -262,7 +275,7 @@ step_pin()
 (($#)) || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 for step in "$@"; do
     case $step in
-        env | build | test | bus | gemm | potrf | posv | lu | qr | fft | dropin | study | nb | pin | suite) "step_$step" ;;
+        env | build | test | bus | gemm | potrf | posv | lu | qr | fft | dropin | study | trace | nb | pin | suite) "step_$step" ;;
         cuda-tests) step_cuda_tests ;;
         *) echo "gpu-validate: unknown step '$step'" >&2; exit 2 ;;
     esac
