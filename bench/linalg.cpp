@@ -19,7 +19,16 @@
 // columns (and JSON fields): gpu_peer_seconds, gpu_peer_gflops and gpu_ratio (GPU peer time /
 // Tessera time: above 1, Tessera is faster), and the label gpu_peer. --peer-reps sets the CPU
 // peer's repetitions (default --reps).
+//
+// --peer lapacke,plasma,starpu (default all: every one available) reports one row per peer,
+// with the same fields and peer_residual, the peer's own answer through the same residual:
+// PLASMA (built by scripts/peers.sh) at the best of a few tile sizes (--peer-nb), OpenMP on
+// every core, OpenBLAS on one; StarPU's own examples (cholesky_implicit for spotrf,
+// lu_implicit_example_double for dgetrf) as processes, at the best of a few block counts, their
+// models calibrated by two untimed runs. --max-residual holds the peers' residuals too.
 #include "bench/bench.hpp"
+#include "bench/peers/plasma_peer.hpp"
+#include "bench/peers/starpu_examples.hpp"
 #include "bench/svg_plot.hpp"
 #if TESSERA_HAVE_CUDA
 #include "bench/cuda/gpu_peers.hpp"
@@ -37,6 +46,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <thread>
 #include <vector>
@@ -304,6 +315,24 @@ double qr_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T
            (norm1(m, n, A0.data(), m) * norm1(n, 1, x.data(), n) * double(m) * double(la::eps<T>));
 }
 
+/// A QR whose Householder vectors are not in LAPACK's form (PLASMA keeps its own, with T
+/// factors), judged by its R alone: A = QR gives A^H A = R^H R, so
+/// ||R^H R - A0^H A0||_1 / (||A0||_1^2 m eps) is small for a right R, whatever Q's form.
+template <Scalar T>
+double r_residual(std::vector<T> const& A0, int64_t m, int64_t n, std::vector<T> const& F)
+{
+    std::vector<T> R(static_cast<std::size_t>(n * n)), G(R.size());
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i <= std::min(j, m - 1); ++i)
+            R[std::size_t(i + j * n)] = F[std::size_t(i + j * m)];
+    blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, m, T(1), A0.data(), m, A0.data(), m, T(0),
+                  G.data(), n);
+    blas::gemm<T>(Op::conjtrans, Op::notrans, n, n, n, T(1), R.data(), n, R.data(), n, T(-1),
+                  G.data(), n);
+    const double a = norm1(m, n, A0.data(), m);
+    return norm1(n, n, G.data(), n) / (a * a * double(m) * double(la::eps<T>));
+}
+
 // ---- the GPU peer (CUDA builds): one library call on device-resident data ----------------------
 /// Its name, or "" without CUDA.
 template <Scalar T> std::string gpu_peer_name([[maybe_unused]] std::string const& routine)
@@ -376,7 +405,18 @@ template <Scalar T> struct Problem {
     void fresh() { A = A0, B = B0; }
     void peer();
     void tessera();
-    double residual();
+    /// Runs PLASMA's call (double precision; plasma_runs(routine)).
+    void plasma(peers::Plasma& session);
+    /// The residual of what the last call left in A, B and ipiv (or tau); `r_only`: a QR
+    /// judged by its R alone (r_residual).
+    double residual(bool r_only = false);
+    /// The residual of a peer's output, computed while it is in A, B and ipiv, without
+    /// disturbing what Tessera's run leaves there later.
+    double peer_residual(bool r_only)
+    {
+        if (routine == "getrf" || routine == "gesv") ipiv.assign(piv.begin(), piv.end());
+        return residual(r_only);
+    }
 };
 
 template <Scalar T>
@@ -522,6 +562,30 @@ template <Scalar T> void Problem<T>::peer()
         lapacke_potri<T>(char(uplo), N, A.data(), N);
 }
 
+template <Scalar T> void Problem<T>::plasma([[maybe_unused]] peers::Plasma& session)
+{
+    if constexpr (std::is_same_v<T, double>) {
+        const int N = int(n);
+        std::vector<int64_t> pivots;
+        if (routine == "gemm")
+            session.gemm(N, A.data(), B.data(), B.data() + n * n);
+        else if (routine == "potrf")
+            require(session.potrf(char(uplo), N, A.data()) == 0, "plasma_dpotrf: info != 0");
+        else if (routine == "posv")
+            require(session.posv(char(uplo), N, int(nrhs), A.data(), B.data()) == 0,
+                    "plasma_dposv: info != 0");
+        else if (routine == "getrf")
+            session.getrf(int(m), N, A.data(), pivots);
+        else if (routine == "gesv")
+            session.gesv(N, int(nrhs), A.data(), B.data(), pivots);
+        else if (routine == "geqrf")
+            session.geqrf(int(m), N, A.data());
+        if (!pivots.empty()) piv.assign(pivots.begin(), pivots.end());
+    } else {
+        throw InvalidArgument("--peer plasma: double precision only (--precision d)");
+    }
+}
+
 template <Scalar T> void Problem<T>::tessera()
 {
     int64_t info = 0;
@@ -565,7 +629,7 @@ template <Scalar T> void Problem<T>::tessera()
     require(info == 0, routine + ": info = " + std::to_string(info) + " on a nonsingular matrix");
 }
 
-template <Scalar T> double Problem<T>::residual()
+template <Scalar T> double Problem<T>::residual(bool r_only)
 {
     // Tessera's outputs are in A and B (the last timed call).
     if (routine == "gemm") {  // against the peer's C: ||C - C_peer||_1 / (||A||_1 ||B||_1 n eps)
@@ -581,7 +645,7 @@ template <Scalar T> double Problem<T>::residual()
                        double(la::eps<T>));
     }
     if (routine == "getrf") return lu_residual(A0, m, n, A, ipiv);
-    if (routine == "geqrf") return qr_residual(A0, m, n, A, tau);
+    if (routine == "geqrf") return r_only ? r_residual(A0, m, n, A) : qr_residual(A0, m, n, A, tau);
     if (routine == "ormqr") {  // against the peer's: ||C - C_peer||_1 / (||C0||_1 m eps)
         std::vector<T> d = B;
         for (std::size_t i = 0; i < d.size(); ++i) d[i] -= Cpeer[i];
@@ -618,6 +682,67 @@ template <Scalar T> double Problem<T>::residual()
     }
     // potrs, posv, getrs, gesv, dsgesv: ||H X - B0||_1 / (||H||_1 ||X||_1 n eps) (double's eps)
     return scaled_residual(H, n, B, B0, norm1(n, nrhs, B.data(), n));
+}
+
+/// A peer's measurement at one size, reported as one row per Tessera configuration.
+struct PeerRow {
+    std::string name;  // e.g. "lapacke_dpotrf", "plasma_dpotrf"
+    double seconds = nan, residual = nan;
+    std::vector<std::pair<std::string, std::string>> settings;  // e.g. {"peer_nb", "256"}
+};
+
+/// The peers --peer asks for (default: every one available for this routine and precision).
+/// One asked for by name and not available is an error that says why; "all" takes what is.
+std::vector<std::string> chosen_peers(Options const& o, std::string const& routine, char letter)
+{
+    auto available = [&](std::string const& peer) -> std::string {  // "" when it is, else why
+        if (peer == "lapacke") return "";
+        if (peer == "plasma") {
+            if (!peers::plasma_available())
+                return "tessera-bench was built without PLASMA (scripts/peers.sh plasma SOURCE)";
+            if (!peers::plasma_runs(routine)) return "this bench has no PLASMA call for " + routine;
+            if (letter != 'd') return "the PLASMA peer runs double precision only";
+            return "";
+        }
+        if (peer == "starpu") {
+            if (peers::starpu_examples_dir().empty())
+                return "StarPU's examples were not found (Debian's starpu-examples, or "
+                       "TESSERA_STARPU_EXAMPLES=DIR)";
+            if (peers::starpu_example_for(routine, letter).empty())
+                return std::string("StarPU's examples compute spotrf (cholesky_implicit) and "
+                                   "dgetrf (lu_implicit_example_double), not ") +
+                       letter + routine;
+            return "";
+        }
+        if (peer == "magma")
+            return "tessera-bench has no MAGMA peer yet (MAGMA is not packaged by Debian and was "
+                   "not installed on the machines it was written on)";
+        return "unknown peer (known: lapacke, plasma, starpu, magma, all)";
+    };
+    const std::vector<std::string> known{"lapacke", "plasma", "starpu", "magma"};
+    std::vector<std::string> out;
+    for (std::string const& peer : o.list("peer", {"all"})) {
+        if (peer == "all") {
+            for (std::string const& k : known)
+                if (available(k).empty() && std::find(out.begin(), out.end(), k) == out.end())
+                    out.push_back(k);
+            continue;
+        }
+        const std::string why = available(peer);
+        require(why.empty(), "--peer " + peer + ": " + why);
+        if (std::find(out.begin(), out.end(), peer) == out.end()) out.push_back(peer);
+    }
+    return out;
+}
+
+/// Where StarPU keeps its examples' models (STARPU_HOME): beside Tessera's own, so that a
+/// benchmark calibrates them once.
+std::string starpu_models_dir()
+{
+    char const* models = std::getenv("TESSERA_PERFMODEL_DIR");
+    return models && *models && std::string(models) != "none"
+               ? std::string(models) + "/starpu-peer"
+               : (std::filesystem::temp_directory_path() / "tessera-starpu-peer").string();
 }
 
 /// --trace FILE's file for size n and policy `sched`: FILE itself when the run measures one
@@ -667,6 +792,13 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
     Series gpu_plot{.name = gpu_peer_name<T>(routine)};
 
     for (int64_t n : ns) require(n >= 1, "--n must be >= 1");  // before anything is measured
+    const std::vector<std::string> peer_list = chosen_peers(o, routine, la::precision_letter<T>());
+    auto wants = [&](char const* peer) {
+        return std::find(peer_list.begin(), peer_list.end(), peer) != peer_list.end();
+    };
+    const std::vector<int64_t> peer_nbs = o.integers("peer-nb", {});
+    for (int64_t nb : peer_nbs) require(nb >= 1, "--peer-nb must be >= 1");
+    Series plasma_plot{.name = "PLASMA"}, starpu_plot{.name = "StarPU (its example)"};
     for (int64_t n : ns) {
         Problem<T> p = make_problem<T>(routine, uplo, m_opt > 0 ? m_opt : n, n,
                                        nrhs_opt > 0 ? nrhs_opt : std::max<int64_t>(1, n / 10));
@@ -681,6 +813,55 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
         if (routine == "gemm") p.Cpeer.assign(p.B.begin() + n * n, p.B.end());
         if (routine == "ormqr") p.Cpeer = p.B;
         plot[0].points.push_back({double(n), p.flops / median(peer) * 1e-9});
+        std::vector<PeerRow> peer_rows;
+        if (wants("lapacke"))
+            peer_rows.push_back({peer_name, median(peer), p.peer_residual(false)});
+        if (wants("plasma")) {  // the best of a few tile sizes, with every core in OpenMP
+            peers::Plasma session(cores, cores);
+            PeerRow best{"plasma_" + name};
+            const std::vector<int64_t> nbs = !peer_nbs.empty() ? peer_nbs
+                                             : n < 2000        ? std::vector<int64_t>{64, 128, 192}
+                                                        : std::vector<int64_t>{128, 192, 256, 384};
+            for (int64_t nb : nbs) {
+                session.set_tile_size(int(nb));
+                std::vector<double> t;
+                for (int64_t r = 0; r <= peer_reps; ++r) {
+                    p.fresh();
+                    const double s = seconds_of([&] { p.plasma(session); });
+                    if (r > 0) t.push_back(s);
+                }
+                if (!(median(t) >= best.seconds)) {
+                    best.seconds = median(t);
+                    best.residual = p.peer_residual(true);
+                    best.settings = {{"peer_nb", std::to_string(nb)}};
+                }
+            }
+            plasma_plot.points.push_back({double(n), p.flops / best.seconds * 1e-9});
+            peer_rows.push_back(best);
+        }
+        if (wants("starpu")) {  // its example's best block count, its models calibrated first
+            const std::string program = peers::starpu_example_for(routine, letter[0]);
+            PeerRow best{"starpu_" + program};
+            bool checked = false;
+            for (int64_t blocks : peers::starpu_block_counts(n)) {
+                std::vector<double> t;
+                for (int64_t r = 0; r < peer_reps + 2; ++r) {  // 2 runs calibrate, untimed
+                    const auto run = peers::run_starpu_example(program, n, blocks, cores, !checked,
+                                                               starpu_models_dir());
+                    if (!checked && run.residual >= 0) best.residual = run.residual;
+                    checked = true;  // -check once: the first run, with its own residual
+                    if (r >= 2) t.push_back(run.seconds);
+                }
+                if (!(median(t) >= best.seconds)) {
+                    best.seconds = median(t);
+                    best.settings = {{"peer_nblocks", std::to_string(blocks)},
+                                     {"peer_nb", std::to_string(n / blocks)},
+                                     {"peer_check", "passed"}};
+                }
+            }
+            starpu_plot.points.push_back({double(n), p.flops / best.seconds * 1e-9});
+            peer_rows.push_back(best);
+        }
 
         std::vector<Result> results;  // reported once the GPU peer, if any, has run
         bool with_gpus = false;
@@ -750,8 +931,25 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
             }
             gpu_plot.points.push_back({double(n), p.flops / gpu * 1e-9});
         }
-        for (Result const& res : results) report.add(res);
+        for (Result const& res : results) {
+            if (peer_rows.empty()) report.add(res);
+            for (PeerRow const& peer_row : peer_rows) {  // one row per peer, same fields
+                Result row = res;
+                row.peer = peer_row.name;
+                row.peer_seconds = peer_row.seconds;
+                row.peer_gflops = p.flops / peer_row.seconds * 1e-9;
+                row.ratio = peer_row.seconds / res.seconds;
+                if (!std::isnan(peer_row.residual))  // StarPU's Cholesky checks, says no number
+                    row.extra.push_back({"peer_residual", peer_row.residual});
+                row.labels.insert(row.labels.end(), peer_row.settings.begin(),
+                                  peer_row.settings.end());
+                report.add(row);
+            }
+        }
     }
+    if (!starpu_plot.points.empty()) plot.insert(plot.begin() + 1, starpu_plot);
+    if (!plasma_plot.points.empty()) plot.insert(plot.begin() + 1, plasma_plot);
+    if (!wants("lapacke")) plot.erase(plot.begin());
     if (!gpu_plot.points.empty()) plot.push_back(gpu_plot);
     if (!svg.empty())
         write_svg_plot(svg,
@@ -779,8 +977,9 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
     const bool cholesky = routine.starts_with("po"), rows = routine == "getrf" ||
                                                             routine == "geqrf" ||
                                                             routine == "gels" || routine == "ormqr";
-    std::vector<std::string> options{"n",     "nb",   "precision", "sched", "ncpus", "nemu",
-                                     "ncuda", "reps", "peer-reps", "svg",   "bound", "trace"};
+    std::vector<std::string> options{"n",       "nb",    "precision", "sched", "ncpus",
+                                     "nemu",    "ncuda", "reps",      "peer",  "peer-reps",
+                                     "peer-nb", "svg",   "bound",     "trace"};
     if (rhs) options.push_back("nrhs");
     if (cholesky) options.push_back("uplo");
     if (rows) options.push_back("m");
@@ -792,8 +991,9 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
                 (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") +
                 (rows ? "[--m n] " : "") +
                 "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
-                "[--reps 3] [--peer-reps reps] [--svg plot.svg] [--bound] [--trace FILE] " +
-                "[--json]",
+                "[--reps 3] [--peer lapacke,plasma,all (all)] [--peer-reps reps] " +
+                "[--peer-nb 128,192,... (PLASMA's tile sizes to try)] [--svg plot.svg] " +
+                "[--bound] [--trace FILE] " + "[--json]",
             options, [routine](Options const& o, Report& r) { return run(routine, o, r); }};
 }
 

@@ -146,6 +146,13 @@ void Report::add(Result const& r)
                                              : number(r.residual) + " above")
                   << " --max-residual " << number(max_residual_) << "\n";
     }
+    // a peer's own answer is held to the same bound: a wrong call must not pass as a fast one
+    for (auto const& [key, value] : r.extra)
+        if (key == "peer_residual" && !std::isnan(max_residual_) && !(value <= max_residual_)) {
+            ++residuals_above_bound_;
+            std::cerr << "tessera-bench " << r.bench << ": " << r.peer << "'s residual "
+                      << number(value) << " above --max-residual " << number(max_residual_) << "\n";
+        }
     if (json_) {
         std::string o = "{";
         auto field = [&o](std::string const& key, std::string const& value) {

@@ -4,7 +4,8 @@
 # As root it installs directly, otherwise through `sudo -n` when that works; else it prints
 # the command to run and exits 1.
 #   scripts/setup.sh            what building and testing need
-#   scripts/setup.sh --peers    also the libraries the benchmarks compare against (StarPU 1.3)
+#   scripts/setup.sh --peers    also the libraries the benchmarks compare against (StarPU 1.3
+#                               and its examples; PLASMA is built by scripts/peers.sh)
 set -euo pipefail
 
 packages=(
@@ -31,7 +32,8 @@ packages=(
 )
 
 if [[ ${1:-} == --peers ]]; then
-    packages+=(libstarpu-dev)   # StarPU 1.3: tessera-bench overhead's peer
+    packages+=(libstarpu-dev      # StarPU 1.3: tessera-bench overhead's peer
+               starpu-examples)   # its cholesky and LU examples: the LAPACK-style benches' peer
 fi
 
 missing=()

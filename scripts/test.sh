@@ -25,9 +25,25 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 [[ -f $supp_dir/lsan.supp ]] && export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$supp_dir/lsan.supp}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
+# Builds PLASMA, a peer of the benchmarks that Debian lacks, into $1/peers when its source is on
+# this machine (TESSERA_PLASMA_SOURCE, or this project's ../shared/peers/): the tests then
+# compare it with Tessera at n = 500 (bench_peer.plasma.*), so that the peer path cannot rot.
+plasma_peer()
+{
+    local source
+    for source in "${TESSERA_PLASMA_SOURCE:-}" ../shared/peers/plasma-*.tar.gz /work/shared/peers/plasma-*.tar.gz; do
+        if [[ -n $source && -e $source ]]; then
+            JOBS=$jobs scripts/peers.sh plasma "$source" "$1"
+            return
+        fi
+    done
+    echo "PLASMA's source was not found (TESSERA_PLASMA_SOURCE, ../shared/peers/): its peer is not tested"
+}
+
 release_tree()
 {
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DTESSERA_SANITIZE=
+    plasma_peer build
     cmake --build build -j "$jobs"
     ctest --test-dir build --output-on-failure --no-tests=error -j2 -LE slow
 }
