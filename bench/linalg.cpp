@@ -20,8 +20,8 @@
 // Tessera time: above 1, Tessera is faster), and the label gpu_peer. --peer-reps sets the CPU
 // peer's repetitions (default --reps).
 //
-// --peer lapacke,plasma,starpu (default all: every one available) reports one row per peer,
-// with the same fields and peer_residual, the peer's own answer through the same residual:
+// --peer lapacke,plasma,starpu,cusolver (default all: every one available) reports a row per
+// peer, with the same fields and peer_residual, the peer's own answer through the same residual:
 // PLASMA (built by scripts/peers.sh) at the best of a few tile sizes (--peer-nb), OpenMP on
 // every core, OpenBLAS on one; StarPU's own examples (cholesky_implicit for spotrf,
 // lu_implicit_example_double for dgetrf) as processes, at the best of a few block counts, their
@@ -48,6 +48,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <random>
 #include <thread>
 #include <vector>
@@ -714,12 +715,19 @@ std::vector<std::string> chosen_peers(Options const& o, std::string const& routi
                        letter + routine;
             return "";
         }
+        if (peer == "cusolver") {  // cuBLAS/cuSOLVER on the GPU, when the run has GPU workers
+#if TESSERA_HAVE_CUDA
+            return "";
+#else
+            return "tessera-bench was built without CUDA";
+#endif
+        }
         if (peer == "magma")
             return "tessera-bench has no MAGMA peer yet (MAGMA is not packaged by Debian and was "
                    "not installed on the machines it was written on)";
-        return "unknown peer (known: lapacke, plasma, starpu, magma, all)";
+        return "unknown peer (known: lapacke, plasma, starpu, magma, cusolver, all)";
     };
-    const std::vector<std::string> known{"lapacke", "plasma", "starpu", "magma"};
+    const std::vector<std::string> known{"lapacke", "plasma", "starpu", "magma", "cusolver"};
     std::vector<std::string> out;
     for (std::string const& peer : o.list("peer", {"all"})) {
         if (peer == "all") {
@@ -793,6 +801,7 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
 
     for (int64_t n : ns) require(n >= 1, "--n must be >= 1");  // before anything is measured
     const std::vector<std::string> peer_list = chosen_peers(o, routine, la::precision_letter<T>());
+    const std::vector<std::string> asked_peers = o.list("peer", {"all"});
     auto wants = [&](char const* peer) {
         return std::find(peer_list.begin(), peer_list.end(), peer) != peer_list.end();
     };
@@ -930,6 +939,12 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
                     {"gpu_ratio", gpu / res.seconds});  // above 1: Tessera is faster
             }
             gpu_plot.points.push_back({double(n), p.flops / gpu * 1e-9});
+            // its own row too (its answer is checked by tests/cuda's test_gpu_peers)
+            if (wants("cusolver")) peer_rows.push_back({gpu_plot.name, gpu, nan});
+        } else if (std::find(asked_peers.begin(), asked_peers.end(), "cusolver") !=
+                   asked_peers.end()) {
+            std::cerr << "tessera-bench " << routine << ": --peer cusolver: no GPU worker in "
+                      << "this run (or no GPU peer for " << routine << "), no cuSOLVER row\n";
         }
         for (Result const& res : results) {
             if (peer_rows.empty()) report.add(res);
@@ -991,7 +1006,7 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
                 (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") +
                 (rows ? "[--m n] " : "") +
                 "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
-                "[--reps 3] [--peer lapacke,plasma,all (all)] [--peer-reps reps] " +
+                "[--reps 3] [--peer lapacke,plasma,starpu,cusolver,all (all)] [--peer-reps reps] " +
                 "[--peer-nb 128,192,... (PLASMA's tile sizes to try)] [--svg plot.svg] " +
                 "[--bound] [--trace FILE] " + "[--json]",
             options, [routine](Options const& o, Report& r) { return run(routine, o, r); }};
