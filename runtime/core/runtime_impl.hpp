@@ -170,7 +170,7 @@ public:
     /// The last trace stop_trace() assembled (empty before).
     trace::Trace const& last_trace() const noexcept { return last_trace_; }
     /// A task t ended on w while its trace recorded: its record.
-    void trace_task(Task* t, WorkerId w);
+    void trace_task(Task* t, WorkerId w) noexcept;
     TraceBounds trace_bounds();
 
 private:

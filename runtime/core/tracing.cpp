@@ -123,7 +123,7 @@ TraceBounds RuntimeImpl::trace_bounds()
     return trace::bounds_of(last_trace_);
 }
 
-void RuntimeImpl::trace_task(Task* t, WorkerId w)
+void RuntimeImpl::trace_task(Task* t, WorkerId w) noexcept
 {
     // A task submitted before the trace started is left out; the times of one taken or given
     // its data before (a COMMUTE task pushed again) are kept in order.
@@ -141,7 +141,10 @@ void RuntimeImpl::trace_task(Task* t, WorkerId w)
     r.status = t->cancelled ? trace::TaskStatus::cancelled
                : t->failed  ? trace::TaskStatus::failed
                             : trace::TaskStatus::ok;
-    r.tile = tile_of(t);
+    try {
+        r.tile = tile_of(t);
+    } catch (...) {  // out of memory: a record without its tile
+    }
     tracer_.task(w, t->ops->name(t->codelet), std::move(r));
 }
 

@@ -70,48 +70,61 @@ trace::Trace TraceRecorder::stop()
     return t;
 }
 
-uint32_t TraceRecorder::call_id(std::string_view name)
+uint32_t TraceRecorder::call_id(std::string_view name) noexcept
 {
     std::lock_guard lock(m_);
     auto it = std::find(calls_.begin(), calls_.end(), name);
     if (it != calls_.end()) return uint32_t(it - calls_.begin());
-    calls_.emplace_back(name);
+    try {
+        calls_.emplace_back(name);
+    } catch (...) {
+        return 0;
+    }
     return uint32_t(calls_.size() - 1);
 }
 
-void TraceRecorder::task(WorkerId w, std::string_view codelet, trace::TaskRecord r)
+void TraceRecorder::task(WorkerId w, std::string_view codelet, trace::TaskRecord r) noexcept
 {
     if (w >= nworkers_) return;
     WorkerBuffer& b = workers_[w];
     std::lock_guard lock(b.m);
-    auto it = b.codelet_ids.find(codelet);
-    if (it == b.codelet_ids.end()) {
-        b.codelets.emplace_back(codelet);
-        it = b.codelet_ids.emplace(b.codelets.back(), uint32_t(b.codelets.size() - 1)).first;
-    }
-    r.codelet = it->second;
-    r.worker = w;
-    b.tasks.push_back(std::move(r));
+    try {
+        auto it = b.codelet_ids.find(codelet);
+        if (it == b.codelet_ids.end()) {
+            b.codelets.emplace_back(codelet);
+            it = b.codelet_ids.emplace(b.codelets.back(), uint32_t(b.codelets.size() - 1)).first;
+        }
+        r.codelet = it->second;
+        r.worker = w;
+        b.tasks.push_back(std::move(r));
+    } catch (...) {}
 }
 
-void TraceRecorder::idle(WorkerId w, int64_t start, int64_t end)
+void TraceRecorder::idle(WorkerId w, int64_t start, int64_t end) noexcept
 {
     if (w >= nworkers_) return;
     WorkerBuffer& b = workers_[w];
     std::lock_guard lock(b.m);
-    b.idles.push_back({w, start, end});
+    try {
+        b.idles.push_back({w, start, end});
+    } catch (...) {}
 }
 
-void TraceRecorder::edge(uint64_t from, uint64_t to, DependencyKind kind)
+void TraceRecorder::edge(uint64_t from, uint64_t to, DependencyKind kind) noexcept
 {
     std::lock_guard lock(m_);
-    edges_.push_back({from, to, kind});
+    try {
+        edges_.push_back({from, to, kind});
+    } catch (...) {}
 }
 
-void TraceRecorder::transfer(NodeId src, NodeId dst, uint64_t bytes, int64_t start, int64_t end)
+void TraceRecorder::transfer(NodeId src, NodeId dst, uint64_t bytes, int64_t start,
+                             int64_t end) noexcept
 {
     std::lock_guard lock(m_);
-    transfers_.push_back({src, dst, bytes, start, end});
+    try {
+        transfers_.push_back({src, dst, bytes, start, end});
+    } catch (...) {}
 }
 
 }  // namespace tessera::rt::detail

@@ -44,13 +44,15 @@ public:
     /// idle periods (the caller adds meta, nodes and workers).
     trace::Trace stop();
 
-    /// The id of API call `name` (interned; 0 for none).
-    uint32_t call_id(std::string_view name);
+    // The records: noexcept, as the runtime calls them in the middle of a task's life; out of
+    // memory, a record is dropped (the trace misses it), the run goes on.
+    /// The id of API call `name` (interned; 0 for none, or when it cannot be kept).
+    uint32_t call_id(std::string_view name) noexcept;
     /// A task worker `w` ran (or cancelled); `r.codelet` is ignored, `codelet` names it.
-    void task(WorkerId w, std::string_view codelet, trace::TaskRecord r);
-    void idle(WorkerId w, int64_t start, int64_t end);
-    void edge(uint64_t from, uint64_t to, DependencyKind kind);
-    void transfer(NodeId src, NodeId dst, uint64_t bytes, int64_t start, int64_t end);
+    void task(WorkerId w, std::string_view codelet, trace::TaskRecord r) noexcept;
+    void idle(WorkerId w, int64_t start, int64_t end) noexcept;
+    void edge(uint64_t from, uint64_t to, DependencyKind kind) noexcept;
+    void transfer(NodeId src, NodeId dst, uint64_t bytes, int64_t start, int64_t end) noexcept;
 
 private:
     struct alignas(64) WorkerBuffer {
