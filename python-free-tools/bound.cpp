@@ -8,6 +8,7 @@
 // JSON object instead of the table.
 //
 // Usage: tessera-bound TRACE [--json] [--help]
+#include "python-free-tools/common/json_text.hpp"
 #include "runtime/trace/trace_bounds.hpp"
 #include "runtime/trace/trace_file.hpp"
 
@@ -60,16 +61,12 @@ void print_table(std::string const& path, trace::Trace const& t, rt::TraceBounds
 
 void print_json(std::string const& path, rt::TraceBounds const& b)
 {
-    std::string escaped;
-    for (char ch : path) {
-        if (ch == '"' || ch == '\\') escaped += '\\';
-        if (static_cast<unsigned char>(ch) >= 0x20) escaped += ch;
-    }
-    std::printf("{\"trace\": \"%s\", \"run_seconds\": %.9g, \"area_bound_seconds\": %.9g, "
+    std::printf("{\"trace\": %s, \"run_seconds\": %.9g, \"area_bound_seconds\": %.9g, "
                 "\"critical_path_seconds\": %.9g, \"critical_path_tasks\": %zu, "
                 "\"run_over_bound\": %.9g}\n",
-                escaped.c_str(), b.makespan, b.area.seconds, b.critical_path.seconds,
-                b.critical_path.tasks.size(), b.seconds() > 0 ? b.makespan / b.seconds() : 0.0);
+                tessera::tools::json_string(path).c_str(), b.makespan, b.area.seconds,
+                b.critical_path.seconds, b.critical_path.tasks.size(),
+                b.seconds() > 0 ? b.makespan / b.seconds() : 0.0);
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "trace/format.hpp"
 
-#include <cstdio>
-
 namespace tessera::trace_tool {
 
 std::string decimal(int64_t ns, int digits)
@@ -25,40 +23,6 @@ std::string decimal(int64_t ns, int digits)
 std::string ms(int64_t ns)
 {
     return decimal((ns + (ns < 0 ? -500 : 500)) / 1000, 3);
-}
-
-std::string json_string(std::string_view s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char code[8];
-                std::snprintf(code, sizeof code, "\\u%04x",
-                              unsigned(static_cast<unsigned char>(c)));
-                out += code;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
 }
 
 std::string dot_string(std::string_view s)

@@ -2,6 +2,7 @@
 // and the escaping each output language needs (JSON, XML, Graphviz).
 #pragma once
 
+#include "python-free-tools/common/json_text.hpp"
 #include "python-free-tools/common/xml_text.hpp"
 
 #include <cstdint>
@@ -18,8 +19,11 @@ std::string decimal(int64_t ns, int digits);
 /// `ns` in ms to the µs, rounded half away from zero: ms(1'234'567) = "1.235".
 std::string ms(int64_t ns);
 
-/// `s` as a JSON string literal, quotes included.
-std::string json_string(std::string_view s);
+/// `s` as a JSON string literal, quotes included (the tools' common escape).
+inline std::string json_string(std::string_view s)
+{
+    return tools::json_string(s);
+}
 
 /// `s` as XML character data or attribute text (the tools' common escape).
 inline std::string xml_text(std::string_view s)
