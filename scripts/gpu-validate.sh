@@ -38,7 +38,8 @@
 # dpotrf at n = 40000 takes tens of seconds of a short lease), JOBS (default: every core) the
 # build's, TREE (default build-gpu) the build tree, TARGETS (default: all) what the build step
 # builds, GEMM_N, POTRF_N, LU_N and QR_N (defaults 16384,32768, 40000, 30000 and 30000) the
-# sizes of those steps. To measure first and build the rest after, in one lease (on an H200
+# sizes of those steps, CMAKE_ARGS more options for the configure step (a carried GLPK, say:
+# -DTESSERA_GLPK_INCLUDE_DIR=… -DTESSERA_GLPK_LIBRARY=…). To measure first and build the rest after, in one lease (on an H200
 # with 16 cores, with PEER_REPS=1 GEMM_N=16384, this took 393 s in all, 2026-11-26):
 #   TARGETS="tessera-bench tessera-bus cuda_test_cuda_driver cuda_test_cuda_linalg cuda_test_gpu_peers" \
 #       scripts/gpu-validate.sh env build cuda-tests bus gemm potrf
@@ -86,6 +87,10 @@ step_env()
     for header in lapacke.h gtest/gtest.h; do
         echo "#include <$header>" | c++ -x c++ -fsyntax-only - 2>/dev/null || missing+=("$header")
     done
+    # optional: GLPK (tessera-bound's area bound; CMAKE_ARGS may point at a carried copy) and
+    # MAGMA (issue 35's GPU peer)
+    note "env: optional: glpk $(echo '#include <glpk.h>' | c++ -x c++ -fsyntax-only ${CPATH:+-I$CPATH} - 2>/dev/null && echo found || echo absent)," \
+        "magma $(ldconfig -p 2>/dev/null | grep -q 'libmagma\.so' && echo found || echo absent)"
     if ((${#missing[@]})); then
         note "env: missing: ${missing[*]}"
         failed=1
@@ -99,7 +104,8 @@ step_build()
     local arch start=$SECONDS
     arch=$(gpu_architecture)
     if cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DTESSERA_ENABLE_CUDA=ON \
-            -DTESSERA_CUDA_ARCHITECTURES="$arch" -DTESSERA_TEST_ACCURACY_ON_CUDA=ON >"$out/configure.log" 2>&1 &&
+            -DTESSERA_CUDA_ARCHITECTURES="$arch" -DTESSERA_TEST_ACCURACY_ON_CUDA=ON ${CMAKE_ARGS:-} \
+            >"$out/configure.log" 2>&1 &&
         cmake --build "$tree" -j "$jobs" ${TARGETS:+--target $TARGETS} >>"$out/build.log" 2>&1; then
         note "build: architectures $arch, ${TARGETS:-all targets}, $((SECONDS - start)) s"
     else
