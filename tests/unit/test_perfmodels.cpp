@@ -439,40 +439,58 @@ const rt::Codelet<rt::Matrix<double>, double> gemm_like{
     .emu = +[](rt::Matrix<double>, double s) { emu_cost(s); },
     .model = &gemm_like_model};
 
+// The devices' share of 300 tasks under `sched`, and the share they would get if every unit
+// were busy until the end, from the speeds measured: 16/18 = 0.89 when they are exactly 8x
+// faster (a sleep overshoots, the devices' short ones relatively more under load). Placing by
+// queue length would give 0.5.
+struct DeviceShare {
+    double on_devices = 0, balanced = 0;
+    std::string counts;
+};
+
+DeviceShare device_share(std::string const& sched)
+{
+    rt::Runtime r{
+        {.ncpus = 2, .scheduler = sched, .nemu = 2, .emu_speed = 8, .perfmodel_dir = "none"}};
+    std::vector<double> tiles(300 * 16);
+    std::vector<rt::Handle<rt::Matrix<double>>> h;
+    for (int i = 0; i < 300; ++i)
+        h.emplace_back(r, rt::Matrix<double>{tiles.data() + 16 * i, 4, 4, 4});
+    // calibration: until measured on every architecture, tasks are spread to be measured
+    for (int i = 0; i < 40; ++i)
+        r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
+    r.wait_all();
+    auto before = r.executed_per_worker();
+    for (int i = 0; i < 300; ++i)
+        r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
+    r.wait_all();
+    auto done = r.executed_per_worker();
+    for (std::size_t w = 0; w < done.size(); ++w) done[w] -= before[w];
+    auto speed = [&](std::string const& arch) {
+        return 1.0 / only_entry(r, "test_gemm_like", arch).mean;
+    };
+    const double devices = speed("emu0") + speed("emu1");
+    return {double(done[2] + done[3]) / 300.0, devices / (devices + 2 * speed("cpu")),
+            "cpu " + std::to_string(done[0]) + "+" + std::to_string(done[1]) + ", emu " +
+                std::to_string(done[2]) + "+" + std::to_string(done[3])};
+}
+
 TEST(Heft, TmPutsWorkOnFasterDevices)
 {
     for (std::string sched : {"dm", "heft-tmdp", "heft-tmdp-pr", "dmdasd"}) {
-        rt::Runtime r{
-            {.ncpus = 2, .scheduler = sched, .nemu = 2, .emu_speed = 8, .perfmodel_dir = "none"}};
-        std::vector<double> tiles(300 * 16);
-        std::vector<rt::Handle<rt::Matrix<double>>> h;
-        for (int i = 0; i < 300; ++i)
-            h.emplace_back(r, rt::Matrix<double>{tiles.data() + 16 * i, 4, 4, 4});
-        // calibration: until measured on every architecture, tasks are spread to be measured
-        for (int i = 0; i < 40; ++i)
-            r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
-        r.wait_all();
-        auto before = r.executed_per_worker();
-        for (int i = 0; i < 300; ++i)
-            r.submit(gemm_like, readwrite(h[std::size_t(i)]), rt::value(0.002));
-        r.wait_all();
-        auto done = r.executed_per_worker();
-        for (std::size_t w = 0; w < done.size(); ++w) done[w] -= before[w];
-        double on_devices = double(done[2] + done[3]) / 300.0;
-        // The devices' share of the work when every unit is busy until the end, from the speeds
-        // measured (a sleep overshoots, the devices' short ones relatively more under load):
-        // 16/18 = 0.89 when they are exactly 8x faster. Placing by queue length would give 0.5.
-        // Under load their dispatch slows too (their threads share the 2 cores): 85% of it.
-        auto speed = [&](std::string const& arch) {
-            return 1.0 / only_entry(r, "test_gemm_like", arch).mean;
-        };
-        double devices = speed("emu0") + speed("emu1"),
-               balanced = devices / (devices + 2 * speed("cpu"));
-        EXPECT_GE(on_devices, 0.85 * balanced)
-            << sched << ": cpu " << done[0] << "+" << done[1] << ", emu " << done[2] << "+"
-            << done[3] << ", balanced share " << balanced;
-        EXPECT_GE(balanced, 0.75) << sched
-                                  << ": the devices measured less than 3x faster than a core";
+        // Under load their dispatch slows too (their threads share the cores): 85% of the
+        // balanced share. A machine running 16 test processes on 16 cores once gave the devices
+        // 0.66 for 0.71 asked (an H200's host, 2026-11-27), so a run may be tried three times;
+        // a policy that places by queue length fails all three.
+        DeviceShare share;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            share = device_share(sched);
+            if (share.on_devices >= 0.85 * share.balanced) break;
+        }
+        EXPECT_GE(share.on_devices, 0.85 * share.balanced)
+            << sched << ": " << share.counts << ", balanced share " << share.balanced;
+        EXPECT_GE(share.balanced, 0.75)
+            << sched << ": the devices measured less than 3x faster than a core";
     }
 }
 
