@@ -140,17 +140,22 @@ private:
                 rect("idle", i.start, i.end, y, idle_colour,
                      worker.name + ": asleep " + ms(i.end - i.start) + " ms (" + ms(i.start) +
                          " to " + ms(i.end) + ")");
+        // the waits first, the runs over them: a GPU's queued task waits while others run
+        for (std::size_t i : tl_.tasks[w]) {
+            trace::TaskRecord const& r = t_.tasks[i];
+            if (r.start <= r.begin) continue;
+            const std::string wait = t_.codelets[r.codelet] + " #" + std::to_string(r.seq) +
+                                     ": waiting for data " + ms(r.start - r.begin) + " ms";
+            const std::string seq = " data-seq=\"" + std::to_string(r.seq) + "\"";
+            rect("fetch", r.begin, r.start, y, codelet_colour(r.codelet), wait,
+                 seq + " fill-opacity=\"0.45\"");
+            rect("fetch-hatch", r.begin, r.start, y, "url(#hatch)", wait);
+        }
         for (std::size_t i : tl_.tasks[w]) {
             trace::TaskRecord const& r = t_.tasks[i];
             std::string const& name = t_.codelets[r.codelet];
             const std::string colour = codelet_colour(r.codelet);
             const std::string seq = " data-seq=\"" + std::to_string(r.seq) + "\"";
-            if (r.start > r.begin) {
-                const std::string wait = name + " #" + std::to_string(r.seq) +
-                                         ": waiting for data " + ms(r.start - r.begin) + " ms";
-                rect("fetch", r.begin, r.start, y, colour, wait, seq + " fill-opacity=\"0.45\"");
-                rect("fetch-hatch", r.begin, r.start, y, "url(#hatch)", wait);
-            }
             std::string tip = name + " #" + std::to_string(r.seq) + ", tile " + r.tile;
             if (r.call != 0) tip += ", call " + t_.calls[r.call];
             tip += "\n" + worker.name + "\nsubmit " + ms(r.submit) + ", ready " + ms(r.ready) +

@@ -76,11 +76,9 @@ std::vector<WorkerTime> idle_causes(trace::Trace const& t, Timeline const& tl,
     std::vector<WorkerTime> out(t.workers.size());
     for (std::size_t w = 0; w < t.workers.size(); ++w) {
         WorkerTime& time = out[w];
-        for (std::size_t i : tl.tasks[w]) {
-            trace::TaskRecord const& r = t.tasks[i];
-            time.busy += r.end - r.start;
-            time.data += r.start - r.begin;
-        }
+        const TaskTime tasks = task_time(t, tl.tasks[w]);
+        time.busy = tasks.busy;
+        time.data = tasks.data;
         // Between two READY/BEGIN times the answer cannot change: one verdict per piece.
         for (Span const& gap : tl.gaps[w]) {
             for (int64_t from = gap.begin; from < gap.end;) {

@@ -1,7 +1,8 @@
 // Why workers were not running tasks: each worker's time split into what it ran and four
 // causes for the rest, from the tasks' SUBMIT, READY and BEGIN times alone.
 //
-//   data        BEGIN..START of its tasks: it had taken a task and waited for the task's data
+//   data        BEGIN..START of its tasks while none ran: it had taken a task and waited for
+//               the task's data (on a GPU, also for the kernels queued before the task's)
 //   dependencies  between its tasks, no task anywhere was ready and not yet begun, and the next
 //               task to become ready had been submitted before this gap (it waited for its
 //               predecessors), or no task became ready any more
@@ -24,7 +25,7 @@ namespace tessera::trace_tool {
 
 /// One worker's time, in ns; the five add up to the trace's length.
 struct WorkerTime {
-    int64_t busy = 0;  ///< START..END of its tasks
+    int64_t busy = 0;  ///< START..END of its tasks (their union: a GPU overlaps them)
     int64_t data = 0, dependencies = 0, submission = 0, scheduler = 0;
 };
 

@@ -62,11 +62,7 @@ void workers(std::ostream& out, trace::Trace const& t, Timeline const& tl)
     std::vector<int64_t> asleep(t.workers.size(), 0);
     for (trace::IdleRecord const& i : t.idles) asleep[i.worker] += i.end - i.start;
     for (std::size_t w = 0; w < t.workers.size(); ++w) {
-        int64_t busy = 0, data = 0;
-        for (std::size_t i : tl.tasks[w]) {
-            busy += t.tasks[i].end - t.tasks[i].start;
-            data += t.tasks[i].start - t.tasks[i].begin;
-        }
+        const auto [busy, data] = task_time(t, tl.tasks[w]);
         const int64_t overhead = tl.length - busy - data - asleep[w];
         print(out, "  %-6zu %-*s %6zu %8.2f %8.2f %8.2f %10.2f\n", w, name,
               t.workers[w].name.c_str(), tl.tasks[w].size(), percent(busy, tl.length),
@@ -74,7 +70,8 @@ void workers(std::ostream& out, trace::Trace const& t, Timeline const& tl)
               percent(overhead, tl.length));
     }
     out << "  busy: running tasks (START..END)\n"
-           "  data: taken tasks waiting for their data (BEGIN..START)\n"
+           "  data: taken tasks waiting for their data, none running (BEGIN..START; on a GPU,\n"
+           "        also for the kernels queued before theirs)\n"
            "  idle: asleep with nothing to run (the 'idle' records)\n"
            "  overhead: the rest: scheduling and runtime work between tasks while awake\n";
 }
@@ -166,7 +163,8 @@ void causes(std::ostream& out, trace::Trace const& t, Timeline const& tl)
           percent(sum.submission, whole), percent(sum.scheduler, whole));
     print(out,
           "  busy: running tasks (START..END)\n"
-          "  data (a): waiting for data: BEGIN..START of the worker's tasks\n"
+          "  data (a): waiting for data, no task running: BEGIN..START of the worker's tasks (on "
+          "a GPU, also for the kernels queued before)\n"
           "  deps (b): between its tasks, no task was ready and not yet begun anywhere, and the "
           "next task to become ready was held by its dependencies (or none came)\n"
           "  submit (c): between its tasks, no task was ready, and the next task to become ready "

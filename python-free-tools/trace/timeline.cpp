@@ -19,6 +19,17 @@ int64_t union_length(std::vector<Span> spans)
     return total;
 }
 
+TaskTime task_time(trace::Trace const& t, std::vector<std::size_t> const& tasks)
+{
+    std::vector<Span> running, taken;
+    for (std::size_t i : tasks) {
+        running.push_back({t.tasks[i].start, t.tasks[i].end});
+        taken.push_back({t.tasks[i].begin, t.tasks[i].end});
+    }
+    const int64_t busy = union_length(std::move(running));
+    return {busy, union_length(std::move(taken)) - busy};
+}
+
 Timeline make_timeline(trace::Trace const& t)
 {
     Timeline tl;

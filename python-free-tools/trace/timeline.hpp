@@ -42,4 +42,13 @@ Timeline make_timeline(trace::Trace const& t);
 /// The length of the union of `spans` (overlaps count once).
 int64_t union_length(std::vector<Span> spans);
 
+/// A worker's time with tasks: `busy` while some task of it runs (the union of START..END),
+/// `data` while some is taken and waiting but none runs (the union of BEGIN..END less busy).
+/// On a CPU worker these are the sums over its tasks; a GPU worker queues several tasks on its
+/// stream, each waiting for its data and for the kernels queued before it.
+struct TaskTime {
+    int64_t busy = 0, data = 0;
+};
+TaskTime task_time(trace::Trace const& t, std::vector<std::size_t> const& tasks);
+
 }  // namespace tessera::trace_tool

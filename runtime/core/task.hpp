@@ -103,7 +103,8 @@ public:
     struct TraceTimes {
         int64_t submit = -1;  // -1: submitted while no trace recorded, left out of it
         int64_t ready = 0, begin = 0, start = 0;  // ns since the runtime started
-        uint32_t call = 0;                        // the API call it belongs to (0: none)
+        int64_t end = -1;   // -1: when the runtime ends it; a GPU's: when its end event passed
+        uint32_t call = 0;  // the API call it belongs to (0: none)
     } trace;
 
     /// Marks this task cancelled because a task it depends on failed with `e`.

@@ -133,7 +133,7 @@ void RuntimeImpl::trace_task(Task* t, WorkerId w) noexcept
     r.submit = t->trace.submit;
     r.ready = std::max(t->trace.ready, r.submit);
     r.begin = std::max(t->trace.begin, r.ready);
-    r.end = std::max(tracer_.now(), r.begin);
+    r.end = std::max(t->trace.end >= 0 ? t->trace.end : tracer_.now(), r.begin);
     r.start = t->cancelled ? r.end : std::clamp(t->trace.start, r.begin, r.end);
     if (t->cancelled) r.begin = r.end;
     for (BufferSlot const& b : t->buffers) r.bytes += b.layout->bytes();

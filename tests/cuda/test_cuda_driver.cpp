@@ -7,9 +7,11 @@
 // either, every test is reported as skipped (ctest: "Skipped").
 #include "common/decision_log.hpp"
 #include "common/runtime_sweep.hpp"  // Gate
+#include "common/temp_dir.hpp"
 #include "cuda/test_kernels.hpp"
 #include "runtime/data/coherency.hpp"            // gather_home_attempts
 #include "runtime/drivers/cuda/cuda_driver.hpp"  // cuda_tasks_in_flight
+#include "runtime/trace/trace_file.hpp"
 #if TESSERA_CUDA_SIM
 #include "tests/cudasim/sim.hpp"
 #endif
@@ -366,6 +368,48 @@ void slow_add_cuda(rt::CudaContext const& c, rt::Vector<double> v, double x, dou
 }
 const rt::Codelet<rt::Vector<double>, double, double> slow_add_cl{
     .name = "cuda_test_slow_add", .where = rt::ArchMask::cuda, .cuda = &slow_add_cuda};
+
+// Four tasks queued together on the GPU's stream, each a kernel of `kernel` seconds: the trace
+// shows each running its own kernel, one after the other (the GPU's events), not from its launch
+// to its completion (the host's stamps: 1, 2, 3 and 4 kernels long, all overlapping; seen on an
+// H200 as a GPU worker 120% busy, 2026-11-27).
+TEST(CudaDriver, TraceShowsWhenTheKernelsRan)
+{
+    rt::Runtime r{config()};
+    REQUIRE_GPU(r, gpu);
+    constexpr double kernel = simulated_gpu ? 0.2 : 0.05;
+    std::vector<std::vector<double>> v(4, std::vector<double>(16, 0.0));
+    std::vector<rt::Handle<rt::Vector<double>>> h;
+    for (auto& x : v) h.emplace_back(r, rt::Vector<double>{x.data(), int64_t(x.size())});
+    for (auto& x : h) r.submit(add_cl, readwrite(x), rt::value(1.0), rt::on_worker(gpu));
+    r.wait_all();  // the data on the GPU, so that the four are queued at once
+    tessera::test::TempDir dir;
+    const std::string path = (dir.path / "gpu.trace").string();
+    r.start_trace(path);
+    for (auto& x : h)
+        r.submit(slow_add_cl, readwrite(x), rt::value(1.0), rt::value(kernel), rt::on_worker(gpu));
+    r.wait_all();
+    r.stop_trace();
+    const rt::trace::Trace t = rt::trace::read_file(path);
+    std::vector<rt::trace::TaskRecord> ran;
+    for (rt::trace::TaskRecord const& k : t.tasks)
+        if (t.codelets.at(k.codelet) == "cuda_test_slow_add") ran.push_back(k);
+    ASSERT_EQ(ran.size(), 4u);
+    std::sort(ran.begin(), ran.end(),
+              [](auto const& a, auto const& b) { return a.start < b.start; });
+    auto seconds = [](int64_t ns) { return double(ns) * 1e-9; };
+    const int64_t slack = 200'000;  // the GPU's clock set against the host's: a few µs
+    // a spin counts cycles at the GPU's highest clock: it may run longer, the same for all
+    int64_t shortest = INT64_MAX;
+    for (auto const& k : ran) shortest = std::min(shortest, k.end - k.start);
+    EXPECT_GE(seconds(shortest), 0.9 * kernel);
+    for (std::size_t i = 0; i < ran.size(); ++i) {
+        EXPECT_LT(double(ran[i].end - ran[i].start), 1.5 * double(shortest))
+            << "task " << i << " lasts from its launch, not from its kernel's start";
+        if (i > 0)
+            EXPECT_GE(ran[i].start + slack, ran[i - 1].end) << "tasks " << i - 1 << ", " << i;
+    }
+}
 
 // A GPU that may hold 3 tiles serves 8: replicas are evicted (Modified ones written back
 // first) and every result is exact. With `kernel_seconds`, each task's kernel lasts that

@@ -8,6 +8,7 @@
 // A fault that corrupts the GPU's context (a sticky error) fails the tasks in flight, and
 // the worker then leaves service (retirement.cpp): the other workers take its tasks.
 #include "runtime/drivers/cuda/cuda_device.hpp"
+#include "runtime/drivers/cuda/gpu_clock.hpp"
 
 #include "runtime/core/runtime_impl.hpp"
 #include "runtime/drivers/cpu/cpu_driver.hpp"
@@ -123,7 +124,10 @@ public:
             cuda_check(cudaSetDevice(device_.ordinal()), "cudaSetDevice");
             launching_ = &s;
             bind_data(s, t);
-            if (t->trace.submit >= 0) t->trace.start = rt_.tracer().now();  // data in place
+            if (t->trace.submit >= 0) {  // its data is in place; the GPU's times replace these
+                clock_.refresh(in_flight_.empty());
+                t->trace.start = rt_.tracer().now();
+            }
             cuda_check(cudaEventRecord(s.start, stream), "cudaEventRecord (task start)");
             KernelArgs args = kernel_args(t, s.data->slots(), &s.context);
             (void)cudaGetLastError();  // a not-ready query of this thread's is not the task's
@@ -218,6 +222,13 @@ private:
             if (!s.timing_disturbed && cudaEventElapsedTime(&ms, s.start, s.end) == cudaSuccess)
                 seconds = double(ms) * 1e-3;
             (void)cudaGetLastError();
+            if (t->trace.submit >= 0 && !s.timing_disturbed) {  // when its kernels really ran
+                const int64_t start = clock_.host_ns(s.start), end = clock_.host_ns(s.end);
+                if (start >= 0 && end >= start) {
+                    t->trace.start = start;
+                    t->trace.end = end;
+                }
+            }
             for (auto& f : s.completions) {
                 try {
                     f();
@@ -239,6 +250,7 @@ private:
     RuntimeImpl& rt_;
     WorkerId w_;
     CudaDevice& device_;
+    GpuClock clock_{rt_.tracer()};
     NodeId node_;
     std::size_t capacity_;             // of the GPU's memory node (0: no limit)
     std::size_t in_flight_bytes_ = 0;  // the data of the tasks in flight
