@@ -70,6 +70,7 @@ RuntimeImpl::RuntimeImpl(RuntimeConfig config, std::vector<std::unique_ptr<Drive
     retired_ = std::make_unique<std::atomic<bool>[]>(n);
     retired_why_.resize(n);
     policy_->init(*this);
+    tracer_.prepare(n);
     if (config_.trace && !config_.trace->empty()) start_trace(numbered_trace_path(*config_.trace));
 
     threads_.reserve(n);

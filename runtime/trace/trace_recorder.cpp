@@ -5,12 +5,17 @@
 
 namespace tessera::rt::detail {
 
-void TraceRecorder::start(unsigned workers)
+void TraceRecorder::prepare(unsigned workers)
 {
     if (!workers_) {
         workers_ = std::make_unique<WorkerBuffer[]>(workers);
         nworkers_ = workers;
     }
+}
+
+void TraceRecorder::start(unsigned workers)
+{
+    prepare(workers);
     for (unsigned w = 0; w < nworkers_; ++w) {
         std::lock_guard lock(workers_[w].m);
         workers_[w].tasks.clear();
@@ -22,14 +27,19 @@ void TraceRecorder::start(unsigned workers)
         edges_.clear();
         transfers_.clear();
     }
-    started_ = now();
+    started_.store(now(), std::memory_order_relaxed);
     on_.store(true, std::memory_order_release);
 }
 
 trace::Trace TraceRecorder::stop()
 {
     on_.store(false, std::memory_order_release);
+    const int64_t stopped = now();
     trace::Trace t;
+    for (unsigned w = 0; w < nworkers_; ++w)  // asleep now: the sleep so far
+        if (const int64_t since = workers_[w].asleep_since.load(std::memory_order_acquire);
+            since >= 0)
+            idle(w, std::max(since, started()), stopped);
     {
         std::lock_guard lock(m_);
         t.calls = calls_;
@@ -108,6 +118,18 @@ void TraceRecorder::idle(WorkerId w, int64_t start, int64_t end) noexcept
     try {
         b.idles.push_back({w, start, end});
     } catch (...) {}
+}
+
+void TraceRecorder::falls_asleep(WorkerId w) noexcept
+{
+    if (w < nworkers_) workers_[w].asleep_since.store(now(), std::memory_order_release);
+}
+
+void TraceRecorder::wakes(WorkerId w) noexcept
+{
+    if (w >= nworkers_) return;
+    const int64_t since = workers_[w].asleep_since.exchange(-1, std::memory_order_acq_rel);
+    if (since >= 0 && on()) idle(w, std::max(since, started()), now());
 }
 
 void TraceRecorder::edge(uint64_t from, uint64_t to, DependencyKind kind) noexcept

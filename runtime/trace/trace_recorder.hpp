@@ -35,11 +35,13 @@ public:
         return std::chrono::duration_cast<std::chrono::nanoseconds>(t - origin_).count();
     }
 
-    /// Starts recording for `workers` workers (the same count at every start: a late worker
-    /// may still write into its buffer), forgetting what an earlier recording kept.
+    /// Makes the buffers of `workers` workers (the same count at every call: a late worker may
+    /// still write into its buffer); before the workers start, so that their sleeps are known.
+    void prepare(unsigned workers);
+    /// Starts recording (prepare(workers) if not yet), forgetting what an earlier recording kept.
     void start(unsigned workers);
     /// When the last start() was, in ns since the origin.
-    int64_t started() const noexcept { return started_; }
+    int64_t started() const noexcept { return started_.load(std::memory_order_relaxed); }
     /// Stops recording and returns the trace: calls, codelets, tasks, edges, transfers and
     /// idle periods (the caller adds meta, nodes and workers).
     trace::Trace stop();
@@ -51,6 +53,11 @@ public:
     /// A task worker `w` ran (or cancelled); `r.codelet` is ignored, `codelet` names it.
     void task(WorkerId w, std::string_view codelet, trace::TaskRecord r) noexcept;
     void idle(WorkerId w, int64_t start, int64_t end) noexcept;
+    /// Worker `w` goes to sleep now, recording or not: a sleep that began before the trace or
+    /// lasts past its end is recorded from the trace's start, or up to its end.
+    void falls_asleep(WorkerId w) noexcept;
+    /// Worker `w` woke: its sleep is recorded if a trace records.
+    void wakes(WorkerId w) noexcept;
     void edge(uint64_t from, uint64_t to, DependencyKind kind) noexcept;
     void transfer(NodeId src, NodeId dst, uint64_t bytes, int64_t start, int64_t end) noexcept;
 
@@ -59,13 +66,14 @@ private:
         std::mutex m;
         std::vector<trace::TaskRecord> tasks;  // codelet: an index into `codelets`
         std::vector<trace::IdleRecord> idles;
-        std::deque<std::string> codelets;  // a deque: the views below stay valid as it grows
+        std::atomic<int64_t> asleep_since{-1};  // -1: awake
+        std::deque<std::string> codelets;       // a deque: the views below stay valid as it grows
         std::unordered_map<std::string_view, uint32_t> codelet_ids;  // views into `codelets`
     };
 
     Clock::time_point origin_;
     std::atomic<bool> on_{false};
-    int64_t started_ = 0;
+    std::atomic<int64_t> started_{0};  // a waking worker may read it as a new trace starts
     std::unique_ptr<WorkerBuffer[]> workers_;
     unsigned nworkers_ = 0;
 

@@ -53,13 +53,10 @@ ReadyTask sleep_until_work(RuntimeImpl& rt, WorkerId w, bool& stop)
         stop = true;
         return {};
     }
-    if (!rt.tracer().on()) {
-        parking.commit_wait(w, ticket);
-        return {};
-    }
-    const int64_t asleep = rt.tracer().now();
+    // one clock read a sleep: a sleep that began before a trace started shows in it too
+    rt.tracer().falls_asleep(w);
     parking.commit_wait(w, ticket);
-    rt.tracer().idle(w, asleep, rt.tracer().now());
+    rt.tracer().wakes(w);
     return {};
 }
 
