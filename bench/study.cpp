@@ -13,7 +13,11 @@
 #include "examples/jacobi2d.hpp"
 
 #include <tessera/tessera.hpp>
+#if TESSERA_HAVE_CUDA
+#include <tessera/rt/cuda.hpp>
+#endif
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -63,10 +67,24 @@ void saxpy_block(rt::Vector<const float> x, rt::Vector<float> y, float a)
 {
     for (int64_t i = 0; i < y.n; ++i) y[i] += a * x[i];
 }
+#if TESSERA_HAVE_CUDA
+void saxpy_block_cuda(rt::CudaContext const& c, rt::Vector<const float> x, rt::Vector<float> y,
+                      float a)
+{
+    rt::cuda_check(cublasSaxpy(c.cublas, int(y.n), &a, x.ptr, 1, y.ptr, 1), "cublasSaxpy");
+}
+constexpr auto* saxpy_cuda = &saxpy_block_cuda;
+#else
+constexpr std::nullptr_t saxpy_cuda = nullptr;
+#endif
 const rt::PerfModel saxpy_model{"study_saxpy"};
+// On GPUs too, so that the policies choose between moving the blocks and keeping them on the
+// cores (the seed's data footprint): a memory-bound kernel pays for its copy only where its
+// data already is.
 const rt::Codelet<rt::Vector<const float>, rt::Vector<float>, float> saxpy_codelet{
     .name = "saxpy",
     .cpu = &saxpy_block,
+    .cuda = saxpy_cuda,
     .model = &saxpy_model,
     .flops = [](auto const& x, auto const&, auto const&) { return 2.0 * double(x.n); },
 };
