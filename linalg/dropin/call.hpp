@@ -21,12 +21,15 @@
 /// `args` (both parenthesized): when `forwards<...> dims` (the call's m, n, k) says it is below
 /// the crossover, it tail-calls the next library's symbol, a few instructions with no frame of
 /// its own; otherwise it calls `symbol`served out of line, which runs the statement `body`
-/// with `entry` (the symbol's Entry), the parameters and `forward()` in scope.
+/// with `entry` (the symbol's Entry), the parameters and `forward()` in scope. The precision is
+/// the symbol's first letter (dgemm_); TESSERA_DROPIN_SYMBOL_OF names it (cblas_dgemm).
 #define TESSERA_DROPIN_SYMBOL(symbol, routine, params, args, dims, body)                           \
+    TESSERA_DROPIN_SYMBOL_OF(symbol, #symbol[0], routine, params, args, dims, body)
+#define TESSERA_DROPIN_SYMBOL_OF(symbol, letter, routine, params, args, dims, body)                \
     TESSERA_DROPIN_EXPORT void symbol(TESSERA_DROPIN_UNPAREN params) noexcept;                     \
     namespace {                                                                                    \
-    constinit ::tessera::dropin::Entry symbol##entry{#symbol,                                      \
-                                                     ::tessera::dropin::Routine::routine};         \
+    constinit ::tessera::dropin::Entry symbol##entry{#symbol, ::tessera::dropin::Routine::routine, \
+                                                     ::tessera::dropin::precision_index(letter)};  \
     [[gnu::noinline]] void symbol##served(TESSERA_DROPIN_UNPAREN params) noexcept                  \
     {                                                                                              \
         auto& entry = symbol##entry;                                                               \
@@ -37,7 +40,7 @@
     TESSERA_DROPIN_EXPORT void symbol(TESSERA_DROPIN_UNPAREN params) noexcept                      \
     {                                                                                              \
         if (::tessera::dropin::forwards<::tessera::dropin::Routine::routine,                       \
-                                        ::tessera::dropin::precision_index(#symbol[0])>            \
+                                        ::tessera::dropin::precision_index(letter)>                \
                 dims) [[likely]]                                                                   \
             return symbol##entry.forward<decltype(symbol)>(TESSERA_DROPIN_UNPAREN args);           \
         return symbol##served(TESSERA_DROPIN_UNPAREN args);                                        \

@@ -49,8 +49,8 @@ private:
 /// its routine and precision, the next library's definition once resolved, its counters.
 class Entry {
 public:
-    constexpr Entry(char const* symbol, Routine routine) noexcept
-        : symbol_(symbol), routine_(routine), precision_(precision_index(symbol[0]))
+    constexpr Entry(char const* symbol, Routine routine, int precision) noexcept
+        : symbol_(symbol), routine_(routine), precision_(precision)
     {}
 
     /// Whether Tessera runs this call, of dimensions m, n, k (the volume m n k of the square

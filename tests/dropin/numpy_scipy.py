@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NumPy and SciPy (Debian's python3-numpy, python3-scipy) through the drop-in LAPACK.
+"""NumPy and SciPy (Debian's python3-numpy, python3-scipy) through the drop-in LAPACK and CBLAS.
 
     tests/dropin/numpy_scipy.py <libtessera_lapack.so>
 
@@ -12,7 +12,8 @@ import os
 import subprocess
 import sys
 
-SERVED = ["dpotrf_", "dgesv_", "dgeqrf_", "dorgqr_", "dgetrf_", "dgetrs_", "dgels_", "zpotrf_", "zgesv_"]
+SERVED = ["dpotrf_", "dgesv_", "dgeqrf_", "dorgqr_", "dgetrf_", "dgetrs_", "dgels_", "zpotrf_", "zgesv_",
+          "cblas_dgemm", "cblas_zgemm", "cblas_dsyrk"]
 
 
 def child():
@@ -81,6 +82,21 @@ def child():
         check(f"scipy.linalg.lapack.dgels {m}x{n} (info {info})",
               np.linalg.norm(A.T @ r) / (anorm * (np.linalg.norm(b) + anorm * np.linalg.norm(x)) * m * eps)
               if info == 0 else np.inf, 30)
+
+    # matmul: NumPy calls OpenBLAS's CBLAS (cblas_dgemm, cblas_zgemm; cblas_dsyrk for A @ A.T),
+    # checked against einsum's own loops (no BLAS)
+    for m, k, n in ((3, 4, 5), (200, 150, 120)):
+        A = rng.standard_normal((m, k))
+        B = rng.standard_normal((k, n))
+        scale = k * eps * np.abs(A).max() * np.abs(B).max()
+        check(f"numpy matmul {m}x{k}x{n}",
+              np.abs(A @ B - np.einsum("ik,kj->ij", A, B, optimize=False)).max() / scale, 30)
+        check(f"numpy A @ A.T {m}x{k}",
+              np.abs(A @ A.T - np.einsum("ik,jk->ij", A, A, optimize=False)).max() / scale, 30)
+        Z = A + 1j * rng.standard_normal((m, k))
+        W = B - 1j * rng.standard_normal((k, n))
+        check(f"numpy matmul complex {m}x{k}x{n}",
+              np.abs(Z @ W - np.einsum("ik,kj->ij", Z, W, optimize=False)).max() / (4 * scale), 30)
 
     return 1 if failures else 0
 
