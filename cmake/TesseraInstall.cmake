@@ -1,6 +1,6 @@
 # Install rules: the library, the public headers, a CMake package and a pkg-config file.
 #
-#   <prefix>/lib/libtessera.so*
+#   <prefix>/lib/libtessera.so*, and libtessera_mpi.so* when MPI was found
 #   <prefix>/include/tessera/...             (only *.hpp / *.h: internal headers stay out)
 #   <prefix>/lib/cmake/Tessera/TesseraConfig.cmake, TesseraConfigVersion.cmake,
 #                              TesseraTargets.cmake (namespace Tessera::)
@@ -16,9 +16,17 @@ install(TARGETS tessera EXPORT TesseraTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# rt/mpi.hpp only with libtessera_mpi (runtime/mpi/), which is installed beside libtessera but
+# not yet part of the CMake package (link it as -ltessera_mpi with MPI's flags)
+if(TESSERA_HAVE_MPI)
+    install(TARGETS tessera_mpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+    set(_tessera_no_mpi_header "")
+else()
+    set(_tessera_no_mpi_header PATTERN "mpi.hpp" EXCLUDE)
+endif()
 install(DIRECTORY include/tessera
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-    FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+    FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" ${_tessera_no_mpi_header})
 install(EXPORT TesseraTargets
     NAMESPACE Tessera::
     DESTINATION ${TESSERA_CMAKE_INSTALL_DIR})

@@ -29,6 +29,8 @@ packages=(
     doxygen           # the API reference (cmake --build build --target docs) and its test
     clang-format      # the house format (.clang-format), checked by the test format.clang_format
     librsvg2-bin      # rsvg-convert: the Gantt chart test renders an SVG to PNG
+    libopenmpi-dev    # the MPI layer (runtime/mpi/, libtessera_mpi) and its tests
+    openmpi-bin       # mpirun, for those tests (ctest -L mpi)
 )
 
 if [[ ${1:-} == --peers ]]; then

@@ -1,0 +1,37 @@
+// One transfer of a handle's data between two ranks (rt::mpi::Context::isend, irecv): its
+// staging buffer, where the pack task copies the data out or the unpack task copies it in,
+// and what its completion does. Internal to libtessera_mpi.
+#pragma once
+
+#include <tessera/rt/access.hpp>
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tessera::rt::mpi::detail {
+
+class ProgressEngine;
+
+struct Message {
+    enum class Kind { send, receive, barrier };
+    Kind kind = Kind::send;
+    int peer = 0;  // the destination of a send, the source of a receive
+    int tag = 0;
+    std::vector<std::byte> buffer;
+    std::size_t expected_bytes = 0;  // a receive: the handle's bytes
+    std::function<void()> on_sent;   // a send: run by the progress thread once MPI has the data
+    TagId arrived = 0;               // a receive: notified when the message is in `buffer`
+    TagId unpack = 0;                // a receive: the unpack task's tag, which waits for `arrived`
+    bool packed = false;             // a send: its buffer holds the data (under the engine's lock)
+    std::atomic<bool> done{false};   // MPI completed it (or failed it)
+    std::string error;               // MPI's error, written before `done` and `arrived`
+    MPI_Request request = MPI_REQUEST_NULL;
+    ProgressEngine* engine = nullptr;  // a send: told when its buffer is packed
+};
+
+}  // namespace tessera::rt::mpi::detail
