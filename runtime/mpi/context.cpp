@@ -13,6 +13,7 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <unordered_map>
 
 namespace tessera::rt::mpi {
 
@@ -47,6 +48,19 @@ constexpr TagId first_tag = TagId(1) << 63;
 
 }  // namespace
 
+/// A handle given to register_data: its owner, its tag, how its data travels, and the versions
+/// that say which copies are current (every rank counts the same versions, as every rank
+/// submits the same tasks).
+struct Context::Entry {
+    std::shared_ptr<rt::detail::DataState> state;  // kept: its address names it
+    int owner = 0, tag = 0;
+    SendFn send = nullptr;
+    ReceiveFn receive = nullptr;
+    uint64_t version = 1;        // one more each time a task writes it
+    uint64_t cached = 0;         // not the owner: the version this rank holds
+    std::vector<uint64_t> sent;  // the owner: per rank, the version last sent there
+};
+
 struct Context::State {
     Runtime& rt;
     bool initialized_mpi = false;  // this Context called MPI_Init_thread: it finalizes
@@ -56,6 +70,8 @@ struct Context::State {
     std::mutex m;  // messages and next_tag (isend and irecv from several threads)
     std::deque<std::unique_ptr<detail::Message>> messages;  // until wait_all sees them done
     TagId next_tag = first_tag;
+    TransferCounts counts;
+    std::unordered_map<rt::detail::DataState const*, Entry> registry;
     explicit State(Runtime& r) : rt(r) {}
 };
 
@@ -132,11 +148,12 @@ void require_peer(char const* call, char const* what, int peer, int size, int ta
 
 }  // namespace
 
-detail::Message* Context::start_send(int dest, int tag, std::function<void()> on_sent,
-                                     bool registered)
+detail::Message* Context::start_send(rt::detail::DataState* state, int dest, int tag,
+                                     std::function<void()> on_sent)
 {
     State& s = *state_;
-    require_peer("isend", "dest", dest, s.size, tag, s.tag_ub, registered);
+    require_peer("isend", "dest", dest, s.size, tag, s.tag_ub,
+                 state && rt::detail::data_registered(*state));
     auto m = std::make_unique<detail::Message>();
     m->kind = detail::Message::Kind::send;
     m->peer = dest;
@@ -147,30 +164,36 @@ detail::Message* Context::start_send(int dest, int tag, std::function<void()> on
     {
         std::lock_guard lock(s.m);
         s.messages.push_back(std::move(m));
+        ++s.counts.sends;
+        s.counts.bytes_sent += rt::detail::data_layout(*state).bytes();
     }
     s.engine->enqueue_send(raw);  // its place in the order of its (dest, tag)
     return raw;
 }
 
-detail::Message* Context::start_receive(int source, int tag, bool registered, Layout const& layout)
+detail::Message* Context::start_receive(rt::detail::DataState* state, int source, int tag)
 {
     State& s = *state_;
-    require_peer("irecv", "source", source, s.size, tag, s.tag_ub, registered);
-    require(layout.bytes() <= std::size_t(INT32_MAX),
-            "mpi::Context::irecv: the handle has " + std::to_string(layout.bytes()) +
+    require_peer("irecv", "source", source, s.size, tag, s.tag_ub,
+                 state && rt::detail::data_registered(*state));
+    const std::size_t bytes = rt::detail::data_layout(*state).bytes();
+    require(bytes <= std::size_t(INT32_MAX),
+            "mpi::Context::irecv: the handle has " + std::to_string(bytes) +
                 " bytes, more than one MPI message of bytes carries");
     auto m = std::make_unique<detail::Message>();
     m->kind = detail::Message::Kind::receive;
     m->peer = source;
     m->tag = tag;
-    m->expected_bytes = layout.bytes();
-    m->buffer.resize(layout.bytes());
+    m->expected_bytes = bytes;
+    m->buffer.resize(bytes);
     detail::Message* raw = m.get();
     {
         std::lock_guard lock(s.m);
         m->arrived = s.next_tag++;
         m->unpack = s.next_tag++;
         s.messages.push_back(std::move(m));
+        ++s.counts.receives;
+        s.counts.bytes_received += bytes;
     }
     s.rt.declare_tag_deps(raw->unpack, {raw->arrived});
     return raw;
@@ -220,6 +243,149 @@ void Context::wait_all()
         s.messages.clear();
     }
     if (error) std::rethrow_exception(error);
+}
+
+TransferCounts Context::transfers() const
+{
+    std::lock_guard lock(state_->m);
+    return state_->counts;
+}
+
+void Context::register_state(std::shared_ptr<rt::detail::DataState> const& state, int owner,
+                             int tag, SendFn send, ReceiveFn receive)
+{
+    State& s = *state_;
+    require_peer("register_data", "owner", owner, s.size, tag, s.tag_ub,
+                 state && rt::detail::data_registered(*state));
+    std::lock_guard lock(s.m);
+    auto [it, added] = s.registry.try_emplace(state.get());
+    require(added, "mpi::Context::register_data: the handle is registered already (owner " +
+                       std::to_string(it->second.owner) + ", tag " +
+                       std::to_string(it->second.tag) + ")");
+    Entry& e = it->second;
+    e.state = state;
+    e.owner = owner;
+    e.tag = tag;
+    e.send = send;
+    e.receive = receive;
+    e.sent.assign(std::size_t(s.size), 0);
+}
+
+namespace {
+
+/// The registry's entry of `state`, or InvalidArgument: "<call>: <which>: the handle ...".
+template <class Registry>
+auto& entry_of(Registry& registry, rt::detail::DataState const* state, std::string const& call,
+               std::string const& which)
+{
+    auto it = registry.find(state);
+    require(it != registry.end(), [&] {
+        return "mpi::Context::" + call + ": " + which +
+               ": the handle was not given to register_data, so no rank owns it";
+    });
+    return it->second;
+}
+
+std::string argument(std::size_t k)
+{
+    return "buffer argument " + std::to_string(k + 1);
+}
+
+}  // namespace
+
+/// A send or receive that prepare() or fetch() decided on, made once the lock is released
+/// (it submits a task, which takes the lock again).
+struct Context::Transfer {
+    TransferFn fn;
+    rt::detail::DataState* state;
+    int peer, tag;
+};
+
+void Context::transfers_for(Entry& e, rt::detail::DataState* state, int to,
+                            std::vector<Transfer>& out)
+{
+    // the owner's count of what it sent and the receiver's of what it holds move together
+    State& s = *state_;
+    if (s.rank == e.owner && e.sent[std::size_t(to)] != e.version) {
+        e.sent[std::size_t(to)] = e.version;
+        out.push_back({e.send, state, to, e.tag});
+    }
+    if (s.rank == to && e.cached != e.version) {
+        e.cached = e.version;
+        out.push_back({e.receive, state, e.owner, e.tag});
+    }
+}
+
+int Context::prepare(std::vector<Operand> const& operands)
+{
+    State& s = *state_;
+    std::vector<Transfer> transfers;
+    int runner = -1;
+    {
+        std::lock_guard lock(s.m);
+        for (std::size_t k = 0; k < operands.size(); ++k) {
+            Operand const& op = operands[k];
+            require(op.mode != Mode::REDUX, [&] {
+                return "mpi::Context::submit: " + argument(k) +
+                       ": reductions across ranks are not supported";
+            });
+            if (op.mode == Mode::SCRATCH) continue;  // a private buffer: nothing travels
+            auto const& e = entry_of(s.registry, op.state, "submit", argument(k));
+            if (!writes(op.mode)) continue;
+            require(runner < 0 || e.owner == runner, [&] {
+                return "mpi::Context::submit: " + argument(k) + " is owned by rank " +
+                       std::to_string(e.owner) + ", another handle the task writes by rank " +
+                       std::to_string(runner) + ": a task writes the handles of one rank";
+            });
+            runner = e.owner;
+        }
+        require(runner >= 0, "mpi::Context::submit: the task writes no handle given to "
+                             "register_data, so no rank owns it");
+        for (Operand const& op : operands) {
+            if (!reads(op.mode)) continue;
+            Entry& e = s.registry.at(op.state);
+            if (e.owner != runner) transfers_for(e, op.state, runner, transfers);
+        }
+    }
+    for (Transfer const& t : transfers) t.fn(*this, t.state, t.peer, t.tag, {});
+    return runner;
+}
+
+void Context::written(std::vector<Operand> const& operands)
+{
+    State& s = *state_;
+    std::lock_guard lock(s.m);
+    for (std::size_t k = 0; k < operands.size(); ++k) {
+        Operand const& op = operands[k];
+        if (!writes(op.mode)) continue;
+        const bool first = std::none_of(operands.begin(), operands.begin() + std::ptrdiff_t(k),
+                                        [&](Operand const& o) { return o.state == op.state; });
+        if (first) ++s.registry.at(op.state).version;
+    }
+}
+
+void Context::fetch(rt::detail::DataState* state, int to)
+{
+    State& s = *state_;
+    require(to >= 0 && to < s.size, "mpi::Context::get_data_on: rank " + std::to_string(to) +
+                                        " is not a rank of the " + std::to_string(s.size) +
+                                        " of the communicator");
+    std::vector<Transfer> transfers;
+    {
+        std::lock_guard lock(s.m);
+        Entry& e = entry_of(s.registry, state, "get_data_on", "h");
+        if (e.owner != to) transfers_for(e, state, to, transfers);
+    }
+    for (Transfer const& t : transfers) t.fn(*this, t.state, t.peer, t.tag, {});
+}
+
+void Context::invalidate_state(rt::detail::DataState* state)
+{
+    State& s = *state_;
+    std::lock_guard lock(s.m);
+    Entry& e = entry_of(s.registry, state, "invalidate", "h");
+    e.cached = 0;
+    std::fill(e.sent.begin(), e.sent.end(), 0);
 }
 
 void Context::barrier()

@@ -2,6 +2,8 @@
 // received at their place in each rank's task flow, in order, with their layouts' gaps left
 // alone; bad arguments named; a message of the wrong size reported, not hung on. Every rank
 // runs every test; a test that needs more ranks than it has skips.
+#include "mpi/refusal.hpp"
+
 #include <tessera/rt/mpi.hpp>
 #include <tessera/tessera.hpp>
 
@@ -13,6 +15,7 @@
 #include <vector>
 
 namespace rt = tessera::rt;
+using tessera::test::refusal_of;
 
 namespace {
 
@@ -123,9 +126,7 @@ TEST(MpiTransfers, AWriteAfterASendDoesNotChangeTheMessage)
     mpi.wait_all();
     h1.unregister();
     h2.unregister();
-    if (mpi.rank() == 0) {
-        EXPECT_EQ(sent.load(), 2);
-    }
+    if (mpi.rank() == 0) { EXPECT_EQ(sent.load(), 2); }
     if (mpi.rank() != 1) return;
     EXPECT_EQ(received.load(), 2);
     EXPECT_EQ(first.front(), 1);
@@ -140,20 +141,12 @@ TEST(MpiTransfers, BadArgumentsAreNamed)
     rt::mpi::Context mpi{r};
     std::vector<double> a(16);
     rt::Handle h{r, rt::Vector<double>{a.data(), 16}};
-    auto message_of = [](auto&& call) -> std::string {
-        try {
-            call();
-        } catch (tessera::InvalidArgument const& e) {
-            return e.what();
-        }
-        return "no InvalidArgument";
-    };
-    EXPECT_NE(message_of([&] { mpi.isend(h, mpi.size(), 1); }).find("dest"), std::string::npos);
-    EXPECT_NE(message_of([&] { mpi.irecv(h, -1, 1); }).find("source"), std::string::npos);
-    EXPECT_NE(message_of([&] { mpi.isend(h, 0, -3); }).find("tag -3"), std::string::npos);
+    EXPECT_NE(refusal_of([&] { mpi.isend(h, mpi.size(), 1); }).find("dest"), std::string::npos);
+    EXPECT_NE(refusal_of([&] { mpi.irecv(h, -1, 1); }).find("source"), std::string::npos);
+    EXPECT_NE(refusal_of([&] { mpi.isend(h, 0, -3); }).find("tag -3"), std::string::npos);
     rt::Handle<rt::Vector<double>> none;
-    EXPECT_NE(message_of([&] { mpi.isend(none, 0, 1); }).find("not registered"), std::string::npos);
-    EXPECT_NE(message_of([&] { mpi.irecv(none, 0, 1); }).find("not registered"), std::string::npos);
+    EXPECT_NE(refusal_of([&] { mpi.isend(none, 0, 1); }).find("not registered"), std::string::npos);
+    EXPECT_NE(refusal_of([&] { mpi.irecv(none, 0, 1); }).find("not registered"), std::string::npos);
     mpi.wait_all();  // nothing was left behind by the refused calls
     mpi.barrier();
 }
@@ -188,17 +181,3 @@ TEST(MpiTransfers, AMessageOfTheWrongSizeIsReported)
 }
 
 }  // namespace
-
-int main(int argc, char** argv)
-{
-    // The program initializes MPI itself, so that every test's Context finds it initialized
-    // and leaves it so (MPI cannot start twice in one process).
-    int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
-    ::testing::InitGoogleTest(&argc, argv);
-    const int status = RUN_ALL_TESTS();
-    int worst = 0;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return worst;
-}

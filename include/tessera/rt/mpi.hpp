@@ -29,11 +29,14 @@
 #pragma once
 
 #include <tessera/rt/runtime.hpp>
+#include <tessera/rt/span.hpp>
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace tessera::rt::mpi {
 
@@ -60,8 +63,17 @@ inline const Codelet<mutable_view_t<V>, Message*> unpack_codelet{
     .name = "mpi_unpack", .where = ArchMask::cpu, .cpu = &unpack_kernel<V>};
 }  // namespace detail
 
+/// Transfers counted since the Context started (Context::transfers).
+struct TransferCounts {
+    uint64_t sends = 0;           ///< messages sent (isend, and submit's transfers)
+    uint64_t receives = 0;        ///< messages received
+    uint64_t bytes_sent = 0;      ///< their bytes
+    uint64_t bytes_received = 0;  ///< their bytes
+};
+
 /// One runtime's view of an MPI communicator: its rank, the transfers of handles between
-/// ranks, and the progress thread that makes the MPI calls. One Context per runtime.
+/// ranks, the owner-computes submission, and the progress thread that makes the MPI calls.
+/// One Context per runtime.
 class Context {
 public:
     /// Starts on a duplicate of `comm` (Tessera's messages never match the application's).
@@ -80,14 +92,14 @@ public:
     int size() const noexcept;          ///< the number of ranks
     Runtime& runtime() const noexcept;  ///< the runtime whose task flow the transfers join
 
+    // ---- point to point ----
     /// Sends h's data to rank `dest` with `tag` (0 to MPI_TAG_UB), at this point of the task
     /// flow; `on_sent`, if given, runs on the progress thread once MPI has the data. Throws
     /// InvalidArgument on a rank or tag out of range or an unregistered handle.
     template <Interface I>
     void isend(Handle<I> const& h, int dest, int tag, std::function<void()> on_sent = {})
     {
-        detail::Message* m = start_send(dest, tag, std::move(on_sent), h.registered());
-        submit_or_cancel(m, [&] { runtime().submit(detail::pack_codelet<I>, read(h), value(m)); });
+        send_state<I>(*this, rt::detail::Internals::state(h), dest, tag, std::move(on_sent));
     }
 
     /// Receives h's data from rank `source` with `tag`; the tasks submitted after this call
@@ -96,15 +108,59 @@ public:
     template <Interface I>
     void irecv(Handle<I>& h, int source, int tag, std::function<void()> on_received = {})
     {
-        const bool registered = h.registered();
-        detail::Message* m =
-            start_receive(source, tag, registered, registered ? layout_of(h.view()) : Layout{});
-        submit_or_cancel(m, [&] {
-            runtime().submit(detail::unpack_codelet<I>, write(h), value(m),
-                             rt::tag(receive_task_tag(m)), callback(std::move(on_received)));
-        });
+        receive_state<I>(*this, rt::detail::Internals::state(h), source, tag,
+                         std::move(on_received));
     }
 
+    // ---- owner computes (StarPU-MPI's data registration and task_insert) ----
+    /// Declares that rank `owner` holds h's data, which travels with MPI tag `tag`. Every rank
+    /// registers every handle the tasks of submit() access, with the same owner and tag (each
+    /// rank its own memory: on the other ranks it caches the owner's data). Throws
+    /// InvalidArgument on an owner or tag out of range, an unregistered handle, or a handle
+    /// registered twice.
+    template <Interface I> void register_data(Handle<I> const& h, int owner, int tag)
+    {
+        register_state(rt::detail::Internals::shared_state(h), owner, tag, &send_state<I>,
+                       &receive_state<I>);
+    }
+
+    /// Owner-computes submission: every rank calls it with the same arguments, in the same
+    /// order. The rank that owns the handles the task writes runs it, after receiving the
+    /// inputs it lacks: a copy received stays valid (cached) until its owner writes the data
+    /// again. The owners of those inputs send them; the other ranks only keep count. Returns
+    /// the task on the rank that runs it, an empty TaskRef elsewhere. Throws InvalidArgument,
+    /// before any transfer, if the task writes no handle given to register_data, writes
+    /// handles of two owners, accesses a handle not given to register_data (scratch buffers
+    /// excepted), or contributes to a reduction.
+    template <class... Params, class... Args>
+    TaskRef submit(Codelet<Params...> const& cl, Args&&... args)
+    {
+        std::vector<Operand> operands;
+        (collect(operands, args), ...);
+        if (prepare(operands) != rank()) {
+            written(operands);
+            return {};
+        }
+        TaskRef t = runtime().submit(cl, std::forward<Args>(args)...);
+        written(operands);
+        return t;
+    }
+
+    /// Brings h's latest data to rank `to` (StarPU-MPI's get_data_on_node), e.g. to gather a
+    /// result: its owner sends it unless `to` holds it already. Every rank calls it.
+    template <Interface I> void get_data_on(Handle<I> const& h, int to)
+    {
+        fetch(rt::detail::Internals::state(h), to);
+    }
+
+    /// Forgets the cached copies of h (StarPU-MPI's cache flush): the next task that reads it
+    /// on another rank than its owner receives it again. Every rank calls it.
+    template <Interface I> void invalidate(Handle<I> const& h)
+    {
+        invalidate_state(rt::detail::Internals::state(h));
+    }
+
+    // ---- waiting ----
     /// Waits for every task of the runtime and every transfer; rethrows the first error of a
     /// task (Runtime::wait_all) or of MPI.
     void wait_all();
@@ -112,14 +168,73 @@ public:
     /// MPI_Barrier on the communicator, made by the progress thread; waits for no task.
     void barrier();
 
+    /// The transfers this rank asked for since the Context started.
+    TransferCounts transfers() const;
+
 private:
-    detail::Message* start_send(int dest, int tag, std::function<void()> on_sent, bool registered);
-    detail::Message* start_receive(int source, int tag, bool registered, Layout const& layout);
+    /// send_state<I> or receive_state<I>: a transfer of a handle of interface I.
+    using TransferFn = void (*)(Context&, rt::detail::DataState*, int, int, std::function<void()>);
+    using SendFn = TransferFn;
+    using ReceiveFn = TransferFn;
+    struct State;
+    struct Entry;     // a handle given to register_data
+    struct Transfer;  // a send or receive decided on under the lock, made after it
+    /// A buffer argument of submit(): its handle, mode and how its data travels.
+    struct Operand {
+        rt::detail::DataState* state;
+        Mode mode;
+    };
+
+    template <Interface I>
+    static void send_state(Context& c, rt::detail::DataState* s, int dest, int tag,
+                           std::function<void()> on_sent)
+    {
+        detail::Message* m = c.start_send(s, dest, tag, std::move(on_sent));
+        c.submit_or_cancel(m, [&] {
+            c.runtime().submit(detail::pack_codelet<I>, Access<I, Mode::R>{s}, value(m));
+        });
+    }
+    template <Interface I>
+    static void receive_state(Context& c, rt::detail::DataState* s, int source, int tag,
+                              std::function<void()> on_received)
+    {
+        detail::Message* m = c.start_receive(s, source, tag);
+        c.submit_or_cancel(m, [&] {
+            c.runtime().submit(detail::unpack_codelet<I>, Access<I, Mode::W>{s}, value(m),
+                               rt::tag(c.receive_task_tag(m)), callback(std::move(on_received)));
+        });
+    }
+
+    template <Interface I, Mode M>
+    static void collect(std::vector<Operand>& ops, Access<I, M> const& a)
+    {
+        ops.push_back({a.state, M});
+    }
+    template <Interface I, Mode M, class R>
+    static void collect(std::vector<Operand>&, AccessAll<I, M, R> const&)
+    {
+        static_assert(sizeof(R) == 0, "mpi::Context::submit does not take spans of handles yet");
+    }
+    template <class A> static void collect(std::vector<Operand>&, A const&) {}  // values, options
+
+    detail::Message* start_send(rt::detail::DataState* s, int dest, int tag,
+                                std::function<void()> on_sent);
+    detail::Message* start_receive(rt::detail::DataState* s, int source, int tag);
     TagId receive_task_tag(detail::Message* m) const noexcept;
     /// Runs `submit` (the pack or unpack task); if it throws, the message is withdrawn.
     void submit_or_cancel(detail::Message* m, std::function<void()> const& submit);
+    void register_state(std::shared_ptr<rt::detail::DataState> const& s, int owner, int tag,
+                        SendFn send, ReceiveFn receive);
+    /// Checks a submit()'s operands, makes this rank's transfers, returns the rank that runs it.
+    int prepare(std::vector<Operand> const& operands);
+    /// The handles a submit() writes have a new version: the cached copies are stale.
+    void written(std::vector<Operand> const& operands);
+    void fetch(rt::detail::DataState* s, int to);
+    void invalidate_state(rt::detail::DataState* s);
+    /// Under the lock: what this rank sends or receives so that rank `to` holds the current
+    /// version of the handle of entry `e`.
+    void transfers_for(Entry& e, rt::detail::DataState* s, int to, std::vector<Transfer>& out);
 
-    struct State;
     std::unique_ptr<State> state_;
 };
 
