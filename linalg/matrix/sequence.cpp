@@ -216,6 +216,7 @@ void Sequence::fail(std::exception_ptr e, uint64_t call) noexcept
 
 rt::TaskRef Sequence::kept(uint64_t call, rt::TaskRef t)
 {
+    if (!t) return t;  // another process runs it (rt::mpi::Context's owner computes)
     state_->tasks.push_back({t, call});
     if (state_->tasks.size() >= state_->sweep_at) sweep_done_tasks();
     return t;

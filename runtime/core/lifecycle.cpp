@@ -170,9 +170,36 @@ void add_implicit_dependencies(Task* t, std::vector<Task*>& control)
 }
 }  // namespace
 
+namespace {
+thread_local int unplaced = 0;  // Unplaced scopes open on this thread
+}  // namespace
+
+Unplaced::Unplaced() noexcept
+{
+    ++unplaced;
+}
+Unplaced::~Unplaced()
+{
+    --unplaced;
+}
+
 TaskRef task_submit(Task* t)
 {
     RuntimeImpl& rt = *t->rt;
+    if (TaskPlacement* placement = rt.placement(); placement && unplaced == 0) {
+        bool here = false;
+        try {
+            const Unplaced own_tasks;  // the transfers it submits are not placed
+            here = placement->runs_here(t->buffers);
+        } catch (...) {
+            task_discard(t);
+            throw;
+        }
+        if (!here) {  // another process runs it: dropped at submission cost
+            task_discard(t);
+            return {};
+        }
+    }
     rt.find_implementations(t);
     if (!rt.runnable_somewhere(t)) {
         std::string what = t->bound_worker != no_worker

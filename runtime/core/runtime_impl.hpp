@@ -5,6 +5,7 @@
 #include "runtime/core/contexts.hpp"
 #include "runtime/core/machine.hpp"
 #include "runtime/core/parking.hpp"
+#include "runtime/core/placement.hpp"
 #include "runtime/core/submission_window.hpp"
 #include "runtime/core/tags.hpp"
 #include "runtime/core/task.hpp"
@@ -149,6 +150,13 @@ public:
     SchedulingContexts const& contexts() const noexcept { return contexts_; }
     GraphRecorder& recorder() noexcept { return recorder_; }
     TraceRecorder& tracer() noexcept { return tracer_; }
+    /// The placement that decides which tasks this process runs (null: every task), and
+    /// installs one (runtime/core/placement.hpp): before submitting tasks, one at a time.
+    TaskPlacement* placement() const noexcept { return placement_.load(std::memory_order_acquire); }
+    void set_placement(TaskPlacement* p) noexcept
+    {
+        placement_.store(p, std::memory_order_release);
+    }
     Policy& policy() noexcept { return *policy_; }
     Parking& parking() noexcept { return parking_; }
     TagTable& tags() noexcept { return tags_; }
@@ -234,6 +242,7 @@ private:
     DecisionLog decisions_;
     GraphRecorder recorder_;
     TraceRecorder tracer_{start_};
+    std::atomic<TaskPlacement*> placement_{nullptr};
     std::mutex trace_m_;       // start_trace and stop_trace
     std::string trace_path_;   // where stop_trace writes ("": nowhere)
     trace::Trace last_trace_;  // under trace_m_

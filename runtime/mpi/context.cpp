@@ -3,6 +3,8 @@
 // and waiting for them.
 #include <tessera/rt/mpi.hpp>
 
+#include "runtime/core/placement.hpp"
+#include "runtime/core/runtime_impl.hpp"
 #include "runtime/mpi/message.hpp"
 #include "runtime/mpi/progress_engine.hpp"
 
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -61,6 +64,16 @@ struct Context::Entry {
     std::vector<uint64_t> sent;  // the owner: per rank, the version last sent there
 };
 
+/// The owner computes, as the runtime asks for it at each submission.
+struct Context::Placement final : rt::detail::TaskPlacement {
+    Context* context;
+    explicit Placement(Context* c) : context(c) {}
+    bool runs_here(std::span<rt::detail::BufferSlot const> buffers) override
+    {
+        return context->place(buffers);
+    }
+};
+
 struct Context::State {
     Runtime& rt;
     bool initialized_mpi = false;  // this Context called MPI_Init_thread: it finalizes
@@ -72,6 +85,7 @@ struct Context::State {
     TagId next_tag = first_tag;
     TransferCounts counts;
     std::unordered_map<rt::detail::DataState const*, Entry> registry;
+    std::unique_ptr<Placement> placement;
     explicit State(Runtime& r) : rt(r) {}
 };
 
@@ -102,6 +116,8 @@ Context::Context(Runtime& rt, MPI_Comm comm) : state_(std::make_unique<State>(rt
     MPI_Comm_get_attr(s.comm, MPI_TAG_UB, &ub, &found);
     if (found && ub) s.tag_ub = *ub;
     s.engine = std::make_unique<detail::ProgressEngine>(rt, s.comm);
+    s.placement = std::make_unique<Placement>(this);
+    rt::detail::Internals::impl(rt).set_placement(s.placement.get());
 }
 
 Context::~Context()
@@ -112,6 +128,7 @@ Context::~Context()
     } catch (std::exception const& e) {
         std::fprintf(stderr, "tessera: mpi::Context: %s (at destruction)\n", e.what());
     }
+    rt::detail::Internals::impl(s.rt).set_placement(nullptr);
     s.engine.reset();  // the progress thread stops: the calls below are this thread's alone
     MPI_Comm_free(&s.comm);
     int finalized = 0;
@@ -208,6 +225,7 @@ void Context::submit_or_cancel(detail::Message* m, std::function<void()> const& 
 {
     State& s = *state_;
     try {
+        const rt::detail::Unplaced own_task;  // a transfer runs where it is submitted
         submit();
     } catch (...) {
         if (m->kind == detail::Message::Kind::send) {
@@ -316,52 +334,60 @@ void Context::transfers_for(Entry& e, rt::detail::DataState* state, int to,
     }
 }
 
-int Context::prepare(std::vector<Operand> const& operands)
+bool Context::place(std::span<rt::detail::BufferSlot const> buffers)
 {
     State& s = *state_;
     std::vector<Transfer> transfers;
-    int runner = -1;
+    bool here = true;
     {
         std::lock_guard lock(s.m);
-        for (std::size_t k = 0; k < operands.size(); ++k) {
-            Operand const& op = operands[k];
-            require(op.mode != Mode::REDUX, [&] {
-                return "mpi::Context::submit: " + argument(k) +
-                       ": reductions across ranks are not supported";
+        // the rank that owns the registered handles the task writes; -1: none written, the
+        // task runs on every rank; a task with no registered handle runs here, unplaced
+        int runner = -1;
+        bool registered = false;
+        for (std::size_t k = 0; k < buffers.size(); ++k) {
+            auto it = s.registry.find(buffers[k].state);
+            if (it == s.registry.end()) continue;
+            registered = true;
+            const Mode mode = buffers[k].mode;
+            require(mode != Mode::REDUX, [&] {
+                return "mpi::Context: submit: " + argument(k) +
+                       ": reductions of a handle across ranks are not supported";
             });
-            if (op.mode == Mode::SCRATCH) continue;  // a private buffer: nothing travels
-            auto const& e = entry_of(s.registry, op.state, "submit", argument(k));
-            if (!writes(op.mode)) continue;
-            require(runner < 0 || e.owner == runner, [&] {
-                return "mpi::Context::submit: " + argument(k) + " is owned by rank " +
-                       std::to_string(e.owner) + ", another handle the task writes by rank " +
-                       std::to_string(runner) + ": a task writes the handles of one rank";
+            if (!writes(mode)) continue;
+            require(runner < 0 || it->second.owner == runner, [&] {
+                return "mpi::Context: submit: " + argument(k) + " is owned by rank " +
+                       std::to_string(it->second.owner) +
+                       ", another handle the task writes by rank " + std::to_string(runner) +
+                       ": a task writes the handles of one rank";
             });
-            runner = e.owner;
+            runner = it->second.owner;
         }
-        require(runner >= 0, "mpi::Context::submit: the task writes no handle given to "
-                             "register_data, so no rank owns it");
-        for (Operand const& op : operands) {
-            if (!reads(op.mode)) continue;
-            Entry& e = s.registry.at(op.state);
-            if (e.owner != runner) transfers_for(e, op.state, runner, transfers);
+        if (!registered) return true;
+        here = runner < 0 || runner == s.rank;
+        for (rt::detail::BufferSlot const& b : buffers) {
+            auto it = s.registry.find(b.state);
+            if (it == s.registry.end() || !reads(b.mode)) continue;
+            Entry& e = it->second;
+            if (runner >= 0) {
+                if (e.owner != runner) transfers_for(e, b.state, runner, transfers);
+            } else {  // every rank runs it: every rank but the owner receives
+                for (int r = 0; r < s.size; ++r)
+                    if (r != e.owner) transfers_for(e, b.state, r, transfers);
+            }
+        }
+        // the new versions: the copies cached elsewhere are stale (each handle once)
+        for (std::size_t k = 0; k < buffers.size(); ++k) {
+            if (!writes(buffers[k].mode)) continue;
+            auto it = s.registry.find(buffers[k].state);
+            const bool first =
+                std::none_of(buffers.begin(), buffers.begin() + std::ptrdiff_t(k),
+                             [&](auto const& b) { return b.state == buffers[k].state; });
+            if (it != s.registry.end() && first) ++it->second.version;
         }
     }
     for (Transfer const& t : transfers) t.fn(*this, t.state, t.peer, t.tag, {});
-    return runner;
-}
-
-void Context::written(std::vector<Operand> const& operands)
-{
-    State& s = *state_;
-    std::lock_guard lock(s.m);
-    for (std::size_t k = 0; k < operands.size(); ++k) {
-        Operand const& op = operands[k];
-        if (!writes(op.mode)) continue;
-        const bool first = std::none_of(operands.begin(), operands.begin() + std::ptrdiff_t(k),
-                                        [&](Operand const& o) { return o.state == op.state; });
-        if (first) ++s.registry.at(op.state).version;
-    }
+    return here;
 }
 
 void Context::fetch(rt::detail::DataState* state, int to)

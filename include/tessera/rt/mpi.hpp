@@ -29,13 +29,14 @@
 #pragma once
 
 #include <tessera/rt/runtime.hpp>
-#include <tessera/rt/span.hpp>
+#include <tessera/rt/span.hpp>  // BufferSlot
 
 #include <mpi.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace tessera::rt::mpi {
@@ -72,8 +73,20 @@ struct TransferCounts {
 };
 
 /// One runtime's view of an MPI communicator: its rank, the transfers of handles between
-/// ranks, the owner-computes submission, and the progress thread that makes the MPI calls.
-/// One Context per runtime.
+/// ranks, the owner-computes placement of tasks, and the progress thread that makes the MPI
+/// calls. One Context per runtime.
+///
+/// Owner computes (StarPU-MPI's data registration and task_insert): once handles are given
+/// to register_data, every rank submits the whole task flow, in the same order, with
+/// Runtime::submit (or the tile algorithms, unchanged). A task that writes registered handles
+/// runs on the rank that owns them (a task writes the handles of one rank), after receiving
+/// the registered inputs it lacks: a received copy stays valid (cached) until its owner writes
+/// the data again. A task that writes no registered handle runs on every rank, each receiving
+/// the registered inputs it lacks. The other ranks drop the task at submission (submit returns
+/// an empty TaskRef there), send the inputs they own, and count versions. A task that accesses
+/// no registered handle runs where it is submitted, as without MPI. Refused at submission
+/// (InvalidArgument, naming the buffer argument): a task that writes registered handles of two
+/// owners, or contributes to a reduction of a registered handle.
 class Context {
 public:
     /// Starts on a duplicate of `comm` (Tessera's messages never match the application's).
@@ -113,37 +126,23 @@ public:
     }
 
     // ---- owner computes (StarPU-MPI's data registration and task_insert) ----
-    /// Declares that rank `owner` holds h's data, which travels with MPI tag `tag`. Every rank
-    /// registers every handle the tasks of submit() access, with the same owner and tag (each
-    /// rank its own memory: on the other ranks it caches the owner's data). Throws
-    /// InvalidArgument on an owner or tag out of range, an unregistered handle, or a handle
-    /// registered twice.
+    /// Declares that rank `owner` holds h's data, which travels with MPI tag `tag`, and places
+    /// the tasks that access h from now on (see Context). Every rank registers the handle, with
+    /// the same owner and tag, each over its own memory (on the other ranks it caches the
+    /// owner's data). Throws InvalidArgument on an owner or tag out of range, an unregistered
+    /// handle, or a handle registered twice.
     template <Interface I> void register_data(Handle<I> const& h, int owner, int tag)
     {
         register_state(rt::detail::Internals::shared_state(h), owner, tag, &send_state<I>,
                        &receive_state<I>);
     }
 
-    /// Owner-computes submission: every rank calls it with the same arguments, in the same
-    /// order. The rank that owns the handles the task writes runs it, after receiving the
-    /// inputs it lacks: a copy received stays valid (cached) until its owner writes the data
-    /// again. The owners of those inputs send them; the other ranks only keep count. Returns
-    /// the task on the rank that runs it, an empty TaskRef elsewhere. Throws InvalidArgument,
-    /// before any transfer, if the task writes no handle given to register_data, writes
-    /// handles of two owners, accesses a handle not given to register_data (scratch buffers
-    /// excepted), or contributes to a reduction.
+    /// Owner-computes submission, StarPU-MPI's task_insert: the same as runtime().submit,
+    /// which places every task that accesses a handle given to register_data (see Context).
     template <class... Params, class... Args>
     TaskRef submit(Codelet<Params...> const& cl, Args&&... args)
     {
-        std::vector<Operand> operands;
-        (collect(operands, args), ...);
-        if (prepare(operands) != rank()) {
-            written(operands);
-            return {};
-        }
-        TaskRef t = runtime().submit(cl, std::forward<Args>(args)...);
-        written(operands);
-        return t;
+        return runtime().submit(cl, std::forward<Args>(args)...);
     }
 
     /// Brings h's latest data to rank `to` (StarPU-MPI's get_data_on_node), e.g. to gather a
@@ -177,14 +176,9 @@ private:
     using SendFn = TransferFn;
     using ReceiveFn = TransferFn;
     struct State;
-    struct Entry;     // a handle given to register_data
-    struct Transfer;  // a send or receive decided on under the lock, made after it
-    /// A buffer argument of submit(): its handle, mode and how its data travels.
-    struct Operand {
-        rt::detail::DataState* state;
-        Mode mode;
-    };
-
+    struct Entry;      // a handle given to register_data
+    struct Transfer;   // a send or receive decided on under the lock, made after it
+    struct Placement;  // the owner computes, installed on the runtime
     template <Interface I>
     static void send_state(Context& c, rt::detail::DataState* s, int dest, int tag,
                            std::function<void()> on_sent)
@@ -205,18 +199,6 @@ private:
         });
     }
 
-    template <Interface I, Mode M>
-    static void collect(std::vector<Operand>& ops, Access<I, M> const& a)
-    {
-        ops.push_back({a.state, M});
-    }
-    template <Interface I, Mode M, class R>
-    static void collect(std::vector<Operand>&, AccessAll<I, M, R> const&)
-    {
-        static_assert(sizeof(R) == 0, "mpi::Context::submit does not take spans of handles yet");
-    }
-    template <class A> static void collect(std::vector<Operand>&, A const&) {}  // values, options
-
     detail::Message* start_send(rt::detail::DataState* s, int dest, int tag,
                                 std::function<void()> on_sent);
     detail::Message* start_receive(rt::detail::DataState* s, int source, int tag);
@@ -225,10 +207,9 @@ private:
     void submit_or_cancel(detail::Message* m, std::function<void()> const& submit);
     void register_state(std::shared_ptr<rt::detail::DataState> const& s, int owner, int tag,
                         SendFn send, ReceiveFn receive);
-    /// Checks a submit()'s operands, makes this rank's transfers, returns the rank that runs it.
-    int prepare(std::vector<Operand> const& operands);
-    /// The handles a submit() writes have a new version: the cached copies are stale.
-    void written(std::vector<Operand> const& operands);
+    /// The owner computes of one task (Placement::runs_here): this rank's transfers, the
+    /// versions the task writes; true if this rank runs it.
+    bool place(std::span<rt::detail::BufferSlot const> buffers);
     void fetch(rt::detail::DataState* s, int to);
     void invalidate_state(rt::detail::DataState* s);
     /// Under the lock: what this rank sends or receives so that rank `to` holds the current

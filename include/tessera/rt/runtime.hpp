@@ -238,8 +238,9 @@ public:
 
     /// Submits a task of codelet `cl`: one argument per kernel parameter (read(h), write(h),
     /// readwrite(h), value(x); read_all(r), write_all(r), readwrite_all(r) for a Span), then options (priority, callback, tag, after). Asynchronous:
-    /// returns at once with a reference to the task. Throws InvalidArgument if a handle is
-    /// not registered or is partitioned, or a tag is already in use; nothing is submitted then.
+    /// returns at once with a reference to the task (an empty one where an rt::mpi::Context
+    /// places the task on another rank). Throws InvalidArgument if a handle is not registered
+    /// or is partitioned, or a tag is already in use; nothing is submitted then.
     template <class... Params, class... Args>
         requires SubmittableWith<Codelet<Params...>, Args...>
             TaskRef submit(Codelet<Params...> const& cl, Args&&... args);

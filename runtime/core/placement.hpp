@@ -1,0 +1,32 @@
+// Where a task runs when several processes submit the same task flow (the MPI layer's owner
+// computes, runtime/mpi/): a TaskPlacement installed on a runtime sees every task at
+// submission and says whether this process runs it; the others are dropped at submission
+// cost (Runtime::submit returns an empty TaskRef). The tasks a placement submits itself (its
+// transfers) are not placed. Internal: libtessera_mpi installs one.
+#pragma once
+
+#include <tessera/rt/span.hpp>
+
+#include <span>
+
+namespace tessera::rt::detail {
+
+class TaskPlacement {
+public:
+    virtual ~TaskPlacement() = default;
+    /// True to run the task of these buffers on this process. It may submit tasks first (the
+    /// transfers of the task's inputs); it throws InvalidArgument to refuse the task.
+    virtual bool runs_here(std::span<BufferSlot const> buffers) = 0;
+};
+
+/// While one lives on a thread, the tasks that thread submits are not placed: a placement's
+/// own transfers, and those its owner submits outside runs_here (an explicit isend).
+class Unplaced {
+public:
+    Unplaced() noexcept;
+    ~Unplaced();
+    Unplaced(Unplaced const&) = delete;
+    Unplaced& operator=(Unplaced const&) = delete;
+};
+
+}  // namespace tessera::rt::detail
