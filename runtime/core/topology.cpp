@@ -22,13 +22,23 @@ Topology::Topology()
     hwloc_topology_t t = nullptr;
     if (hwloc_topology_init(&t) == 0 && hwloc_topology_load(t) == 0) {
         topo_ = t;
+        // the cores this thread (the one making the runtime: the process's binding) may use
+        hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+        if (hwloc_get_cpubind(t, bound, HWLOC_CPUBIND_THREAD) != 0 || hwloc_bitmap_iszero(bound))
+            hwloc_bitmap_copy(bound, hwloc_topology_get_topology_cpuset(t));
+        hwloc_bitmap_t usable = hwloc_bitmap_alloc();
         int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
         for (int i = 0; i < n; ++i) {
             hwloc_obj_t core = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, unsigned(i));
-            hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(t, core->cpuset, HWLOC_OBJ_PU, 0);
+            hwloc_bitmap_and(usable, core->cpuset, bound);
+            hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(t, usable, HWLOC_OBJ_PU, 0);
+            if (!pu) continue;  // not this process's
             core_objs_.push_back(core);
-            core_pu_.push_back(pu ? int(pu->os_index) : i);
+            pu_objs_.push_back(pu);
+            core_pu_.push_back(int(pu->os_index));
         }
+        hwloc_bitmap_free(usable);
+        hwloc_bitmap_free(bound);
     } else if (t) {
         hwloc_topology_destroy(t);
     }
@@ -45,14 +55,10 @@ Topology::~Topology()
 
 bool Topology::bind_current_thread(unsigned c) const
 {
-    if (!topo_ || core_objs_.empty()) return false;
-    hwloc_obj_t core = obj(core_objs_[c % core_objs_.size()]);
+    if (!topo_ || pu_objs_.empty()) return false;
     // one hardware thread of the core: the OS must not move the worker between siblings
-    hwloc_cpuset_t set = hwloc_bitmap_dup(core->cpuset);
-    hwloc_bitmap_singlify(set);
-    bool ok = hwloc_set_cpubind(topo(topo_), set, HWLOC_CPUBIND_THREAD) == 0;
-    hwloc_bitmap_free(set);
-    return ok;
+    hwloc_obj_t pu = obj(pu_objs_[c % pu_objs_.size()]);
+    return hwloc_set_cpubind(topo(topo_), pu->cpuset, HWLOC_CPUBIND_THREAD) == 0;
 }
 
 int Topology::closeness(unsigned a, unsigned b) const
@@ -70,9 +76,11 @@ std::string Topology::summary() const
     auto count = [&](hwloc_obj_type_t type) {
         return std::to_string(std::max(0, hwloc_get_nbobjs_by_type(topo(topo_), type)));
     };
+    const int all = hwloc_get_nbobjs_by_type(topo(topo_), HWLOC_OBJ_CORE);
     return count(HWLOC_OBJ_PACKAGE) + " package(s), " + count(HWLOC_OBJ_NUMANODE) +
            " NUMA node(s), " + count(HWLOC_OBJ_CORE) + " core(s), " + count(HWLOC_OBJ_PU) +
-           " hardware thread(s)";
+           " hardware thread(s)" +
+           (int(cores()) < all ? ", " + std::to_string(cores()) + " core(s) for this process" : "");
 }
 
 }  // namespace tessera::rt::detail

@@ -1,5 +1,7 @@
-// Topology: the machine's cores as hwloc sees them, binding of threads to cores, and how
-// close two cores are (for locality-aware policies). Internal.
+// Topology: the cores this process may run on as hwloc sees them, binding of threads to cores,
+// and how close two cores are (for locality-aware policies). A process started bound to some
+// cores (mpirun binds each rank to its own; taskset) sees those only, so that the workers of
+// two such processes never share a core. Internal.
 #pragma once
 
 #include <string>
@@ -14,7 +16,7 @@ public:
     Topology(Topology const&) = delete;
     Topology& operator=(Topology const&) = delete;
 
-    /// Physical cores (at least 1).
+    /// Physical cores this process may run on (at least 1).
     unsigned cores() const noexcept { return unsigned(core_pu_.size()); }
     /// The OS index of the first hardware thread of core c.
     int core_pu(unsigned c) const { return core_pu_[c % cores()]; }
@@ -29,6 +31,7 @@ public:
 private:
     void* topo_ = nullptr;          // hwloc_topology_t
     std::vector<void*> core_objs_;  // hwloc_obj_t per core
+    std::vector<void*> pu_objs_;    // hwloc_obj_t: the hardware thread a worker binds to
     std::vector<int> core_pu_;
 };
 
