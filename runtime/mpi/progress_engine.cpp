@@ -145,6 +145,11 @@ void ProgressEngine::run()
     std::vector<MPI_Request> requests;
     std::vector<int> indices;
     std::vector<MPI_Status> statuses;
+    // Between tests of requests that have not completed, a pause that doubles up to 200 µs:
+    // a short one keeps latency low right after activity, a long one keeps the thread off the
+    // core a worker computes on while a long message travels. New work ends it at once.
+    constexpr auto shortest = 10us, longest = 200us;
+    auto pause = shortest;
     for (;;) {
         std::vector<Message*> posts;
         {
@@ -169,9 +174,12 @@ void ProgressEngine::run()
             continue;
         }
         if (count == 0 || count == MPI_UNDEFINED) {
-            std::this_thread::sleep_for(20us);  // a few µs of latency, no core held
+            std::unique_lock lock(m_);
+            work_cv_.wait_for(lock, pause, [&] { return stop_ || has_posts_locked(); });
+            pause = std::min(2 * pause, std::chrono::duration_cast<decltype(pause)>(longest));
             continue;
         }
+        pause = shortest;
         std::vector<Message*> completed;
         for (int i = 0; i < count; ++i) {
             Message* m = in_flight_[std::size_t(indices[std::size_t(i)])];

@@ -3,8 +3,9 @@
 // each (destination, tag) in the order of their isend calls as soon as the first is packed
 // (MPI keeps that order on the wire), tests the requests in flight, and completes them:
 // a receive notifies its runtime tag, which releases its unpack task; a send runs its
-// callback. It sleeps while nothing is in flight and polls every few µs while something is,
-// so that it never holds a core a worker needs. Internal to libtessera_mpi.
+// callback. It sleeps while nothing is in flight, and while something is, it tests it after
+// pauses of 10 µs doubling up to 200 µs, so that it never holds a core a worker needs; new
+// work wakes it at once. Internal to libtessera_mpi.
 #pragma once
 
 #include "runtime/mpi/message.hpp"

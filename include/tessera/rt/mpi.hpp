@@ -48,6 +48,10 @@ void pack(Message* m, void const* data, Layout const& l);
 /// Copies m's buffer into `data` (the unpack task's kernel); throws the message's MPI error.
 void unpack(Message* m, void* data, Layout const& l);
 
+/// The pack and unpack tasks' priority: before any computation, as another rank may be
+/// waiting for the message (a few µs of copying against its idle cores).
+inline constexpr int transfer_priority = 1 << 30;
+
 template <View V> void pack_kernel(const_view_t<V> v, Message* m)
 {
     pack(m, v.ptr, layout_of(v));
@@ -185,7 +189,8 @@ private:
     {
         detail::Message* m = c.start_send(s, dest, tag, std::move(on_sent));
         c.submit_or_cancel(m, [&] {
-            c.runtime().submit(detail::pack_codelet<I>, Access<I, Mode::R>{s}, value(m));
+            c.runtime().submit(detail::pack_codelet<I>, Access<I, Mode::R>{s}, value(m),
+                               priority(detail::transfer_priority));
         });
     }
     template <Interface I>
@@ -195,7 +200,8 @@ private:
         detail::Message* m = c.start_receive(s, source, tag);
         c.submit_or_cancel(m, [&] {
             c.runtime().submit(detail::unpack_codelet<I>, Access<I, Mode::W>{s}, value(m),
-                               rt::tag(c.receive_task_tag(m)), callback(std::move(on_received)));
+                               rt::tag(c.receive_task_tag(m)), callback(std::move(on_received)),
+                               priority(detail::transfer_priority));
         });
     }
 
