@@ -76,6 +76,9 @@ public:
     explicit Report(bool json, double max_residual = nan) : json_(json), max_residual_(max_residual)
     {}
     void add(Result const& r);
+    /// From now on, results are checked against the bound but not printed (another MPI rank
+    /// prints them).
+    void mute() noexcept { muted_ = true; }
     /// Whether a residual bound was given and a result broke it, or no result came to check.
     bool residual_bound_broken() const
     {
@@ -86,6 +89,7 @@ private:
     bool json_;
     double max_residual_;
     bool header_done_ = false;
+    bool muted_ = false;
     int results_ = 0, residuals_above_bound_ = 0;
 };
 

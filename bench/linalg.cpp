@@ -27,6 +27,7 @@
 // lu_implicit_example_double for dgetrf) as processes, at the best of a few block counts, their
 // models calibrated by two untimed runs. --max-residual holds the peers' residuals too.
 #include "bench/bench.hpp"
+#include "bench/distributed.hpp"
 #include "bench/peers/plasma_peer.hpp"
 #include "bench/peers/starpu_examples.hpp"
 #include "bench/svg_plot.hpp"
@@ -974,8 +975,20 @@ template <Scalar T> int run_routine(std::string const& routine, Options const& o
     return 0;
 }
 
+#if !TESSERA_BENCH_HAS_MPI
+}  // namespace
+
+int run_distributed(std::string const&, Options const&, Report&)
+{
+    throw InvalidArgument("--grid: tessera-bench was built without MPI (install libopenmpi-dev)");
+}
+
+namespace {
+#endif
+
 int run(std::string const& routine, Options const& o, Report& report)
 {
+    if (o.has("grid")) return run_distributed(routine, o, report);
     const std::string prec = o.text("precision", "d");
     if (prec == "s") return run_routine<float>(routine, o, report);
     if (prec == "d") return run_routine<double>(routine, o, report);
@@ -997,6 +1010,7 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
                                      "peer-nb", "svg",   "bound",     "trace"};
     if (rhs) options.push_back("nrhs");
     if (cholesky) options.push_back("uplo");
+    if (routine == "potrf") options.push_back("grid");
     if (rows) options.push_back("m");
     return {routine,
             what + " (LAPACK-style call) against " + (routine == "gemm" ? "OpenBLAS" : "LAPACKE") +
@@ -1004,6 +1018,7 @@ Subcommand linalg_subcommand(std::string const& routine, std::string const& what
             "tessera-bench " + routine +
                 " [--n 1000,2000,4000] [--nb 0 (auto)] [--precision s|d|c|z] " +
                 (cholesky ? "[--uplo L|U] " : "") + (rhs ? "[--nrhs n/10] " : "") +
+                (routine == "potrf" ? "[--grid PxQ (under mpirun: against ScaLAPACK)] " : "") +
                 (rows ? "[--m n] " : "") +
                 "[--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k (all)] " +
                 "[--reps 3] [--peer lapacke,plasma,starpu,cusolver,all (all)] [--peer-reps reps] " +

@@ -153,6 +153,7 @@ void Report::add(Result const& r)
             std::cerr << "tessera-bench " << r.bench << ": " << r.peer << "'s residual "
                       << number(value) << " above --max-residual " << number(max_residual_) << "\n";
         }
+    if (muted_) return;
     if (json_) {
         std::string o = "{";
         auto field = [&o](std::string const& key, std::string const& value) {

@@ -31,6 +31,7 @@ packages=(
     librsvg2-bin      # rsvg-convert: the Gantt chart test renders an SVG to PNG
     libopenmpi-dev    # the MPI layer (runtime/mpi/, libtessera_mpi) and its tests
     openmpi-bin       # mpirun, for those tests (ctest -L mpi)
+    libscalapack-openmpi-dev  # ScaLAPACK: the peer of tessera-bench potrf --grid
 )
 
 if [[ ${1:-} == --peers ]]; then
