@@ -6,6 +6,7 @@
 #include "runtime/core/placement.hpp"
 #include "runtime/core/runtime_impl.hpp"
 #include "runtime/mpi/message.hpp"
+#include "runtime/mpi/mpi_error.hpp"
 #include "runtime/mpi/progress_engine.hpp"
 
 #include <tessera/error.hpp>
@@ -24,12 +25,9 @@ namespace {
 
 void check(int rc, char const* call)
 {
-    if (rc == MPI_SUCCESS) return;
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(rc, text, &length);
-    throw Error(std::string("mpi::Context: ") + call +
-                " failed: " + std::string(text, std::size_t(length)));
+    if (rc != MPI_SUCCESS)
+        throw Error(std::string("mpi::Context: ") + call +
+                    " failed: " + detail::mpi_error_text(rc));
 }
 
 char const* level_name(int level)
@@ -57,11 +55,11 @@ constexpr TagId first_tag = TagId(1) << 63;
 struct Context::Entry {
     std::shared_ptr<rt::detail::DataState> state;  // kept: its address names it
     int owner = 0, tag = 0;
-    SendFn send = nullptr;
-    ReceiveFn receive = nullptr;
-    uint64_t version = 1;        // one more each time a task writes it
-    uint64_t cached = 0;         // not the owner: the version this rank holds
-    std::vector<uint64_t> sent;  // the owner: per rank, the version last sent there
+    TransferFn send = nullptr;     // send_state<I>
+    TransferFn receive = nullptr;  // receive_state<I>
+    uint64_t version = 1;          // one more each time a task writes it
+    uint64_t cached = 0;           // not the owner: the version this rank holds
+    std::vector<uint64_t> sent;    // the owner: per rank, the version last sent there
 };
 
 /// The owner computes, as the runtime asks for it at each submission.
@@ -270,7 +268,7 @@ TransferCounts Context::transfers() const
 }
 
 void Context::register_state(std::shared_ptr<rt::detail::DataState> const& state, int owner,
-                             int tag, SendFn send, ReceiveFn receive)
+                             int tag, TransferFn send, TransferFn receive)
 {
     State& s = *state_;
     require_peer("register_data", "owner", owner, s.size, tag, s.tag_ub,

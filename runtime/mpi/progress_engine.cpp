@@ -1,5 +1,7 @@
 #include "runtime/mpi/progress_engine.hpp"
 
+#include "runtime/mpi/mpi_error.hpp"
+
 #include <tessera/error.hpp>
 
 #include <algorithm>
@@ -7,19 +9,6 @@
 #include <string>
 
 namespace tessera::rt::mpi::detail {
-
-namespace {
-
-std::string mpi_error_text(int code)
-{
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
-        return "MPI error " + std::to_string(code);
-    return std::string(text, std::size_t(length));
-}
-
-}  // namespace
 
 ProgressEngine::ProgressEngine(Runtime& rt, MPI_Comm comm)
     : rt_(rt), comm_(comm), thread_([this] { run(); })

@@ -177,8 +177,6 @@ public:
 private:
     /// send_state<I> or receive_state<I>: a transfer of a handle of interface I.
     using TransferFn = void (*)(Context&, rt::detail::DataState*, int, int, std::function<void()>);
-    using SendFn = TransferFn;
-    using ReceiveFn = TransferFn;
     struct State;
     struct Entry;      // a handle given to register_data
     struct Transfer;   // a send or receive decided on under the lock, made after it
@@ -212,7 +210,7 @@ private:
     /// Runs `submit` (the pack or unpack task); if it throws, the message is withdrawn.
     void submit_or_cancel(detail::Message* m, std::function<void()> const& submit);
     void register_state(std::shared_ptr<rt::detail::DataState> const& s, int owner, int tag,
-                        SendFn send, ReceiveFn receive);
+                        TransferFn send, TransferFn receive);
     /// The owner computes of one task (Placement::runs_here): this rank's transfers, the
     /// versions the task writes; true if this rank runs it.
     bool place(std::span<rt::detail::BufferSlot const> buffers);
