@@ -186,6 +186,7 @@ Unplaced::~Unplaced()
 TaskRef task_submit(Task* t)
 {
     RuntimeImpl& rt = *t->rt;
+    TaskPlacement* placed = nullptr;  // the placement that kept the task
     if (TaskPlacement* placement = rt.placement(); placement && unplaced == 0) {
         bool here = false;
         try {
@@ -199,6 +200,7 @@ TaskRef task_submit(Task* t)
             task_discard(t);
             return {};
         }
+        placed = placement;
     }
     rt.find_implementations(t);
     if (!rt.runnable_somewhere(t)) {
@@ -236,7 +238,12 @@ TaskRef task_submit(Task* t)
     add_implicit_dependencies(t, control);
     release_control_tasks(control);
     rt.release_dependency(t, no_worker);  // drop the submission guard
-    return Internals::adopt_task<TaskRef>(t);
+    TaskRef ref = Internals::adopt_task<TaskRef>(t);
+    if (placed) {
+        const Unplaced own_tasks;
+        placed->after_submission();
+    }
+    return ref;
 }
 
 // ---- readiness ---------------------------------------------------------------------------------------
@@ -343,8 +350,16 @@ void RuntimeImpl::fail(Task* t, std::exception_ptr e)
         t->failed = true;
         if (!t->error) t->error = e;
     }
-    if (first) record_error(e);
+    if (first) {
+        record_error(e);
+        if (TaskPlacement* p = placement()) p->task_failed(e);
+    }
     if (t->cancel_token) t->cancel_token->cancel();  // one failure stops the task's group
+}
+
+void RuntimeImpl::failed_at_submission(std::exception_ptr e)
+{
+    if (TaskPlacement* p = placement()) p->task_failed(e);
 }
 
 void RuntimeImpl::execute(Task* t, WorkerId w)

@@ -7,6 +7,7 @@
 
 #include <tessera/rt/span.hpp>
 
+#include <exception>
 #include <span>
 
 namespace tessera::rt::detail {
@@ -17,6 +18,13 @@ public:
     /// True to run the task of these buffers on this process. It may submit tasks first (the
     /// transfers of the task's inputs); it throws InvalidArgument to refuse the task.
     virtual bool runs_here(std::span<BufferSlot const> buffers) = 0;
+    /// The task runs_here kept is submitted (its dependencies taken): the placement may submit
+    /// what must follow it (the transfers of what it wrote back to their owners). Same thread.
+    virtual void after_submission() = 0;
+    /// A task of this process failed with `error` (its first failure; the cancellations it
+    /// causes are not failures): the placement may tell the other processes. Called by the
+    /// worker that ran the task.
+    virtual void task_failed(std::exception_ptr const& error) noexcept = 0;
 };
 
 /// While one lives on a thread, the tasks that thread submits are not placed: a placement's

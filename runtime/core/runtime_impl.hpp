@@ -101,6 +101,10 @@ public:
     void record_error(std::exception_ptr e);
     /// Marks t failed with e (its first error counts), records e, and cancels t's group.
     void fail(Task* t, std::exception_ptr e);
+    /// A task was submitted after a task whose output it reads had failed: it inherits the
+    /// failure and will not run. That is no new error here (the failure was reported), but
+    /// the placement is told: another process may wait for what the task would have sent.
+    void failed_at_submission(std::exception_ptr e);
     void wait_all();
 
     // ---- where a task may run (placement.cpp) ----

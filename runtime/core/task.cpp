@@ -109,7 +109,10 @@ bool Task::add_successor(Task* succ, bool propagates_failure)
         }
         if (propagates_failure && failed) inherited = error;
     }
-    if (inherited) succ->poison(inherited);
+    if (inherited) {
+        succ->poison(inherited);
+        succ->rt->failed_at_submission(inherited);
+    }
     return false;
 }
 

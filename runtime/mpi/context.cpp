@@ -70,22 +70,43 @@ struct Context::Placement final : rt::detail::TaskPlacement {
     {
         return context->place(buffers);
     }
+    void after_submission() override { context->after_submission(); }
+    void task_failed(std::exception_ptr const& e) noexcept override;
 };
 
 struct Context::State {
     Runtime& rt;
     bool initialized_mpi = false;  // this Context called MPI_Init_thread: it finalizes
-    MPI_Comm comm = MPI_COMM_NULL;
     int rank = 0, size = 1, tag_ub = 32767;
-    std::unique_ptr<detail::ProgressEngine> engine;
-    std::mutex m;  // messages and next_tag (isend and irecv from several threads)
+    std::unique_ptr<detail::ProgressEngine> engine;  // its communicators are Tessera's own
+    std::mutex m;  // messages, next_tag, the registry, the flow's digest
     std::deque<std::unique_ptr<detail::Message>> messages;  // until wait_all sees them done
     TagId next_tag = first_tag;
     TransferCounts counts;
     std::unordered_map<rt::detail::DataState const*, Entry> registry;
     std::unique_ptr<Placement> placement;
+    // What every rank must submit alike since the last wait_all: the placed tasks and the
+    // fetches and invalidations, counted and hashed (their handles' tags and access modes).
+    uint64_t flow_count = 0, flow_digest = 0;
+    int automatic_tags = 0;  // register_data's without a tag so far
     explicit State(Runtime& r) : rt(r) {}
+    /// Mixes x into the digest (FNV-1a's step, on 64-bit words).
+    void digest(uint64_t x) noexcept { flow_digest = (flow_digest ^ x) * 0x100000001b3ULL; }
 };
+
+void Context::Placement::task_failed(std::exception_ptr const& e) noexcept
+{
+    try {
+        std::string what = "a task failed";
+        try {
+            std::rethrow_exception(e);
+        } catch (std::exception const& x) {
+            what = x.what();
+        } catch (...) {}
+        context->state_->engine->failed_here(what);
+    } catch (...) {  // out of memory: the other ranks learn of the failure at wait_all
+    }
+}
 
 Context::Context(Runtime& rt, MPI_Comm comm) : state_(std::make_unique<State>(rt))
 {
@@ -105,15 +126,18 @@ Context::Context(Runtime& rt, MPI_Comm comm) : state_(std::make_unique<State>(rt
                               "; Tessera's progress thread needs MPI_THREAD_SERIALIZED or more "
                               "(MPI_Init_thread)");
     }
-    check(MPI_Comm_dup(comm, &s.comm), "MPI_Comm_dup");
-    MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);  // errors come back as codes
-    MPI_Comm_rank(s.comm, &s.rank);
-    MPI_Comm_size(s.comm, &s.size);
+    try {
+        s.engine = std::make_unique<detail::ProgressEngine>(rt, comm);
+    } catch (...) {
+        if (s.initialized_mpi) MPI_Finalize();
+        throw;
+    }
+    s.rank = s.engine->rank();
+    s.size = s.engine->size();
     int* ub = nullptr;
     int found = 0;
-    MPI_Comm_get_attr(s.comm, MPI_TAG_UB, &ub, &found);
+    MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &found);
     if (found && ub) s.tag_ub = *ub;
-    s.engine = std::make_unique<detail::ProgressEngine>(rt, s.comm);
     s.placement = std::make_unique<Placement>(this);
     rt::detail::Internals::impl(rt).set_placement(s.placement.get());
 }
@@ -127,8 +151,7 @@ Context::~Context()
         std::fprintf(stderr, "tessera: mpi::Context: %s (at destruction)\n", e.what());
     }
     rt::detail::Internals::impl(s.rt).set_placement(nullptr);
-    s.engine.reset();  // the progress thread stops: the calls below are this thread's alone
-    MPI_Comm_free(&s.comm);
+    s.engine.reset();  // the progress thread stops and frees Tessera's communicators
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (s.initialized_mpi && !finalized) MPI_Finalize();
@@ -242,11 +265,56 @@ void Context::wait_all()
 {
     State& s = *state_;
     std::exception_ptr error;
+    // 1. Did every rank submit the same flow? Checked before waiting for the tasks: with
+    // different flows, a rank may wait for a message that no rank sends.
+    uint64_t count = 0, digest = 0;
+    bool mismatch = false;
+    {
+        std::lock_guard lock(s.m);
+        count = std::exchange(s.flow_count, 0);
+        digest = std::exchange(s.flow_digest, 0);
+    }
     try {
-        s.rt.wait_all();  // the pack and unpack tasks among them: every receive has arrived
+        const auto flow = s.engine->max_over_ranks({count, ~count, digest, ~digest});
+        if (flow[0] != ~flow[1] || flow[2] != ~flow[3]) {
+            const std::string why =
+                "the ranks submitted different task flows since the last wait_all (" +
+                std::to_string(count) + " tasks and transfers of registered handles on rank " +
+                std::to_string(s.rank) + ", between " + std::to_string(~flow[1]) + " and " +
+                std::to_string(flow[0]) +
+                " on the ranks): every rank must submit the same tasks on them, in the same order";
+            s.engine->abort(why);
+            mismatch = true;
+            error = std::make_exception_ptr(InvalidArgument("mpi::Context::wait_all: " + why));
+        }
     } catch (...) {
         error = std::current_exception();
     }
+    // 2. The tasks, the pack and unpack tasks among them: every receive has arrived or failed.
+    try {
+        s.rt.wait_all();
+    } catch (...) {
+        if (!error) error = std::current_exception();
+    }
+    // 3. Did a task fail on some rank? Then the epoch is aborted on every rank, which says by
+    // which rank (the lowest that failed).
+    const int size = s.size;
+    const uint64_t mine = s.engine->epoch_failed_here() ? uint64_t(size - s.rank) : 0;
+    uint64_t failed = 0;
+    try {
+        failed = s.engine->max_over_ranks({mine})[0];
+    } catch (...) {
+        if (!error) error = std::current_exception();
+    }
+    if (failed > 0) {
+        const int first = size - int(failed);
+        s.engine->abort("rank " + std::to_string(first) + " failed");
+        if (!error)
+            error = std::make_exception_ptr(Error("mpi::Context::wait_all: rank " +
+                                                  std::to_string(first) +
+                                                  " failed: " + s.engine->failure_of(first)));
+    }
+    // 4. The sends (abandoned in an aborted epoch), then the next epoch.
     s.engine->wait_for_sends();
     if (std::exception_ptr e = s.engine->take_error(); e && !error) error = e;
     {
@@ -258,7 +326,21 @@ void Context::wait_all()
             }
         s.messages.clear();
     }
+    try {
+        // every rank knows of a failure or a mismatch from steps 1 and 3
+        s.engine->end_epoch(failed > 0 || mismatch);
+    } catch (...) {
+        if (!error) error = std::current_exception();
+    }
     if (error) std::rethrow_exception(error);
+}
+
+int64_t Context::agree_on_info(int64_t info)
+{
+    // the smallest positive info is the largest of max - info
+    const uint64_t mine = info > 0 ? uint64_t(INT64_MAX - info) + 1 : 0;
+    const uint64_t most = state_->engine->max_over_ranks({mine})[0];
+    return most == 0 ? 0 : INT64_MAX - int64_t(most - 1);
 }
 
 TransferCounts Context::transfers() const
@@ -332,15 +414,33 @@ void Context::transfers_for(Entry& e, rt::detail::DataState* state, int to,
     }
 }
 
+thread_local std::vector<Context::Transfer> Context::writes_back_;
+
+void Context::back_to_owner(Entry& e, rt::detail::DataState* state, int writer,
+                            std::vector<Transfer>& sends, std::vector<Transfer>& receives)
+{
+    State& s = *state_;
+    if (s.rank == writer) {
+        e.cached = e.version;
+        sends.push_back({e.send, state, e.owner, e.tag});
+    }
+    if (s.rank == e.owner) {
+        e.sent[std::size_t(writer)] = e.version;
+        receives.push_back({e.receive, state, writer, e.tag});
+    }
+}
+
 bool Context::place(std::span<rt::detail::BufferSlot const> buffers)
 {
     State& s = *state_;
     std::vector<Transfer> transfers;
+    writes_back_.clear();  // those of a task that was not submitted after all
     bool here = true;
     {
         std::lock_guard lock(s.m);
-        // the rank that owns the registered handles the task writes; -1: none written, the
-        // task runs on every rank; a task with no registered handle runs here, unplaced
+        // the runner: the owner of the first registered handle the task writes; -1: none
+        // written, the task runs on every rank; a task with no registered handle runs here,
+        // unplaced
         int runner = -1;
         bool registered = false;
         for (std::size_t k = 0; k < buffers.size(); ++k) {
@@ -352,16 +452,14 @@ bool Context::place(std::span<rt::detail::BufferSlot const> buffers)
                 return "mpi::Context: submit: " + argument(k) +
                        ": reductions of a handle across ranks are not supported";
             });
-            if (!writes(mode)) continue;
-            require(runner < 0 || it->second.owner == runner, [&] {
-                return "mpi::Context: submit: " + argument(k) + " is owned by rank " +
-                       std::to_string(it->second.owner) +
-                       ", another handle the task writes by rank " + std::to_string(runner) +
-                       ": a task writes the handles of one rank";
-            });
-            runner = it->second.owner;
+            if (writes(mode) && runner < 0) runner = it->second.owner;
         }
         if (!registered) return true;
+        ++s.flow_count;
+        for (rt::detail::BufferSlot const& b : buffers)
+            if (auto it = s.registry.find(b.state); it != s.registry.end())
+                s.digest(uint64_t(it->second.tag) << 8 | uint64_t(b.mode));
+        s.digest(buffers.size());
         here = runner < 0 || runner == s.rank;
         for (rt::detail::BufferSlot const& b : buffers) {
             auto it = s.registry.find(b.state);
@@ -381,33 +479,84 @@ bool Context::place(std::span<rt::detail::BufferSlot const> buffers)
             const bool first =
                 std::none_of(buffers.begin(), buffers.begin() + std::ptrdiff_t(k),
                              [&](auto const& b) { return b.state == buffers[k].state; });
-            if (it != s.registry.end() && first) ++it->second.version;
+            if (it == s.registry.end() || !first) continue;
+            Entry& e = it->second;
+            ++e.version;
+            // another rank's handle (a panel over the tiles of a column): sent back after it
+            if (e.owner != runner)
+                back_to_owner(e, buffers[k].state, runner, writes_back_, transfers);
         }
     }
     for (Transfer const& t : transfers) t.fn(*this, t.state, t.peer, t.tag, {});
+    if (!here) writes_back_.clear();
     return here;
+}
+
+void Context::after_submission()
+{
+    const std::vector<Transfer> back = std::exchange(writes_back_, {});
+    for (Transfer const& t : back) t.fn(*this, t.state, t.peer, t.tag, {});
+}
+
+Context::Entry& Context::flow_entry(rt::detail::DataState const* state, char const* call, int rank)
+{
+    State& s = *state_;
+    require(rank >= 0 && rank < s.size, [&] {
+        return std::string("mpi::Context::") + call + ": rank " + std::to_string(rank) +
+               " is not a rank of the " + std::to_string(s.size) + " of the communicator";
+    });
+    Entry& e = entry_of(s.registry, state, call, "h");
+    ++s.flow_count;  // the call, its handle and its rank
+    for (char const* c = call; *c; ++c) s.digest(uint64_t(*c));
+    s.digest(uint64_t(e.tag) << 8 | uint64_t(rank));
+    return e;
 }
 
 void Context::fetch(rt::detail::DataState* state, int to)
 {
     State& s = *state_;
-    require(to >= 0 && to < s.size, "mpi::Context::get_data_on: rank " + std::to_string(to) +
-                                        " is not a rank of the " + std::to_string(s.size) +
-                                        " of the communicator");
     std::vector<Transfer> transfers;
     {
         std::lock_guard lock(s.m);
-        Entry& e = entry_of(s.registry, state, "get_data_on", "h");
+        Entry& e = flow_entry(state, "get_data_on", to);
         if (e.owner != to) transfers_for(e, state, to, transfers);
     }
     for (Transfer const& t : transfers) t.fn(*this, t.state, t.peer, t.tag, {});
 }
 
+void Context::adopt(rt::detail::DataState* state, int root)
+{
+    State& s = *state_;
+    std::vector<Transfer> transfers;
+    {
+        std::lock_guard lock(s.m);
+        Entry& e = flow_entry(state, "set_data_from", root);
+        ++e.version;  // as if a task on root wrote it
+        if (e.owner != root) back_to_owner(e, state, root, transfers, transfers);
+    }
+    for (Transfer const& t : transfers) t.fn(*this, t.state, t.peer, t.tag, {});
+}
+
+int Context::next_automatic_tag()
+{
+    State& s = *state_;
+    std::lock_guard lock(s.m);
+    // half of the tag space for them, the lower half for explicit tags
+    require(s.automatic_tags < s.tag_ub / 2, "mpi::Context::register_data: the " +
+                                                 std::to_string(s.tag_ub / 2) +
+                                                 " automatic tags are used up");
+    return s.tag_ub - s.automatic_tags++;
+}
+
+Context::Local::Local(Context&) : unplaced_(std::make_unique<rt::detail::Unplaced>())
+{}
+Context::Local::~Local() = default;
+
 void Context::invalidate_state(rt::detail::DataState* state)
 {
     State& s = *state_;
     std::lock_guard lock(s.m);
-    Entry& e = entry_of(s.registry, state, "invalidate", "h");
+    Entry& e = flow_entry(state, "invalidate", 0);  // no rank of its own: 0 on every rank
     e.cached = 0;
     std::fill(e.sent.begin(), e.sent.end(), 0);
 }

@@ -18,11 +18,13 @@ namespace tessera::rt::mpi::detail {
 class ProgressEngine;
 
 struct Message {
-    enum class Kind { send, receive, barrier };
+    /// Point to point on the data communicator; collectives on it (barrier, the max of a few
+    /// integers, its renewal after an aborted epoch); a failure's notice on the control one.
+    enum class Kind { send, receive, barrier, reduce_max, renew, notice_send, notice_receive };
     Kind kind = Kind::send;
     int peer = 0;  // the destination of a send, the source of a receive
     int tag = 0;
-    std::vector<std::byte> buffer;
+    std::vector<std::byte> buffer;   // reduce_max: the uint64_t values, reduced in place
     std::size_t expected_bytes = 0;  // a receive: the handle's bytes
     std::function<void()> on_sent;   // a send: run by the progress thread once MPI has the data
     TagId arrived = 0;               // a receive: notified when the message is in `buffer`

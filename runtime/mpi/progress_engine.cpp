@@ -6,13 +6,41 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <string>
 
 namespace tessera::rt::mpi::detail {
 
-ProgressEngine::ProgressEngine(Runtime& rt, MPI_Comm comm)
-    : rt_(rt), comm_(comm), thread_([this] { run(); })
-{}
+namespace {
+
+void check(int rc, char const* call)
+{
+    if (rc != MPI_SUCCESS)
+        throw Error(std::string("mpi::Context: ") + call + " failed: " + mpi_error_text(rc));
+}
+
+/// The longest failure text a notice carries.
+constexpr std::size_t notice_bytes = 1024;
+
+}  // namespace
+
+ProgressEngine::ProgressEngine(Runtime& rt, MPI_Comm comm) : rt_(rt)
+{
+    check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+    if (int rc = MPI_Comm_dup(comm, &control_); rc != MPI_SUCCESS) {
+        MPI_Comm_free(&comm_);
+        check(rc, "MPI_Comm_dup");
+    }
+    for (MPI_Comm c : {comm_, control_}) MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+    int* ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(comm_, MPI_TAG_UB, &ub, &found);
+    if (found && ub) tag_ub_ = *ub;
+    post_notice_receive();  // before the thread starts: this thread's last MPI call for now
+    thread_ = std::thread([this] { run(); });
+}
 
 ProgressEngine::~ProgressEngine()
 {
@@ -22,6 +50,11 @@ ProgressEngine::~ProgressEngine()
     }
     work_cv_.notify_one();
     thread_.join();
+    // the thread is gone: these calls are this thread's alone
+    MPI_Cancel(&notice_in_->request);
+    MPI_Wait(&notice_in_->request, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&control_);
+    MPI_Comm_free(&comm_);
 }
 
 void ProgressEngine::enqueue_send(Message* m)
@@ -35,8 +68,10 @@ void ProgressEngine::withdraw_send(Message* m)
 {
     std::lock_guard lock(m_);
     auto& queue = sends_[{m->peer, m->tag}];
-    queue.erase(std::find(queue.begin(), queue.end(), m));
-    --sends_pending_;
+    if (auto it = std::find(queue.begin(), queue.end(), m); it != queue.end()) {
+        queue.erase(it);  // else an abort dropped it already
+        --sends_pending_;
+    }
     done_cv_.notify_all();
 }
 
@@ -58,23 +93,42 @@ void ProgressEngine::post_receive(Message* m)
     work_cv_.notify_one();
 }
 
-void ProgressEngine::barrier()
+void ProgressEngine::run_collective(Message& m, char const* call)
 {
-    Message m;
-    m.kind = Message::Kind::barrier;
     {
         std::lock_guard lock(m_);
         collectives_.push_back(&m);
     }
     work_cv_.notify_one();
-    std::unique_lock lock(m_);
-    done_cv_.wait(lock, [&] { return m.done.load(); });
-    if (!m.error.empty()) throw Error("mpi::Context::barrier: " + m.error);
+    {
+        std::unique_lock lock(m_);
+        done_cv_.wait(lock, [&] { return m.done.load(); });
+    }
+    if (!m.error.empty()) throw Error(std::string("mpi::Context::") + call + ": " + m.error);
+}
+
+void ProgressEngine::barrier()
+{
+    Message m;
+    m.kind = Message::Kind::barrier;
+    run_collective(m, "barrier");
+}
+
+std::vector<uint64_t> ProgressEngine::max_over_ranks(std::vector<uint64_t> values)
+{
+    Message m;
+    m.kind = Message::Kind::reduce_max;
+    m.buffer.resize(values.size() * sizeof(uint64_t));
+    std::memcpy(m.buffer.data(), values.data(), m.buffer.size());
+    run_collective(m, "wait_all");
+    std::memcpy(values.data(), m.buffer.data(), m.buffer.size());
+    return values;
 }
 
 void ProgressEngine::wait_for_sends()
 {
     std::unique_lock lock(m_);
+    if (aborted_) drop_queued_sends_locked();  // their pack tasks are done or cancelled
     done_cv_.wait(lock, [&] { return sends_pending_ == 0; });
 }
 
@@ -84,9 +138,147 @@ std::exception_ptr ProgressEngine::take_error()
     return std::exchange(error_, nullptr);
 }
 
+// ---- failures ----------------------------------------------------------------------------------
+
+void ProgressEngine::failed_here(std::string const& what)
+{
+    {
+        std::lock_guard lock(m_);
+        if (aborted_) return;  // a consequence of the abort, or told already
+        aborted_ = true;
+        failed_here_ = true;
+        abort_reason_ = "rank " + std::to_string(rank_) + " failed: " + what;
+        notices_[epoch_][rank_] = what;
+        for (int r = 0; r < size_; ++r) {
+            if (r == rank_) continue;
+            auto notice = std::make_unique<Message>();
+            notice->kind = Message::Kind::notice_send;
+            notice->peer = r;
+            notice->tag = notice_tag(epoch_);
+            const std::size_t bytes = std::min(what.size(), notice_bytes);
+            notice->buffer.resize(bytes);
+            std::memcpy(notice->buffer.data(), what.data(), bytes);
+            collectives_.push_back(notice.get());
+            notices_out_.push_back(std::move(notice));
+        }
+    }
+    work_cv_.notify_one();
+}
+
+void ProgressEngine::abort(std::string const& why)
+{
+    {
+        std::lock_guard lock(m_);
+        if (aborted_) return;
+        aborted_ = true;
+        abort_reason_ = why;
+    }
+    work_cv_.notify_one();
+}
+
+bool ProgressEngine::epoch_failed_here() const
+{
+    std::lock_guard lock(m_);
+    return failed_here_;
+}
+
+std::string ProgressEngine::failure_of(int r)
+{
+    std::unique_lock lock(m_);
+    done_cv_.wait(lock, [&] { return notices_[epoch_].contains(r); });
+    return notices_[epoch_][r];
+}
+
+void ProgressEngine::end_epoch(bool aborted)
+{
+    if (aborted) {  // a new data communicator: no message of this epoch can match the next's
+        Message m;
+        m.kind = Message::Kind::renew;
+        run_collective(m, "wait_all");
+    }
+    std::lock_guard lock(m_);
+    notices_.erase(epoch_);
+    ++epoch_;
+    aborted_ = abort_handled_ = failed_here_ = false;
+    abort_reason_.clear();
+    std::erase_if(notices_out_, [](auto const& n) { return n->done.load(); });
+    if (auto it = notices_.find(epoch_); it != notices_.end() && !it->second.empty()) {
+        auto const& [r, what] = *it->second.begin();  // a rank failed in it already
+        aborted_ = true;
+        abort_reason_ = "rank " + std::to_string(r) + " failed: " + what;
+    }
+}
+
+void ProgressEngine::drop_queued_sends_locked()
+{
+    for (auto& [key, queue] : sends_) {
+        for (Message* m : queue) {
+            m->done = true;
+            --sends_pending_;
+        }
+        queue.clear();
+    }
+    done_cv_.notify_all();
+}
+
+void ProgressEngine::abort_in_flight()
+{
+    std::vector<Message*> abandoned;
+    for (Message* m : in_flight_) {
+        if (m->kind == Message::Kind::receive) {
+            MPI_Cancel(&m->request);  // completes, cancelled or not; complete() fails it
+        } else if (m->kind == Message::Kind::send) {
+            MPI_Request_free(&m->request);  // its receiver may have cancelled its receive
+            abandoned.push_back(m);
+        }
+    }
+    std::erase_if(in_flight_, [&](Message* m) {
+        return std::find(abandoned.begin(), abandoned.end(), m) != abandoned.end();
+    });
+    {
+        std::lock_guard lock(m_);
+        for (Message* m : abandoned) {
+            abandoned_.push_back(std::move(m->buffer));  // the same memory, which MPI may read
+            m->done = true;
+            --sends_pending_;
+        }
+    }
+    done_cv_.notify_all();
+}
+
+void ProgressEngine::post_notice_receive()
+{
+    notice_in_ = std::make_unique<Message>();
+    notice_in_->kind = Message::Kind::notice_receive;
+    notice_in_->buffer.resize(notice_bytes);
+    MPI_Irecv(notice_in_->buffer.data(), int(notice_bytes), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
+              control_, &notice_in_->request);
+}
+
+void ProgressEngine::notice_arrived(int source, int tag, std::size_t bytes)
+{
+    const std::string what(reinterpret_cast<char const*>(notice_in_->buffer.data()), bytes);
+    {
+        std::lock_guard lock(m_);
+        if (tag == notice_tag(epoch_)) {
+            notices_[epoch_][source] = what;
+            if (!aborted_) {
+                aborted_ = true;
+                abort_reason_ = "rank " + std::to_string(source) + " failed: " + what;
+            }
+        } else if (tag == notice_tag(epoch_ + 1)) {  // it finished this epoch and failed after
+            notices_[epoch_ + 1][source] = what;
+        }  // else a notice of an epoch that is over
+    }
+    done_cv_.notify_all();
+    post_notice_receive();
+}
+
+// ---- the thread --------------------------------------------------------------------------------
+
 bool ProgressEngine::has_posts_locked() const
 {
-    if (!receives_.empty() || !collectives_.empty()) return true;
+    if (!receives_.empty() || !collectives_.empty() || (aborted_ && !abort_handled_)) return true;
     for (auto const& [key, queue] : sends_)
         if (!queue.empty() && queue.front()->packed) return true;
     return false;
@@ -108,19 +300,60 @@ std::vector<Message*> ProgressEngine::take_posts_locked()
 
 void ProgressEngine::post(Message* m)
 {
+    std::string aborted;  // the epoch's abort reason, if it is aborted
+    {
+        std::lock_guard lock(m_);
+        if (aborted_) aborted = abort_reason_;
+    }
     int rc = MPI_SUCCESS;
     switch (m->kind) {
     case Message::Kind::send:
+        if (!aborted.empty()) {  // not made: its receiver does not wait for it any more
+            {
+                std::lock_guard lock(m_);
+                m->done = true;
+                --sends_pending_;
+            }
+            done_cv_.notify_all();
+            return;
+        }
         rc = MPI_Isend(m->buffer.data(), int(m->buffer.size()), MPI_BYTE, m->peer, m->tag, comm_,
                        &m->request);
         break;
     case Message::Kind::receive:
+        if (!aborted.empty()) return fail(m, aborted);
         rc = MPI_Irecv(m->buffer.data(), int(m->buffer.size()), MPI_BYTE, m->peer, m->tag, comm_,
                        &m->request);
         break;
     case Message::Kind::barrier:
         rc = MPI_Ibarrier(comm_, &m->request);
         break;
+    case Message::Kind::reduce_max:
+        rc = MPI_Iallreduce(MPI_IN_PLACE, m->buffer.data(), int(m->buffer.size() / 8), MPI_UINT64_T,
+                            MPI_MAX, comm_, &m->request);
+        break;
+    case Message::Kind::renew: {
+        MPI_Comm fresh = MPI_COMM_NULL;
+        rc = MPI_Comm_dup(comm_, &fresh);
+        if (rc == MPI_SUCCESS) {
+            MPI_Comm_free(&comm_);  // what was abandoned on it may go on: its buffers stay
+            comm_ = fresh;
+            MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+            {
+                std::lock_guard lock(m_);
+                m->done = true;
+            }
+            done_cv_.notify_all();
+            return;
+        }
+        break;
+    }
+    case Message::Kind::notice_send:
+        rc = MPI_Isend(m->buffer.data(), int(m->buffer.size()), MPI_BYTE, m->peer, m->tag, control_,
+                       &m->request);
+        break;
+    case Message::Kind::notice_receive:
+        break;  // posted by post_notice_receive
     }
     if (rc != MPI_SUCCESS)
         fail(m, mpi_error_text(rc));
@@ -136,19 +369,35 @@ void ProgressEngine::run()
     std::vector<MPI_Status> statuses;
     // Between tests of requests that have not completed, a pause that doubles up to 200 µs:
     // a short one keeps latency low right after activity, a long one keeps the thread off the
-    // core a worker computes on while a long message travels. New work ends it at once.
-    constexpr auto shortest = 10us, longest = 200us;
+    // core a worker computes on while a long message travels. New work ends it at once. With
+    // nothing in flight, it looks for a failure notice every 2 ms.
+    constexpr auto shortest = 10us, longest = 200us, idle = 2000us;
     auto pause = shortest;
     for (;;) {
         std::vector<Message*> posts;
+        bool abort_now = false;
         {
             std::unique_lock lock(m_);
             if (in_flight_.empty())
-                work_cv_.wait(lock, [&] { return stop_ || has_posts_locked(); });
+                work_cv_.wait_for(lock, idle, [&] { return stop_ || has_posts_locked(); });
             if (stop_ && in_flight_.empty() && !has_posts_locked()) return;
+            if (aborted_ && !abort_handled_) {
+                abort_handled_ = abort_now = true;
+                drop_queued_sends_locked();
+            }
             posts = take_posts_locked();
         }
+        if (abort_now) abort_in_flight();
         for (Message* m : posts) post(m);
+        int arrived = 0;
+        MPI_Status notice_status;
+        if (MPI_Test(&notice_in_->request, &arrived, &notice_status) == MPI_SUCCESS && arrived) {
+            int bytes = 0;
+            MPI_Get_count(&notice_status, MPI_BYTE, &bytes);
+            notice_arrived(notice_status.MPI_SOURCE, notice_status.MPI_TAG,
+                           std::size_t(std::max(0, bytes)));
+            continue;
+        }
         if (in_flight_.empty()) continue;
         requests.resize(in_flight_.size());
         for (std::size_t i = 0; i < in_flight_.size(); ++i) requests[i] = in_flight_[i]->request;
@@ -185,8 +434,16 @@ void ProgressEngine::run()
 
 void ProgressEngine::complete(Message* m, int mpi_status, MPI_Status const& status)
 {
-    if (mpi_status != MPI_SUCCESS) return fail(m, mpi_error_text(mpi_status));
     if (m->kind == Message::Kind::receive) {
+        {
+            std::unique_lock lock(m_);
+            if (aborted_) {  // cancelled, or arrived in an epoch that failed as a whole
+                std::string why = abort_reason_;
+                lock.unlock();
+                return fail(m, why);
+            }
+        }
+        if (mpi_status != MPI_SUCCESS) return fail(m, mpi_error_text(mpi_status));
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         if (std::size_t(bytes) != m->expected_bytes)
@@ -197,6 +454,7 @@ void ProgressEngine::complete(Message* m, int mpi_status, MPI_Status const& stat
         rt_.notify_tag(m->arrived);
         return;
     }
+    if (mpi_status != MPI_SUCCESS) return fail(m, mpi_error_text(mpi_status));
     if (m->kind == Message::Kind::send) {
         m->buffer = {};  // MPI has the data: the memory goes back now
         if (m->on_sent) {
@@ -218,12 +476,23 @@ void ProgressEngine::complete(Message* m, int mpi_status, MPI_Status const& stat
 
 void ProgressEngine::fail(Message* m, std::string why)
 {
-    const std::string what =
-        m->kind == Message::Kind::send ? "send to rank " : "receive from rank ";
-    m->error = (m->kind == Message::Kind::barrier
-                    ? std::string("barrier")
-                    : what + std::to_string(m->peer) + " with tag " + std::to_string(m->tag)) +
-               ": " + why;
+    switch (m->kind) {
+    case Message::Kind::send:
+        m->error =
+            "send to rank " + std::to_string(m->peer) + " with tag " + std::to_string(m->tag);
+        break;
+    case Message::Kind::receive:
+        m->error =
+            "receive from rank " + std::to_string(m->peer) + " with tag " + std::to_string(m->tag);
+        break;
+    case Message::Kind::notice_send:
+        m->error = "failure notice to rank " + std::to_string(m->peer);
+        break;
+    default:
+        m->error = "collective";
+        break;
+    }
+    m->error += ": " + why;
     if (m->kind == Message::Kind::receive) {  // its unpack task rethrows it
         m->done = true;
         rt_.notify_tag(m->arrived);

@@ -49,11 +49,9 @@ const rt::Codelet<ConstTile, ConstTile, Tile> gemm_cl{
                     a.ptr, int(a.ld), b.ptr, int(b.ld), 1.0, c.ptr, int(c.ld));
     }};
 
-// a task that writes two tiles
-const rt::Codelet<Tile, Tile> swap_cl{.name = "test_swap", .cpu = [](Tile a, Tile b) {
-                                          for (int64_t e = 0; e < a.m * a.n; ++e)
-                                              std::swap(a.ptr[e], b.ptr[e]);
-                                      }};
+// a reduction's codelets: clear a contribution, merge one into another
+const rt::Codelet<Tile> clear_cl{.name = "test_clear", .cpu = [](Tile) {}};
+const rt::Codelet<Tile, ConstTile> merge_cl{.name = "test_merge", .cpu = [](Tile, ConstTile) {}};
 
 constexpr int nt = 6, nb = 40, n = nt * nb;
 
@@ -297,11 +295,9 @@ TEST(MpiOwnerComputes, BadSubmissionsAreNamed)
               std::string::npos);
     EXPECT_NE(refusal_of([&] { mpi.register_data(hz, mpi.size(), 5); }).find("owner"),
               std::string::npos);
-    if (mpi.size() > 1) {  // hx and hy have two owners
-        const std::string two_owners =
-            refusal_of([&] { mpi.submit(swap_cl, readwrite(hx), readwrite(hy)); });
-        EXPECT_NE(two_owners.find("argument 2 is owned by rank"), std::string::npos) << two_owners;
-    }
+    hx.set_reduction(clear_cl, merge_cl);
+    const std::string reduction = refusal_of([&] { mpi.submit(clear_cl, reduce(hx)); });
+    EXPECT_NE(reduction.find("argument 1: reductions"), std::string::npos) << reduction;
     EXPECT_EQ(mpi.transfers().sends + mpi.transfers().receives, 0u) << "a refused task moved data";
     mpi.wait_all();
 }

@@ -39,6 +39,10 @@
 #include <span>
 #include <vector>
 
+namespace tessera::rt::detail {
+class Unplaced;  // runtime/core/placement.hpp
+}
+
 namespace tessera::rt::mpi {
 
 namespace detail {
@@ -83,14 +87,16 @@ struct TransferCounts {
 /// Owner computes (StarPU-MPI's data registration and task_insert): once handles are given
 /// to register_data, every rank submits the whole task flow, in the same order, with
 /// Runtime::submit (or the tile algorithms, unchanged). A task that writes registered handles
-/// runs on the rank that owns them (a task writes the handles of one rank), after receiving
-/// the registered inputs it lacks: a received copy stays valid (cached) until its owner writes
-/// the data again. A task that writes no registered handle runs on every rank, each receiving
-/// the registered inputs it lacks. The other ranks drop the task at submission (submit returns
-/// an empty TaskRef there), send the inputs they own, and count versions. A task that accesses
-/// no registered handle runs where it is submitted, as without MPI. Refused at submission
-/// (InvalidArgument, naming the buffer argument): a task that writes registered handles of two
-/// owners, or contributes to a reduction of a registered handle.
+/// runs on the rank that owns them, after receiving the registered inputs it lacks: a received
+/// copy stays valid (cached) until its owner writes the data again. A task that writes the
+/// handles of several ranks (an LU panel over a tile column) runs on the owner of the first,
+/// which receives the others and sends them back to their owners once it has written them. A
+/// task that writes no registered handle runs on every rank, each receiving the registered
+/// inputs it lacks. The other ranks drop the task at submission (submit returns an empty
+/// TaskRef there), send the inputs they own, and count versions. A task that accesses no
+/// registered handle runs where it is submitted, as without MPI (and so does every task
+/// submitted in a Local scope). Refused at submission (InvalidArgument, naming the buffer
+/// argument): a task that contributes to a reduction of a registered handle.
 class Context {
 public:
     /// Starts on a duplicate of `comm` (Tessera's messages never match the application's).
@@ -141,6 +147,16 @@ public:
                        &receive_state<I>);
     }
 
+    /// The same with a tag the Context picks (counting down from MPI_TAG_UB, so that it stays
+    /// clear of small explicit tags), returned. Every rank registers the same handles in the
+    /// same order, so that each handle gets the same tag on every rank.
+    template <Interface I> int register_data(Handle<I> const& h, int owner)
+    {
+        const int tag = next_automatic_tag();
+        register_data(h, owner, tag);
+        return tag;
+    }
+
     /// Owner-computes submission, StarPU-MPI's task_insert: the same as runtime().submit,
     /// which places every task that accesses a handle given to register_data (see Context).
     template <class... Params, class... Args>
@@ -156,6 +172,30 @@ public:
         fetch(rt::detail::Internals::state(h), to);
     }
 
+    /// Makes rank `root`'s copy of h its current data, as if a task on root had written it:
+    /// h's owner receives it, and the copies cached elsewhere are stale. Every rank calls it;
+    /// root writes its copy first in a Local scope (scatter from one rank, tessera::scatter).
+    template <Interface I> void set_data_from(Handle<I> const& h, int root)
+    {
+        adopt(rt::detail::Internals::state(h), root);
+    }
+
+    /// While one lives on a thread, the tasks that thread submits run on this rank, outside
+    /// owner computes (StarPU's starpu_task_submit beside starpu_mpi_task_insert): local work
+    /// on this rank's copies, such as copying a gathered matrix out of its tiles.
+    class Local {
+    public:
+        /// Opens the scope on this thread, for `context`'s runtime.
+        explicit Local(Context& context);
+        /// Closes it: the thread's tasks are placed again.
+        ~Local();
+        Local(Local const&) = delete;
+        Local& operator=(Local const&) = delete;
+
+    private:
+        std::unique_ptr<rt::detail::Unplaced> unplaced_;
+    };
+
     /// Forgets the cached copies of h (StarPU-MPI's cache flush): the next task that reads it
     /// on another rank than its owner receives it again. Every rank calls it.
     template <Interface I> void invalidate(Handle<I> const& h)
@@ -163,10 +203,27 @@ public:
         invalidate_state(rt::detail::Internals::state(h));
     }
 
-    // ---- waiting ----
+    // ---- waiting, failures and LAPACK's info ----
     /// Waits for every task of the runtime and every transfer; rethrows the first error of a
-    /// task (Runtime::wait_all) or of MPI.
+    /// task (Runtime::wait_all) or of MPI. A collective: every rank calls it, as many times
+    /// (the destructor calls it once more). The task flow since the last call (an epoch)
+    /// succeeds or fails as a whole:
+    /// - Every rank must have submitted the same tasks on registered handles, with the same
+    ///   get_data_on and invalidate calls, in the same order; wait_all compares them (a count
+    ///   and a hash of their handles' tags and access modes) before waiting for any task, and
+    ///   throws InvalidArgument on every rank when they differ, instead of hanging on a
+    ///   message that no rank sends.
+    /// - When a task fails on one rank, that rank tells the others at once: their receives of
+    ///   the epoch fail (the tasks that wait for them are cancelled) rather than wait for data
+    ///   that may never come, and every rank's wait_all throws Error, "rank r failed: ...",
+    ///   with the failing task's message (a library call that waits on its own, such as
+    ///   tessera::potrf, throws it already). The next epoch starts clean.
     void wait_all();
+
+    /// LAPACK's info over the ranks: the smallest positive `info` any rank passes, or 0. A
+    /// factorization's info is found by the rank that owns the failing tile; every rank
+    /// calls this with its own to return the same one (a collective).
+    int64_t agree_on_info(int64_t info);
 
     /// MPI_Barrier on the communicator, made by the progress thread; waits for no task.
     void barrier();
@@ -214,11 +271,26 @@ private:
     /// The owner computes of one task (Placement::runs_here): this rank's transfers, the
     /// versions the task writes; true if this rank runs it.
     bool place(std::span<rt::detail::BufferSlot const> buffers);
+    /// After the task place() kept is submitted: the runner sends back what it wrote of other
+    /// ranks' handles.
+    void after_submission();
+    /// The runner's transfers that follow the task place() kept on this thread.
+    static thread_local std::vector<Transfer> writes_back_;
     void fetch(rt::detail::DataState* s, int to);
+    void adopt(rt::detail::DataState* s, int root);
+    /// Under the lock: the entry of the registered handle of `s` that a collective call makes
+    /// on rank `rank` (checked), counted in the flow every rank must submit alike.
+    Entry& flow_entry(rt::detail::DataState const* s, char const* call, int rank);
+    int next_automatic_tag();
     void invalidate_state(rt::detail::DataState* s);
     /// Under the lock: what this rank sends or receives so that rank `to` holds the current
     /// version of the handle of entry `e`.
     void transfers_for(Entry& e, rt::detail::DataState* s, int to, std::vector<Transfer>& out);
+    /// Under the lock: the new version of entry e's handle was written on rank `writer`, not
+    /// its owner; the writer holds it and sends it to the owner (into `sends`), which receives
+    /// it (into `receives`), in the flow's order.
+    void back_to_owner(Entry& e, rt::detail::DataState* s, int writer, std::vector<Transfer>& sends,
+                       std::vector<Transfer>& receives);
 
     std::unique_ptr<State> state_;
 };
