@@ -69,8 +69,12 @@ public:
     bool fits(int64_t m, int64_t n, int64_t nb) const noexcept;
     /// The factor of the geqrt or tsqrt that eliminated tile (i, k), k <= i (unchecked).
     Tile& square(int64_t i, int64_t k) const noexcept { return s_->square[s_->index(i, k)]; }
-    /// The factor of the ttqrt that merged tile (i, k)'s triangle (unchecked).
+    /// The factor of the ttqrt that merged tile (i, k)'s triangle (unchecked; only when
+    /// merges()).
     Tile& triangle(int64_t i, int64_t k) const noexcept { return s_->triangle[s_->index(i, k)]; }
+    /// Whether the tree merges triangles (ttqrt), so that triangle() has factors: binary and
+    /// automatic trees over more than one domain.
+    bool merges() const noexcept { return s_ && !s_->triangle.empty(); }
     /// The runtime the factors are registered with; InvalidArgument when there is none.
     rt::Runtime& runtime() const;
     /// False for default-constructed (or moved-from) factors, which have no runtime.

@@ -1,0 +1,202 @@
+/// @file distributed.hpp
+/// Tile matrices across the ranks of an MPI communicator (libtessera_mpi, thesis §5): tiles
+/// owned 2D block-cyclically over a p x q process grid (ScaLAPACK's and SLATE's layout), a
+/// matrix scattered from and gathered to a LAPACK array on one rank, and the LAPACK-style
+/// calls on a distribution. The tile algorithms themselves run unchanged: every rank submits
+/// the whole task flow and rt::mpi::Context places each task on the owner of what it writes.
+///
+///     rt::Runtime rt;
+///     rt::mpi::Context mpi{rt};
+///     const auto grid = tessera::ProcessGrid::for_ranks(mpi.size());    // 2 ranks: 1 x 2
+///     int64_t info = tessera::potrf(mpi, grid, Uplo::lower, n, a, lda); // a on rank 0
+///
+/// or, with the tiles in place on their owners:
+///
+///     tessera::TileMatrix<double> A(rt, n, n, nb);      // every rank
+///     tessera::distribute(mpi, A, grid);                // the owners of the tiles
+///     tessera::scatter(mpi, a, lda, /*root*/ 0, A);     // or each rank fills its own tiles
+///     int64_t info = mpi.agree_on_info(tessera::potrf(Uplo::lower, A));
+///     tessera::gather(mpi, A, a, lda, 0);
+///
+/// Every call here is a collective: every rank makes it, with the same arguments (the array
+/// only on the root). Each rank keeps a full TileMatrix: the tiles it does not own hold the
+/// copies it received (or nothing it reads).
+///
+/// What the algorithms move: potrf, potrs and gemm move tiles as ScaLAPACK does (each tile a
+/// task reads goes once to each rank that needs it). LU's and QR's panels and LU's row
+/// interchanges are single tasks over a tile column: their runner (the owner of its top tile)
+/// receives the column's tiles and sends them back, a whole column per panel where ScaLAPACK
+/// exchanges rows only; they give the single-process result, more slowly.
+#pragma once
+
+#include <tessera/la.hpp>
+#include <tessera/rt/mpi.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <string>
+
+namespace tessera::inline la {
+
+/// A p x q grid of the ranks of a communicator, ranks numbered row-major over it (BLACS'
+/// default order): tile (i, j) belongs to rank (i mod p) q + (j mod q). p = size, q = 1 is a
+/// 1D cyclic distribution by tile rows; p = 1, q = size by tile columns.
+struct ProcessGrid {
+    int p = 1;  ///< process rows
+    int q = 1;  ///< process columns
+    /// The rank that owns tile (i, j).
+    int owner(int64_t i, int64_t j) const noexcept { return int(i % p) * q + int(j % q); }
+    /// The grid for `ranks`: p the largest divisor of ranks at most sqrt(ranks), q = ranks / p.
+    static ProcessGrid for_ranks(int ranks) noexcept
+    {
+        int p = 1;
+        for (int d = 1; d * d <= ranks; ++d)
+            if (ranks % d == 0) p = d;
+        return {p, ranks / p};
+    }
+};
+
+namespace detail {
+inline void require_grid(char const* call, rt::mpi::Context const& mpi, ProcessGrid g)
+{
+    require(g.p >= 1 && g.q >= 1 && int64_t(g.p) * g.q == mpi.size(), [&] {
+        return std::string(call) + ": grid: " + std::to_string(g.p) + " x " + std::to_string(g.q) +
+               " is not a grid of the " + std::to_string(mpi.size()) + " ranks";
+    });
+}
+inline void require_root(char const* call, rt::mpi::Context const& mpi, int root)
+{
+    require(root >= 0 && root < mpi.size(), [&] {
+        return std::string(call) + ": root: " + std::to_string(root) + " is not a rank of the " +
+               std::to_string(mpi.size());
+    });
+}
+}  // namespace detail
+
+/// Registers every tile of A with `mpi`, tile (i, j) owned by grid.owner(i, j), with tags the
+/// Context picks. InvalidArgument when the grid is not a grid of the communicator's ranks.
+template <Scalar T> void distribute(rt::mpi::Context& mpi, TileMatrix<T>& A, ProcessGrid grid)
+{
+    detail::require_grid("distribute", mpi, grid);
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) mpi.register_data(A(i, j), grid.owner(i, j));
+}
+
+/// Registers the pieces of an LU's pivots: piece k goes with the panel that writes it, on the
+/// owner of diagonal tile (k, k).
+inline void distribute(rt::mpi::Context& mpi, Pivots& ipiv, ProcessGrid grid)
+{
+    detail::require_grid("distribute", mpi, grid);
+    for (int64_t k = 0; k < ipiv.pieces(); ++k) mpi.register_data(ipiv.piece(k), grid.owner(k, k));
+}
+
+/// Registers the T factors of a QR of A (QrFactors{A}): those of the elimination of tile
+/// (i, k) go with that tile.
+template <Scalar T>
+void distribute(rt::mpi::Context& mpi, QrFactors<T>& F, TileMatrix<T> const& A, ProcessGrid grid)
+{
+    detail::require_grid("distribute", mpi, grid);
+    require(F.fits(A.m(), A.n(), A.nb()), "distribute: F: not the QR factors of A's shape");
+    for (int64_t k = 0; k < std::min(A.mt(), A.nt()); ++k)
+        for (int64_t i = k; i < A.mt(); ++i) {
+            mpi.register_data(F.square(i, k), grid.owner(i, k));
+            if (F.merges()) mpi.register_data(F.triangle(i, k), grid.owner(i, k));
+        }
+}
+
+/// Copies the column-major A.m() x A.n() array `a` (leading dimension lda) of rank `root`
+/// into the tiles of A, each on its owner (the other ranks pass any `a`, null included). The
+/// tiles must be distributed. Waits for root's copies; the owners' receives join their flows.
+template <Scalar T>
+void scatter(rt::mpi::Context& mpi, T const* a, int64_t lda, int root, TileMatrix<T>& A)
+{
+    detail::require_root("scatter", mpi, root);
+    if (mpi.rank() == root) {
+        const rt::mpi::Context::Local here{mpi};
+        lapack_to_tiles(a, lda, A);  // checks a and lda
+    }
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) mpi.set_data_from(A(i, j), root);
+}
+
+/// Copies the tiles of A, from their owners, into the column-major array `a` (leading
+/// dimension lda) of rank `root` (the other ranks pass any `a`). Waits until `a` holds them.
+template <Scalar T>
+void gather(rt::mpi::Context& mpi, TileMatrix<T> const& A, T* a, int64_t lda, int root)
+{
+    detail::require_root("gather", mpi, root);
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) mpi.get_data_on(A(i, j), root);
+    if (mpi.rank() == root) {
+        const rt::mpi::Context::Local here{mpi};
+        tiles_to_lapack(A, a, lda);  // after the receives, by data
+    }
+}
+
+namespace detail {
+/// Runs `compute` (a tile call returning info) on every rank, then waits for the whole flow
+/// (Context::wait_all: a task that failed on any rank throws on every rank), and returns the
+/// info of the ranks (the smallest positive one).
+template <class Compute> int64_t info_over_ranks(rt::mpi::Context& mpi, Compute&& compute)
+{
+    int64_t info = 0;
+    std::exception_ptr error;
+    try {
+        info = compute();
+    } catch (...) {  // a receive failed because another rank failed: wait_all says which
+        error = std::current_exception();
+    }
+    mpi.wait_all();
+    if (error) std::rethrow_exception(error);
+    return mpi.agree_on_info(info);
+}
+}  // namespace detail
+
+/// LAPACK's potrf on the n x n array `a` (leading dimension lda) of rank `root`, computed on
+/// every rank of `mpi` over `grid` with nb x nb tiles (0: the library's choice for n). Every
+/// rank returns the same info; a holds the factor on root. Collective.
+template <Scalar T>
+[[nodiscard]] int64_t potrf(rt::mpi::Context& mpi, ProcessGrid grid, Uplo uplo, int64_t n, T* a,
+                            int64_t lda, int root = 0, int64_t nb = 0)
+{
+    detail::require_grid("potrf", mpi, grid);
+    require(n >= 0, "potrf: n: " + std::to_string(n) + " < 0");
+    if (nb <= 0) nb = tile_size(Routine::potrf, precision_letter<T>(), n);
+    TileMatrix<T> A(mpi.runtime(), n, n, nb);
+    distribute(mpi, A, grid);
+    scatter(mpi, a, lda, root, A);
+    const int64_t info = detail::info_over_ranks(mpi, [&] { return potrf(uplo, A); });
+    gather(mpi, A, a, lda, root);
+    mpi.wait_all();
+    return info;
+}
+
+/// LAPACK's getrf on the m x n array `a` (leading dimension lda) of rank `root`, computed on
+/// every rank over `grid`: root's ipiv receives min(m, n) entries, from 1. Every rank returns
+/// the same info. Collective.
+template <Scalar T>
+[[nodiscard]] int64_t getrf(rt::mpi::Context& mpi, ProcessGrid grid, int64_t m, int64_t n, T* a,
+                            int64_t lda, int64_t* ipiv, int root = 0, int64_t nb = 0)
+{
+    detail::require_grid("getrf", mpi, grid);
+    require(m >= 0 && n >= 0, "getrf: m, n: " + std::to_string(m) + " x " + std::to_string(n));
+    require(mpi.rank() != root || ipiv || std::min(m, n) == 0, "getrf: ipiv is null on root");
+    if (nb <= 0) nb = tile_size(Routine::getrf, precision_letter<T>(), m, n);
+    TileMatrix<T> A(mpi.runtime(), m, n, nb);
+    Pivots P(A);
+    distribute(mpi, A, grid);
+    distribute(mpi, P, grid);
+    scatter(mpi, a, lda, root, A);
+    const int64_t info = detail::info_over_ranks(mpi, [&] { return getrf(A, P); });
+    gather(mpi, A, a, lda, root);
+    for (int64_t k = 0; k < P.pieces(); ++k) mpi.get_data_on(P.piece(k), root);
+    if (mpi.rank() == root) {
+        const rt::mpi::Context::Local here{mpi};
+        std::copy_n(P.data(), P.size(), ipiv);
+    }
+    mpi.wait_all();
+    return info;
+}
+
+}  // namespace tessera::inline la
