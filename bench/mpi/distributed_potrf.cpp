@@ -80,14 +80,16 @@ double seconds_since(Clock::time_point t)
 }
 
 /// Tessera's factor of order n in tiles of nb on grid g: the median time of `reps` runs after
-/// a warm-up, and this rank's blocks of the last factor (block (I, J) at blocks[(I, J)]).
+/// a warm-up, and this rank's blocks of the last factor (block (I, J) at blocks[(I, J)]). With
+/// a `trace` path, the last run's trace goes to "<trace>.rank<r>" on each rank r.
 struct TesseraRun {
     double seconds = nan;
     std::vector<std::vector<double>> blocks;  // this rank's lower blocks, column-major nb x nb
     std::vector<std::pair<int64_t, int64_t>> where;
 };
 
-TesseraRun tessera_potrf(int64_t n, int64_t nb, Grid g, int ncpus, int reps)
+TesseraRun tessera_potrf(int64_t n, int64_t nb, Grid g, int ncpus, int reps,
+                         std::string const& trace)
 {
     rt::Runtime r{rt::RuntimeConfig{.ncpus = ncpus}};
     TesseraRun out;
@@ -104,12 +106,15 @@ TesseraRun tessera_potrf(int64_t n, int64_t nb, Grid g, int ncpus, int reps)
                     for (int64_t e = 0; e < A.tile_m(i); ++e)
                         tile.view()(e, c) = element(i * nb + e, j * nb + c, n);
             }
+        const bool traced = rep == reps && !trace.empty();
+        if (traced) r.start_trace(trace + ".rank" + std::to_string(mpi.rank()));
         mpi.barrier();
         const auto start = Clock::now();
         const int64_t info = potrf(Uplo::lower, A);
         mpi.wait_all();
         mpi.barrier();
         if (rep > 0) times.push_back(seconds_since(start));  // rep 0 warms up
+        if (traced) r.stop_trace();
         require(info == 0,
                 "potrf --grid: Tessera's factorization returned info " + std::to_string(info));
         if (rep < reps) continue;
@@ -169,6 +174,15 @@ double scalapack_potrf(int64_t n64, int nb, Grid g, int rank, int reps, std::vec
 }
 #endif
 
+/// The tile size of the distributed potrf: about n / 10, from 256 to 768 in steps of 64. With
+/// one worker per rank, larger tiles run the kernels faster and still leave each rank a column
+/// of tiles to update while the next panel is factored (2 ranks, n = 8000: 2.22 s in tiles of
+/// 256, 1.64 s in tiles of 768; docs/benchmarks.md).
+int64_t distributed_tile_size(int64_t n)
+{
+    return std::clamp<int64_t>(n / 10 / 64 * 64, 256, 768);
+}
+
 }  // namespace
 
 int run_distributed(std::string const& routine, Options const& o, Report& report)
@@ -189,7 +203,7 @@ int run_distributed(std::string const& routine, Options const& o, Report& report
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     const int ncpus = o.given_integer("ncpus").value_or(std::max(1, cores / ranks));
     for (int64_t n : o.integers("n", {4000})) {
-        const int64_t nb = o.integer("nb", 0) > 0 ? o.integer("nb", 0) : 256;
+        const int64_t nb = o.integer("nb", 0) > 0 ? o.integer("nb", 0) : distributed_tile_size(n);
         Result res;
         res.bench = "potrf";
         res.variant = "dpotrf";
@@ -217,7 +231,7 @@ int run_distributed(std::string const& routine, Options const& o, Report& report
         res.peer = "scalapack_pdpotrf";
         res.extra.push_back({"peer_nb", double(best_nb)});
 #endif
-        const TesseraRun t = tessera_potrf(n, nb, g, ncpus, reps);
+        const TesseraRun t = tessera_potrf(n, nb, g, ncpus, reps, o.text("trace", ""));
 #if TESSERA_BENCH_HAS_SCALAPACK
         // this rank's blocks of both factors, with ScaLAPACK's in blocks of nb too, so that each
         // rank holds the same blocks of both
