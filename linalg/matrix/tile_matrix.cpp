@@ -76,13 +76,15 @@ template <Scalar T> TileMatrix<T>::Storage::~Storage()
     rt::free_pinned(buffer);
 }
 
-template <Scalar T> TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
+template <Scalar T>
+std::shared_ptr<typename TileMatrix<T>::Storage>
+TileMatrix<T>::shaped(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb, char const* call)
 {
-    require(m >= 0, "TileMatrix: m = " + std::to_string(m) + " must be >= 0");
-    require(n >= 0, "TileMatrix: n = " + std::to_string(n) + " must be >= 0");
-    require(nb >= 1, "TileMatrix: nb = " + std::to_string(nb) + " must be >= 1");
+    require(m >= 0, std::string(call) + ": m = " + std::to_string(m) + " must be >= 0");
+    require(n >= 0, std::string(call) + ": n = " + std::to_string(n) + " must be >= 0");
+    require(nb >= 1, std::string(call) + ": nb = " + std::to_string(nb) + " must be >= 1");
     require(n == 0 || m <= int64_t(std::numeric_limits<std::size_t>::max() / sizeof(T)) / n,
-            "TileMatrix: m x n = " + std::to_string(m) + " x " + std::to_string(n) +
+            std::string(call) + ": m x n = " + std::to_string(m) + " x " + std::to_string(n) +
                 " elements exceed the address space");
     auto s = std::make_shared<Storage>();
     s->rt = &rt;
@@ -91,9 +93,24 @@ template <Scalar T> TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_
     s->nb = nb;
     s->mt = tiles_along(m, nb);
     s->nt = tiles_along(n, nb);
+    s->tiles.reserve(std::size_t(s->mt * s->nt));
+    return s;
+}
+
+template <Scalar T> void TileMatrix<T>::take(std::shared_ptr<Storage> s) noexcept
+{
+    s_ = std::move(s);
+    m_ = s_->m;
+    n_ = s_->n;
+    mt_ = s_->mt;
+    nt_ = s_->nt;
+}
+
+template <Scalar T> TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb)
+{
+    auto s = shaped(rt, m, n, nb, "TileMatrix");
     s->buffer =
         static_cast<T*>(rt.allocate_for_transfers(std::size_t(m) * std::size_t(n) * sizeof(T)));
-    s->tiles.reserve(std::size_t(s->mt * s->nt));
     T* next = s->buffer;
     for (int64_t j = 0; j < s->nt; ++j)
         for (int64_t i = 0; i < s->mt; ++i) {
@@ -102,19 +119,56 @@ template <Scalar T> TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_
             s->tiles.back().set_label(tile_label(i, j));
             next += mb * nbj;
         }
-    s_ = std::move(s);
-    m_ = m;
-    n_ = n;
-    mt_ = s_->mt;
-    nt_ = s_->nt;
+    take(std::move(s));
+}
+
+template <Scalar T>
+TileMatrix<T> TileMatrix<T>::with_tiles_at(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
+                                           std::function<TileHome(int64_t, int64_t)> const& home)
+{
+    auto s = shaped(rt, m, n, nb, "TileMatrix::with_tiles_at");
+    std::vector<TileHome> homes;
+    homes.reserve(std::size_t(s->mt * s->nt));
+    std::size_t own = 0;  // the elements of the tiles with no home: storage of the matrix's own
+    for (int64_t j = 0; j < s->nt; ++j)
+        for (int64_t i = 0; i < s->mt; ++i) {
+            const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);
+            const TileHome h = home(i, j);
+            if (!h.ptr) {
+                own += std::size_t(mb * nbj);
+            } else {
+                require(h.ld >= mb && h.ld <= std::numeric_limits<int>::max(), [&] {
+                    return "TileMatrix::with_tiles_at: tile " + tile_label(i, j) +
+                           ": ld = " + std::to_string(h.ld) + " must be from its " +
+                           std::to_string(mb) + " rows to the BLAS's int";
+                });
+            }
+            homes.push_back(h);
+        }
+    if (own > 0) s->buffer = static_cast<T*>(rt.allocate_for_transfers(own * sizeof(T)));
+    T* next = s->buffer;
+    for (int64_t j = 0; j < s->nt; ++j)
+        for (int64_t i = 0; i < s->mt; ++i) {
+            const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);
+            const TileHome h = homes[std::size_t(i + j * s->mt)];
+            if (h.ptr) {
+                s->tiles.emplace_back(rt, rt::Matrix<T>{h.ptr, mb, nbj, h.ld});
+            } else {
+                s->tiles.emplace_back(rt, rt::Matrix<T>{next, mb, nbj, mb});
+                next += mb * nbj;
+            }
+            s->tiles.back().set_label(tile_label(i, j));
+        }
+    TileMatrix A;
+    A.take(std::move(s));
+    return A;
 }
 
 template <Scalar T>
 TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda,
                                   int64_t nb)
 {
-    require(m >= 0, "TileMatrix::wrap: m = " + std::to_string(m) + " must be >= 0");
-    require(n >= 0, "TileMatrix::wrap: n = " + std::to_string(n) + " must be >= 0");
+    auto s = shaped(rt, m, n, nb, "TileMatrix::wrap");
     require(lda >= std::max<int64_t>(1, m), "TileMatrix::wrap: lda = " + std::to_string(lda) +
                                                 " must be >= max(1, m = " + std::to_string(m) +
                                                 ")");
@@ -122,32 +176,19 @@ TileMatrix<T> TileMatrix<T>::wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, i
     require(lda <= std::numeric_limits<int>::max(),
             "TileMatrix::wrap: lda = " + std::to_string(lda) + " exceeds the BLAS's int (" +
                 std::to_string(std::numeric_limits<int>::max()) + ")");
-    require(nb >= 1, "TileMatrix::wrap: nb = " + std::to_string(nb) + " must be >= 1");
     require(a != nullptr || m == 0 || n == 0, "TileMatrix::wrap: a is null");
-    TileMatrix A;
-    auto s = std::make_shared<Storage>();
-    s->rt = &rt;
-    s->m = m;
-    s->n = n;
-    s->nb = nb;
-    s->mt = tiles_along(m, nb);
-    s->nt = tiles_along(n, nb);
     s->array = a;
     s->lda = lda;
     if (m > 0 && n > 0)
         s->pinned = rt.pin_for_transfers(a, std::size_t((n - 1) * lda + m) * sizeof(T));
-    s->tiles.reserve(std::size_t(s->mt * s->nt));
     for (int64_t j = 0; j < s->nt; ++j)
         for (int64_t i = 0; i < s->mt; ++i) {
             const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);
             s->tiles.emplace_back(rt, rt::Matrix<T>{a + i * nb + j * nb * lda, mb, nbj, lda});
             s->tiles.back().set_label(tile_label(i, j));
         }
-    A.s_ = std::move(s);
-    A.m_ = m;
-    A.n_ = n;
-    A.mt_ = A.s_->mt;
-    A.nt_ = A.s_->nt;
+    TileMatrix A;
+    A.take(std::move(s));
     return A;
 }
 

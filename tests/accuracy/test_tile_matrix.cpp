@@ -1,7 +1,8 @@
 // Checks the pieces every tile algorithm stands on, in the four precisions and on every
 // scheduler of the sweep: TileMatrix (the tile sizes at the edges when nb does not divide m or
 // n, contiguous tile storage, sub() views that read and write the right tiles, wrap() working
-// in place on a LAPACK array with lda > m, bad arguments throwing InvalidArgument); the layout
+// in place on a LAPACK array with lda > m, with_tiles_at's tiles in place and in storage of
+// its own, bad arguments throwing InvalidArgument); the layout
 // conversions (lapack_to_tiles / tiles_to_lapack round trip with lda > m, the rows below m
 // untouched); the generators (generate_random reproducible and independent of nb,
 // generate_hpd Hermitian with eigenvalues from 1 down to exactly 1/kappa, checked by LAPACK's
@@ -165,6 +166,66 @@ TEST_P(TileMatrixAccuracy, WrapWorksInPlace)
         }
         EXPECT_TRUE(scaled);
         EXPECT_TRUE(padding_kept);
+    });
+}
+
+// with_tiles_at: the tiles given a home are views of it (their own leading dimension), the
+// others live in the matrix's storage; a scale writes both kinds, and the homes' spare rows
+// stay as they were. A leading dimension below a tile's rows is refused, naming the tile.
+TEST_P(TileMatrixAccuracy, WithTilesAtWorksInPlaceAndInItsOwnStorage)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t m = 10, n = 7, nb = 4, ld = 6;  // tiles (i, j) with i + j even have a home
+        Dense<T> D = random_dense<T>(m, n, 5);
+        std::vector<Dense<T>> homes;
+        for (int64_t j = 0; j < 2; ++j)
+            for (int64_t i = 0; i < 3; ++i) homes.push_back(random_dense<T>(ld, nb, 9, ld));
+        auto home_of = [&](int64_t i, int64_t j) -> Dense<T>& {
+            return homes[std::size_t(i + 3 * j)];
+        };
+        const std::vector<Dense<T>> homes0 = homes;
+        {
+            auto A = tessera::TileMatrix<T>::with_tiles_at(
+                *rt, m, n, nb,
+                [&](int64_t i, int64_t j) -> typename tessera::TileMatrix<T>::TileHome {
+                    if ((i + j) % 2 != 0) return {};
+                    return {home_of(i, j).data(), ld};
+                });
+            EXPECT_TRUE(A.owns_storage());
+            EXPECT_EQ(A(2, 0).view().ptr, home_of(2, 0).data());
+            EXPECT_EQ(A(2, 0).view().ld, ld);
+            EXPECT_EQ(A(1, 0).view().ld, 4);
+            tessera::lapack_to_tiles(D.data(), D.ld, A);
+            tessera::scale(T(2), A);
+            EXPECT_TRUE(same_entries(to_dense(A), [&] {
+                Dense<T> twice = D;
+                for (int64_t j = 0; j < n; ++j)
+                    for (int64_t i = 0; i < m; ++i) twice(i, j) = T(2) * D(i, j);
+                return twice;
+            }()));
+        }  // unregistered: the homes hold their tiles of 2 D
+        for (int64_t j = 0; j < 2; ++j)
+            for (int64_t i = 0; i < 3; ++i) {
+                if ((i + j) % 2 != 0) continue;
+                const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);
+                for (int64_t c = 0; c < nbj; ++c)
+                    for (int64_t r = 0; r < ld; ++r)
+                        ASSERT_EQ(home_of(i, j)(r, c), r < mb
+                                                           ? T(2) * D(i * nb + r, j * nb + c)
+                                                           : homes0[std::size_t(i + 3 * j)](r, c))
+                            << "tile (" << i << ", " << j << ") row " << r << " column " << c;
+            }
+        T x{};
+        std::string refused = "no InvalidArgument";
+        try {
+            (void)tessera::TileMatrix<T>::with_tiles_at(*rt, 8, 8, 4, [&](int64_t, int64_t) {
+                return typename tessera::TileMatrix<T>::TileHome{&x, 3};
+            });
+        } catch (tessera::InvalidArgument const& e) {
+            refused = e.what();
+        }
+        EXPECT_NE(refused.find("tile (0,0): ld = 3"), std::string::npos) << refused;
     });
 }
 

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -54,6 +55,19 @@ public:
     /// InvalidArgument when m < 0, n < 0, nb < 1, lda < max(1, m), lda > INT_MAX (the kernels'
     /// BLAS take int) or `a` is null with m, n > 0.
     static TileMatrix wrap(rt::Runtime& rt, T* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
+    /// Where one tile lives for with_tiles_at: column-major at `ptr` with leading dimension
+    /// `ld`, or, with ptr null, in storage the matrix allocates.
+    struct TileHome {
+        T* ptr = nullptr;  ///< the tile's first element, or null
+        int64_t ld = 0;    ///< its leading dimension (>= its rows)
+    };
+    /// An m x n matrix of nb x nb tiles, tile (i, j) registered in place where `home(i, j)`
+    /// says (the local blocks of a ScaLAPACK process: tessera::wrap_scalapack), the tiles with
+    /// no home in storage the matrix allocates for them alone. The memory must outlive the
+    /// matrix and hold valid data again once it is destroyed. Throws InvalidArgument as the
+    /// constructor does, or when a tile's ld is below its rows or above INT_MAX.
+    static TileMatrix with_tiles_at(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
+                                    std::function<TileHome(int64_t i, int64_t j)> const& home);
     /// The same over memory the caller may only read: the result gives the tile calls a
     /// `TileMatrix const&` (matrix()), through which they read it and never write it.
     static ReadOnlyTileMatrix<T> wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n,
@@ -80,11 +94,13 @@ public:
 
     /// The runtime the tiles are registered with; InvalidArgument when there is none.
     rt::Runtime& runtime() const;
-    /// True when the tiles live in the matrix's own contiguous tile storage (not wrapped).
+    /// True when the tiles live in the matrix's own contiguous tile storage (not wrapped), or
+    /// some of them do (with_tiles_at).
     bool owns_storage() const noexcept { return s_ && s_->buffer != nullptr; }
     /// True when this matrix and `other` share an element: views of one matrix whose tile
     /// ranges meet, or wrapped arrays whose elements meet in memory (with different leading
-    /// dimensions, whose address ranges meet).
+    /// dimensions, whose address ranges meet). The in-place tiles of with_tiles_at are not
+    /// compared.
     bool overlaps(TileMatrix const& other) const noexcept;
     /// False for a default-constructed (or moved-from) matrix, which has no runtime.
     explicit operator bool() const noexcept { return s_ != nullptr; }
@@ -102,6 +118,12 @@ private:
         ~Storage();
     };
     std::size_t index(int64_t i, int64_t j) const;
+    /// A storage of m x n in nb x nb tiles, none registered yet; `call` names the arguments'
+    /// errors.
+    static std::shared_ptr<Storage> shaped(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
+                                           char const* call);
+    /// Becomes the whole of storage s.
+    void take(std::shared_ptr<Storage> s) noexcept;
 
     std::shared_ptr<Storage> s_;
     int64_t i0_ = 0, j0_ = 0;  ///< this view's first tile in the storage
