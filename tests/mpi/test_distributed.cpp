@@ -260,6 +260,61 @@ TEST(MpiDistributed, LapackStyleGetrfGivesLapackesFactorAndInfoOnEveryRank)
     }
 }
 
+// A ScaLAPACK user's local arrays, in place: each rank holds its blocks of a 2D block-cyclic
+// SPD matrix (NUMROC's local sizes, a leading dimension with 3 rows to spare); the tile potrf
+// on wrap_scalapack leaves in each local array its blocks of LAPACKE's factor, and the spare
+// rows alone.
+TEST(MpiDistributed, ScalapackLocalArraysAreFactoredInPlace)
+{
+    constexpr int64_t n = 150, block = 32;
+    auto spd = random_matrix(n, n, 8);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < j; ++i) spd[std::size_t(i + j * n)] = spd[std::size_t(j + i * n)];
+    for (int64_t i = 0; i < n; ++i) spd[std::size_t(i + i * n)] += double(n);
+    std::vector<double> factor = spd;
+    ASSERT_EQ(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, factor.data(), n), 0);
+    rt::Runtime r{config()};
+    rt::mpi::Context mpi{r};
+    for (ProcessGrid grid : grids(mpi.size())) {
+        const int row = mpi.rank() / grid.q, column = mpi.rank() % grid.q;
+        const int64_t local_m = tessera::local_extent(n, block, row, grid.p);
+        const int64_t local_n = tessera::local_extent(n, block, column, grid.q);
+        const int64_t lld = local_m + 3;
+        constexpr double spare = -9.0;
+        std::vector<double> local(std::size_t(lld * std::max<int64_t>(1, local_n)), spare);
+        auto local_index = [&](int64_t i, int64_t j) {  // global (i, j) in this rank's array
+            return std::size_t((i / block / grid.p * block + i % block) +
+                               (j / block / grid.q * block + j % block) * lld);
+        };
+        auto mine = [&](int64_t i, int64_t j) {
+            return grid.owner(i / block, j / block) == mpi.rank();
+        };
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i)
+                if (mine(i, j)) local[local_index(i, j)] = spd[std::size_t(i + j * n)];
+        {
+            auto A = tessera::wrap_scalapack(mpi, grid, local.data(), n, n, block, lld);
+            EXPECT_EQ(mpi.agree_on_info(tessera::potrf(tessera::Uplo::lower, A)), 0);
+            mpi.wait_all();
+        }  // unregistered: the local array holds the results
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = j; i < n; ++i)
+                if (mine(i, j)) {
+                    ASSERT_NEAR(local[local_index(i, j)], factor[std::size_t(i + j * n)], 1e-10)
+                        << "(" << i << ", " << j << ") on rank " << mpi.rank();
+                }
+        for (int64_t j = 0; j < local_n; ++j)
+            for (int64_t i = local_m; i < lld; ++i)
+                ASSERT_EQ(local[std::size_t(i + j * lld)], spare);
+    }
+    const std::string short_lld = refusal_of([&] {
+        double x = 0;
+        tessera::wrap_scalapack(mpi, ProcessGrid::for_ranks(mpi.size()), &x, n, n, block, 1);
+    });
+    EXPECT_NE(short_lld.find("lld = 1"), std::string::npos) << short_lld;
+    mpi.wait_all();
+}
+
 // scatter from the last rank then gather on rank 0 returns the array, on every grid; bad
 // grids and roots are named.
 TEST(MpiDistributed, ScatterThenGatherReturnsTheArray)

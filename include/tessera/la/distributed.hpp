@@ -2,7 +2,8 @@
 /// Tile matrices across the ranks of an MPI communicator (libtessera_mpi, thesis §5): tiles
 /// owned 2D block-cyclically over a p x q process grid (ScaLAPACK's and SLATE's layout), a
 /// matrix scattered from and gathered to a LAPACK array on one rank, and the LAPACK-style
-/// calls on a distribution. The tile algorithms themselves run unchanged: every rank submits
+/// calls on a distribution; or ScaLAPACK's local arrays wrapped in place (wrap_scalapack).
+/// The tile algorithms themselves run unchanged: every rank submits
 /// the whole task flow and rt::mpi::Context places each task on the owner of what it writes.
 ///
 ///     rt::Runtime rt;
@@ -20,7 +21,8 @@
 ///
 /// Every call here is a collective: every rank makes it, with the same arguments (the array
 /// only on the root). Each rank keeps a full TileMatrix: the tiles it does not own hold the
-/// copies it received (or nothing it reads).
+/// copies it received (or nothing it reads); their storage is allocated, and backed by pages
+/// only where a copy is written.
 ///
 /// What the algorithms move: potrf, potrs and gemm move tiles as ScaLAPACK does (each tile a
 /// task reads goes once to each rank that needs it). LU's and QR's panels and LU's row
@@ -103,6 +105,54 @@ void distribute(rt::mpi::Context& mpi, QrFactors<T>& F, TileMatrix<T> const& A, 
             mpi.register_data(F.square(i, k), grid.owner(i, k));
             if (F.merges()) mpi.register_data(F.triangle(i, k), grid.owner(i, k));
         }
+}
+
+/// The number of rows (or columns) of an extent of `global` in blocks of nb, dealt cyclically
+/// to `procs` processes, that process `proc` holds (ScaLAPACK's NUMROC, first block on 0).
+constexpr int64_t local_extent(int64_t global, int64_t nb, int proc, int procs) noexcept
+{
+    const int64_t blocks = global / nb, extra = global % nb;
+    int64_t local = blocks / procs * nb;
+    if (proc < blocks % procs)
+        local += nb;
+    else if (proc == blocks % procs)
+        local += extra;
+    return local;
+}
+
+/// A TileMatrix over ScaLAPACK's local array, in place: the m x n matrix distributed
+/// 2D block-cyclically over `grid` in nb x nb blocks from process (0, 0) (descriptor M = m,
+/// N = n, MB = NB = nb, RSRC = CSRC = 0, LLD = lld, on a BLACS grid numbered row-major, as
+/// ProcessGrid is), of which this rank holds `a`. Tile (i, j) is block (i, j): this rank's
+/// tiles are its blocks of `a`, at local rows (i / p) nb and columns (j / q) nb; the tiles of
+/// other ranks get storage of their own, for the copies this rank receives (pages the kernel
+/// backs only once written). Registers every tile with `mpi`. `a` must outlive the matrix,
+/// and holds the results once it is destroyed. Collective.
+///
+///     // a ScaLAPACK user's local array and descriptor desca, on grid p x q
+///     auto A = tessera::wrap_scalapack(mpi, {p, q}, a, desca[2], desca[3], desca[4], desca[8]);
+///     int64_t info = mpi.agree_on_info(tessera::potrf(Uplo::lower, A));
+template <Scalar T>
+TileMatrix<T> wrap_scalapack(rt::mpi::Context& mpi, ProcessGrid grid, T* a, int64_t m, int64_t n,
+                             int64_t nb, int64_t lld)
+{
+    detail::require_grid("wrap_scalapack", mpi, grid);
+    require(nb >= 1, "wrap_scalapack: nb = " + std::to_string(nb) + " must be >= 1");
+    const int row = mpi.rank() / grid.q, column = mpi.rank() % grid.q;
+    const int64_t local_m = m > 0 ? local_extent(m, nb, row, grid.p) : 0;
+    const int64_t local_n = n > 0 ? local_extent(n, nb, column, grid.q) : 0;
+    require(lld >= std::max<int64_t>(1, local_m), [&] {
+        return "wrap_scalapack: lld = " + std::to_string(lld) + " is below this rank's " +
+               std::to_string(local_m) + " local rows";
+    });
+    require(a != nullptr || local_m == 0 || local_n == 0, "wrap_scalapack: a is null");
+    auto A = TileMatrix<T>::with_tiles_at(
+        mpi.runtime(), m, n, nb, [&](int64_t i, int64_t j) -> typename TileMatrix<T>::TileHome {
+            if (grid.owner(i, j) != mpi.rank()) return {};
+            return {a + (i / grid.p) * nb + (j / grid.q) * nb * lld, lld};
+        });
+    distribute(mpi, A, grid);
+    return A;
 }
 
 /// Copies the column-major A.m() x A.n() array `a` (leading dimension lda) of rank `root`
