@@ -2,6 +2,7 @@
 #include "linalg/matrix/sequence_state.hpp"
 
 #include "linalg/kernels/cpu/blas_lapack.hpp"
+#include "runtime/core/runtime_impl.hpp"
 
 #include <tessera/error.hpp>
 
@@ -184,6 +185,11 @@ int64_t Sequence::info() const noexcept
 bool Sequence::failed() const noexcept
 {
     return state_->info.failed.cancelled() || state_->error != nullptr;
+}
+
+bool Sequence::submits_nothing() const noexcept
+{
+    return failed() && rt::detail::Internals::impl(*rt_).placement() == nullptr;
 }
 
 void Sequence::keep_alive(std::shared_ptr<void const> p)

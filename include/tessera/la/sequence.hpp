@@ -97,11 +97,12 @@ public:
     ~Sequence();
 
     /// Submits one task of the sequence, tied to its failure (it does not run once the
-    /// sequence has failed); a no-op returning an empty TaskRef if it has failed already.
+    /// sequence has failed); a no-op returning an empty TaskRef if it has failed already
+    /// (submits_nothing()).
     template <class... Params, class... Args>
     rt::TaskRef submit(rt::Codelet<Params...> const& cl, Args&&... args)
     {
-        if (failed()) return {};
+        if (submits_nothing()) return {};
         const uint64_t call = current_call(cl.name);
         try {
             return kept(call, rt_->submit(cl, std::forward<Args>(args)...,
@@ -121,7 +122,7 @@ public:
     rt::TaskRef submit_finding_info(uint64_t finding, rt::Codelet<Params...> const& cl,
                                     Args&&... args)
     {
-        if (failed()) return {};
+        if (submits_nothing()) return {};
         const uint64_t call = current_call(cl.name);
         try {
             return kept(call, rt_->submit(cl, std::forward<Args>(args)...,
@@ -166,6 +167,11 @@ public:
     int64_t info() const noexcept;
     /// True once a numerical failure or a task's exception is known.
     bool failed() const noexcept;
+    /// True when the calls on the sequence submit nothing more: it has failed, and this
+    /// process runs its tasks alone. Under MPI's owner computes (rt::mpi::Context), every
+    /// rank must submit the same tasks whatever it found, so a failed sequence still submits
+    /// them there, and they are cancelled where they would run.
+    bool submits_nothing() const noexcept;
 
     /// The runtime the sequence's tasks run on.
     rt::Runtime& runtime() const noexcept { return *rt_; }
