@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <lapacke.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rt = tessera::rt;
@@ -44,6 +46,17 @@ std::vector<double> random_matrix(int64_t m, int64_t n, unsigned seed)
     std::uniform_real_distribution<double> u(-1, 1);
     std::vector<double> a(std::size_t(m * n));
     for (double& x : a) x = u(g);
+    return a;
+}
+
+/// A symmetric positive definite n x n matrix: a random one, symmetrized, plus n on its
+/// diagonal.
+std::vector<double> spd_matrix(int64_t n, unsigned seed)
+{
+    auto a = random_matrix(n, n, seed);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < j; ++i) a[std::size_t(i + j * n)] = a[std::size_t(j + i * n)];
+    for (int64_t i = 0; i < n; ++i) a[std::size_t(i + i * n)] += double(n);
     return a;
 }
 
@@ -207,10 +220,7 @@ double cholesky_residual(std::vector<double> const& a, std::vector<double> const
 TEST(MpiDistributed, LapackStylePotrfGivesLapackesFactorAndInfoOnEveryRank)
 {
     constexpr int64_t n = 200;
-    auto spd = random_matrix(n, n, 6);
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < j; ++i) spd[std::size_t(i + j * n)] = spd[std::size_t(j + i * n)];
-    for (int64_t i = 0; i < n; ++i) spd[std::size_t(i + i * n)] += double(n);
+    const auto spd = spd_matrix(n, 6);
     auto indefinite = spd;
     indefinite[std::size_t(60 + 60 * n)] = -1e6;
     std::vector<double> lapacke = indefinite;
@@ -267,10 +277,7 @@ TEST(MpiDistributed, LapackStyleGetrfGivesLapackesFactorAndInfoOnEveryRank)
 TEST(MpiDistributed, ScalapackLocalArraysAreFactoredInPlace)
 {
     constexpr int64_t n = 150, block = 32;
-    auto spd = random_matrix(n, n, 8);
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < j; ++i) spd[std::size_t(i + j * n)] = spd[std::size_t(j + i * n)];
-    for (int64_t i = 0; i < n; ++i) spd[std::size_t(i + i * n)] += double(n);
+    const auto spd = spd_matrix(n, 8);
     std::vector<double> factor = spd;
     ASSERT_EQ(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, factor.data(), n), 0);
     rt::Runtime r{config()};
@@ -313,6 +320,73 @@ TEST(MpiDistributed, ScalapackLocalArraysAreFactoredInPlace)
     });
     EXPECT_NE(short_lld.find("lld = 1"), std::string::npos) << short_lld;
     mpi.wait_all();
+}
+
+// posv, gesv and gemm on a distribution, rooted on rank 0 or the last rank: LAPACKE's and
+// CBLAS's results within rounding, LAPACKE's pivots, and on every rank LAPACKE's info for an
+// indefinite (posv) and a singular (gesv) matrix.
+TEST(MpiDistributed, LapackStyleSolversAndGemmMatchLapacke)
+{
+    constexpr int64_t n = 120, nrhs = 7, k = 50;
+    const auto spd = spd_matrix(n, 9);
+    auto indefinite = spd;
+    indefinite[std::size_t(40 + 40 * n)] = -1e6;
+    const auto general = random_matrix(n, n, 10), rhs = random_matrix(n, nrhs, 11);
+    auto singular = general;
+    for (int64_t i = 0; i < n; ++i) singular[std::size_t(i + 70 * n)] = 0.0;
+    const auto left = random_matrix(k, n, 12), right = random_matrix(k, nrhs, 13);
+
+    rt::Runtime r{config()};
+    rt::mpi::Context mpi{r};
+    for (ProcessGrid grid : grids(mpi.size())) {
+        for (int root : {0, mpi.size() - 1}) {
+            const bool here = mpi.rank() == root;
+            auto on_root = [&](std::vector<double> const& x) {
+                return here ? x : std::vector<double>{};
+            };
+            for (std::vector<double> const* a_in : std::array{&spd, &std::as_const(indefinite)}) {
+                std::vector<double> a = on_root(*a_in), b = on_root(rhs);
+                std::vector<double> oa = *a_in, ob = rhs;
+                const int64_t expected =
+                    LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, nrhs, oa.data(), n, ob.data(), n);
+                EXPECT_EQ(tessera::posv(mpi, grid, tessera::Uplo::lower, n, nrhs, a.data(), n,
+                                        b.data(), n, root, nb),
+                          expected)
+                    << "posv on rank " << mpi.rank();
+                if (here && expected == 0) {
+                    for (std::size_t e = 0; e < ob.size(); ++e)
+                        ASSERT_NEAR(b[e], ob[e], 1e-10) << e;
+                }
+            }
+            for (std::vector<double> const* a_in : std::array{&general, &std::as_const(singular)}) {
+                std::vector<double> a = on_root(*a_in), b = on_root(rhs);
+                std::vector<int64_t> ipiv(std::size_t(n), -1);
+                std::vector<double> oa = *a_in, ob = rhs;
+                std::vector<lapack_int> opiv(static_cast<std::size_t>(n));
+                const int64_t expected = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, oa.data(), n,
+                                                       opiv.data(), ob.data(), n);
+                EXPECT_EQ(tessera::gesv(mpi, grid, n, nrhs, a.data(), n, ipiv.data(), b.data(), n,
+                                        root, nb),
+                          expected)
+                    << "gesv on rank " << mpi.rank();
+                if (!here) continue;
+                for (std::size_t i = 0; i < opiv.size(); ++i) ASSERT_EQ(ipiv[i], opiv[i]) << i;
+                if (expected == 0) {
+                    for (std::size_t e = 0; e < ob.size(); ++e) ASSERT_NEAR(b[e], ob[e], 1e-9) << e;
+                }
+            }
+            // C = 2 Lᵀ R - C, L k x n and R k x nrhs
+            std::vector<double> c = on_root(rhs), oc = rhs;
+            tessera::gemm(mpi, grid, tessera::Op::trans, tessera::Op::notrans, n, nrhs, k, 2.0,
+                          here ? left.data() : nullptr, k, here ? right.data() : nullptr, k, -1.0,
+                          c.data(), n, root, nb);
+            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, nrhs, k, 2.0, left.data(), k,
+                        right.data(), k, -1.0, oc.data(), n);
+            if (here) {
+                for (std::size_t e = 0; e < oc.size(); ++e) ASSERT_NEAR(c[e], oc[e], 1e-12) << e;
+            }
+        }
+    }
 }
 
 // scatter from the last rank then gather on rank 0 returns the array, on every grid; bad

@@ -37,7 +37,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <initializer_list>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace tessera::inline la {
 
@@ -201,52 +204,137 @@ template <class Compute> int64_t info_over_ranks(rt::mpi::Context& mpi, Compute&
     if (error) std::rethrow_exception(error);
     return mpi.agree_on_info(info);
 }
+
+/// Root's m x n array `a` (leading dimension lda) in nb x nb tiles distributed over `grid`.
+template <Scalar T>
+TileMatrix<T> scattered(rt::mpi::Context& mpi, ProcessGrid grid, int root, int64_t m, int64_t n,
+                        T const* a, int64_t lda, int64_t nb)
+{
+    TileMatrix<T> A(mpi.runtime(), m, n, nb);
+    distribute(mpi, A, grid);
+    scatter(mpi, a, lda, root, A);
+    return A;
+}
+
+/// Root's ipiv (P.size() entries, from 1) from the pieces of P.
+inline void gather_pivots(rt::mpi::Context& mpi, Pivots const& P, int64_t* ipiv, int root)
+{
+    for (int64_t k = 0; k < P.pieces(); ++k) mpi.get_data_on(P.piece(k), root);
+    if (mpi.rank() == root) {
+        const rt::mpi::Context::Local here{mpi};
+        std::copy_n(P.data(), P.size(), ipiv);
+    }
+}
+
+/// The checks of the LAPACK-style calls on a distribution: the grid, the sizes, the root.
+inline void require_call(char const* call, rt::mpi::Context const& mpi, ProcessGrid grid, int root,
+                         std::initializer_list<std::pair<char const*, int64_t>> sizes)
+{
+    require_grid(call, mpi, grid);
+    require_root(call, mpi, root);
+    for (auto const& [name, value] : sizes)
+        require(value >= 0, [&] {
+            return std::string(call) + ": " + name + " = " + std::to_string(value) + " < 0";
+        });
+}
 }  // namespace detail
 
-/// LAPACK's potrf on the n x n array `a` (leading dimension lda) of rank `root`, computed on
-/// every rank of `mpi` over `grid` with nb x nb tiles (0: the library's choice for n). Every
-/// rank returns the same info; a holds the factor on root. Collective.
+// ---- LAPACK's calls on root's arrays, computed by every rank over a grid ----
+// Each is a collective: every rank calls it with the same sizes, grid and root (the arrays
+// only on root); it scatters root's arrays over the grid in nb x nb tiles (0: the library's
+// choice), runs the tile algorithm on every rank, waits (a failure anywhere throws on every
+// rank), gathers the results into root's arrays, and returns LAPACK's info on every rank.
+
+/// potrf: root's a receives the Cholesky factor.
 template <Scalar T>
 [[nodiscard]] int64_t potrf(rt::mpi::Context& mpi, ProcessGrid grid, Uplo uplo, int64_t n, T* a,
                             int64_t lda, int root = 0, int64_t nb = 0)
 {
-    detail::require_grid("potrf", mpi, grid);
-    require(n >= 0, "potrf: n: " + std::to_string(n) + " < 0");
+    detail::require_call("potrf", mpi, grid, root, {{"n", n}});
     if (nb <= 0) nb = tile_size(Routine::potrf, precision_letter<T>(), n);
-    TileMatrix<T> A(mpi.runtime(), n, n, nb);
-    distribute(mpi, A, grid);
-    scatter(mpi, a, lda, root, A);
+    auto A = detail::scattered(mpi, grid, root, n, n, a, lda, nb);
     const int64_t info = detail::info_over_ranks(mpi, [&] { return potrf(uplo, A); });
     gather(mpi, A, a, lda, root);
     mpi.wait_all();
     return info;
 }
 
-/// LAPACK's getrf on the m x n array `a` (leading dimension lda) of rank `root`, computed on
-/// every rank over `grid`: root's ipiv receives min(m, n) entries, from 1. Every rank returns
-/// the same info. Collective.
+/// posv: root's a receives the factor and b (n x nrhs) the solution of A X = B.
+template <Scalar T>
+[[nodiscard]] int64_t posv(rt::mpi::Context& mpi, ProcessGrid grid, Uplo uplo, int64_t n,
+                           int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, int root = 0,
+                           int64_t nb = 0)
+{
+    detail::require_call("posv", mpi, grid, root, {{"n", n}, {"nrhs", nrhs}});
+    if (nb <= 0) nb = tile_size(Routine::posv, precision_letter<T>(), n);
+    auto A = detail::scattered(mpi, grid, root, n, n, a, lda, nb);
+    auto B = detail::scattered(mpi, grid, root, n, nrhs, b, ldb, nb);
+    const int64_t info = detail::info_over_ranks(mpi, [&] { return posv(uplo, A, B); });
+    gather(mpi, A, a, lda, root);
+    gather(mpi, B, b, ldb, root);
+    mpi.wait_all();
+    return info;
+}
+
+/// getrf: root's a receives L and U, and ipiv min(m, n) row interchanges, from 1.
 template <Scalar T>
 [[nodiscard]] int64_t getrf(rt::mpi::Context& mpi, ProcessGrid grid, int64_t m, int64_t n, T* a,
                             int64_t lda, int64_t* ipiv, int root = 0, int64_t nb = 0)
 {
-    detail::require_grid("getrf", mpi, grid);
-    require(m >= 0 && n >= 0, "getrf: m, n: " + std::to_string(m) + " x " + std::to_string(n));
+    detail::require_call("getrf", mpi, grid, root, {{"m", m}, {"n", n}});
     require(mpi.rank() != root || ipiv || std::min(m, n) == 0, "getrf: ipiv is null on root");
     if (nb <= 0) nb = tile_size(Routine::getrf, precision_letter<T>(), m, n);
-    TileMatrix<T> A(mpi.runtime(), m, n, nb);
+    auto A = detail::scattered(mpi, grid, root, m, n, a, lda, nb);
     Pivots P(A);
-    distribute(mpi, A, grid);
     distribute(mpi, P, grid);
-    scatter(mpi, a, lda, root, A);
     const int64_t info = detail::info_over_ranks(mpi, [&] { return getrf(A, P); });
     gather(mpi, A, a, lda, root);
-    for (int64_t k = 0; k < P.pieces(); ++k) mpi.get_data_on(P.piece(k), root);
-    if (mpi.rank() == root) {
-        const rt::mpi::Context::Local here{mpi};
-        std::copy_n(P.data(), P.size(), ipiv);
-    }
+    detail::gather_pivots(mpi, P, ipiv, root);
     mpi.wait_all();
     return info;
+}
+
+/// gesv: root's a receives L and U, ipiv n row interchanges (from 1), and b (n x nrhs) the
+/// solution of A X = B.
+template <Scalar T>
+[[nodiscard]] int64_t gesv(rt::mpi::Context& mpi, ProcessGrid grid, int64_t n, int64_t nrhs, T* a,
+                           int64_t lda, int64_t* ipiv, T* b, int64_t ldb, int root = 0,
+                           int64_t nb = 0)
+{
+    detail::require_call("gesv", mpi, grid, root, {{"n", n}, {"nrhs", nrhs}});
+    require(mpi.rank() != root || ipiv || n == 0, "gesv: ipiv is null on root");
+    if (nb <= 0) nb = tile_size(Routine::gesv, precision_letter<T>(), n);
+    auto A = detail::scattered(mpi, grid, root, n, n, a, lda, nb);
+    auto B = detail::scattered(mpi, grid, root, n, nrhs, b, ldb, nb);
+    Pivots P(A);
+    distribute(mpi, P, grid);
+    const int64_t info = detail::info_over_ranks(mpi, [&] { return gesv(A, P, B); });
+    gather(mpi, A, a, lda, root);
+    gather(mpi, B, b, ldb, root);
+    detail::gather_pivots(mpi, P, ipiv, root);
+    mpi.wait_all();
+    return info;
+}
+
+/// gemm: root's c (m x n) receives alpha op(A) op(B) + beta C, op(A) m x k, op(B) k x n.
+template <Scalar T>
+void gemm(rt::mpi::Context& mpi, ProcessGrid grid, Op transa, Op transb, int64_t m, int64_t n,
+          int64_t k, std::type_identity_t<T> alpha, T const* a, int64_t lda, T const* b,
+          int64_t ldb, std::type_identity_t<T> beta, T* c, int64_t ldc, int root = 0,
+          int64_t nb = 0)
+{
+    detail::require_call("gemm", mpi, grid, root, {{"m", m}, {"n", n}, {"k", k}});
+    if (nb <= 0) nb = tile_size(Routine::gemm, precision_letter<T>(), std::min({m, n, k}));
+    const bool ta = transa != Op::notrans, tb = transb != Op::notrans;
+    auto A = detail::scattered(mpi, grid, root, ta ? k : m, ta ? m : k, a, lda, nb);
+    auto B = detail::scattered(mpi, grid, root, tb ? n : k, tb ? k : n, b, ldb, nb);
+    auto C = detail::scattered(mpi, grid, root, m, n, static_cast<T const*>(c), ldc, nb);
+    detail::info_over_ranks(mpi, [&] {
+        gemm(transa, transb, alpha, A, B, beta, C);
+        return int64_t(0);
+    });
+    gather(mpi, C, c, ldc, root);
+    mpi.wait_all();
 }
 
 }  // namespace tessera::inline la
