@@ -209,15 +209,17 @@ public:
     /// (the destructor calls it once more). The task flow since the last call (an epoch)
     /// succeeds or fails as a whole:
     /// - Every rank must have submitted the same tasks on registered handles, with the same
-    ///   get_data_on and invalidate calls, in the same order; wait_all compares them (a count
-    ///   and a hash of their handles' tags and access modes) before waiting for any task, and
-    ///   throws InvalidArgument on every rank when they differ, instead of hanging on a
-    ///   message that no rank sends.
+    ///   get_data_on, set_data_from and invalidate calls, in the same order; wait_all
+    ///   compares them (a count and a hash of their handles' tags and access modes) before
+    ///   waiting for any task, and throws InvalidArgument on every rank when they differ,
+    ///   instead of hanging on a message that no rank sends.
     /// - When a task fails on one rank, that rank tells the others at once: their receives of
     ///   the epoch fail (the tasks that wait for them are cancelled) rather than wait for data
     ///   that may never come, and every rank's wait_all throws Error, "rank r failed: ...",
     ///   with the failing task's message (a library call that waits on its own, such as
-    ///   tessera::potrf, throws it already). The next epoch starts clean.
+    ///   tessera::potrf, throws it already). The next epoch starts afresh, but what the
+    ///   failed tasks wrote stays failed: a task that reads it fails the same way, on every
+    ///   rank, until it is written again.
     void wait_all();
 
     /// LAPACK's info over the ranks: the smallest positive `info` any rank passes, or 0. A
