@@ -298,13 +298,8 @@ std::vector<Message*> ProgressEngine::take_posts_locked()
     return posts;
 }
 
-void ProgressEngine::post(Message* m)
+void ProgressEngine::post(Message* m, std::string const& aborted)
 {
-    std::string aborted;  // the epoch's abort reason, if it is aborted
-    {
-        std::lock_guard lock(m_);
-        if (aborted_) aborted = abort_reason_;
-    }
     int rc = MPI_SUCCESS;
     switch (m->kind) {
     case Message::Kind::send:
@@ -376,6 +371,7 @@ void ProgressEngine::run()
     for (;;) {
         std::vector<Message*> posts;
         bool abort_now = false;
+        std::string aborted;  // the epoch's abort reason, if it is aborted
         {
             std::unique_lock lock(m_);
             if (in_flight_.empty())
@@ -386,9 +382,10 @@ void ProgressEngine::run()
                 drop_queued_sends_locked();
             }
             posts = take_posts_locked();
+            if (aborted_) aborted = abort_reason_;
         }
         if (abort_now) abort_in_flight();
-        for (Message* m : posts) post(m);
+        for (Message* m : posts) post(m, aborted);
         int arrived = 0;
         MPI_Status notice_status;
         if (MPI_Test(&notice_in_->request, &arrived, &notice_status) == MPI_SUCCESS && arrived) {

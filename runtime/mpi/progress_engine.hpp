@@ -87,7 +87,9 @@ private:
     bool has_posts_locked() const;
     /// Under the lock: the epoch is aborted; the queued sends are dropped.
     void drop_queued_sends_locked();
-    void post(Message* m);
+    /// Posts m to MPI; in an aborted epoch (`aborted`: its reason, else empty) a send is
+    /// dropped and a receive failed instead.
+    void post(Message* m, std::string const& aborted);
     void complete(Message* m, int mpi_status, MPI_Status const& status);
     void fail(Message* m, std::string why);
     /// The thread: cancels the receives in flight and abandons the sends (once per epoch).
