@@ -44,7 +44,18 @@ void Parking::cancel_wait(WorkerId w)
 
 void Parking::commit_wait(WorkerId w, uint32_t ticket)
 {
+    if (has_listener_.load(std::memory_order_acquire)) {
+        std::lock_guard lock(listener_m_);
+        if (sleep_listener_) sleep_listener_();
+    }
     slots_[w].epoch.wait(ticket, std::memory_order_acquire);
+}
+
+void Parking::set_sleep_listener(std::function<void()> listener)
+{
+    std::lock_guard lock(listener_m_);
+    has_listener_.store(bool(listener), std::memory_order_release);
+    sleep_listener_ = std::move(listener);
 }
 
 void Parking::signal_locked(WorkerId w) noexcept

@@ -53,6 +53,13 @@ public:
     /// Wakes every idle worker (shutdown).
     void wake_all() noexcept;
 
+    /// Whether some worker is idle (registered by prepare_wait and not woken yet).
+    bool any_idle() const noexcept { return idle_count_.load(std::memory_order_relaxed) > 0; }
+    /// Has `listener` called each time a worker falls asleep (null: no one), so that a
+    /// helper thread that shares the cores (MPI's progress thread) can work while they are
+    /// free. Returns once no call of the previous listener runs.
+    void set_sleep_listener(std::function<void()> listener);
+
 private:
     void signal_locked(WorkerId w) noexcept;
 
@@ -65,6 +72,9 @@ private:
     std::mutex m_;
     std::vector<WorkerId> idle_;  // idle workers, the most recent last
     std::atomic<int> idle_count_{0};
+    std::mutex listener_m_;
+    std::function<void()> sleep_listener_;   // under listener_m_
+    std::atomic<bool> has_listener_{false};  // read without the lock on each sleep
 };
 
 }  // namespace tessera::rt::detail

@@ -1,5 +1,6 @@
 #include "runtime/mpi/progress_engine.hpp"
 
+#include "runtime/core/runtime_impl.hpp"
 #include "runtime/mpi/mpi_error.hpp"
 
 #include <tessera/error.hpp>
@@ -24,7 +25,8 @@ constexpr std::size_t notice_bytes = 1024;
 
 }  // namespace
 
-ProgressEngine::ProgressEngine(Runtime& rt, MPI_Comm comm) : rt_(rt)
+ProgressEngine::ProgressEngine(Runtime& rt, MPI_Comm comm)
+    : rt_(rt), parking_(rt::detail::Internals::impl(rt).parking())
 {
     check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
     if (int rc = MPI_Comm_dup(comm, &control_); rc != MPI_SUCCESS) {
@@ -40,10 +42,18 @@ ProgressEngine::ProgressEngine(Runtime& rt, MPI_Comm comm) : rt_(rt)
     if (found && ub) tag_ub_ = *ub;
     post_notice_receive();  // before the thread starts: this thread's last MPI call for now
     thread_ = std::thread([this] { run(); });
+    parking_.set_sleep_listener([this] {
+        {
+            std::lock_guard lock(m_);
+            worker_fell_asleep_ = true;
+        }
+        work_cv_.notify_one();
+    });
 }
 
 ProgressEngine::~ProgressEngine()
 {
+    parking_.set_sleep_listener(nullptr);
     {
         std::lock_guard lock(m_);
         stop_ = true;
@@ -362,11 +372,14 @@ void ProgressEngine::run()
     std::vector<MPI_Request> requests;
     std::vector<int> indices;
     std::vector<MPI_Status> statuses;
-    // Between tests of requests that have not completed, a pause that doubles up to 200 µs:
-    // a short one keeps latency low right after activity, a long one keeps the thread off the
-    // core a worker computes on while a long message travels. New work ends it at once. With
-    // nothing in flight, it looks for a failure notice every 2 ms.
-    constexpr auto shortest = 10us, longest = 200us, idle = 2000us;
+    // Between tests of requests that have not completed, a pause. While every worker computes,
+    // this thread takes a core from one of them each time it wakes (a rank often has one core
+    // per worker), so it waits `busy` then, or until a worker falls asleep: then a core is
+    // free and what the worker lacks may be a message. While a worker is idle, the pause
+    // doubles from 10 µs up to 200 µs: a short one keeps latency low right after activity.
+    // New work ends any pause at once. With nothing in flight, the thread looks for a failure
+    // notice every 2 ms.
+    constexpr auto shortest = 10us, longest = 200us, busy = 1000us, idle = 2000us;
     auto pause = shortest;
     for (;;) {
         std::vector<Message*> posts;
@@ -410,8 +423,15 @@ void ProgressEngine::run()
         }
         if (count == 0 || count == MPI_UNDEFINED) {
             std::unique_lock lock(m_);
-            work_cv_.wait_for(lock, pause, [&] { return stop_ || has_posts_locked(); });
-            pause = std::min(2 * pause, std::chrono::duration_cast<decltype(pause)>(longest));
+            if (parking_.any_idle()) {
+                work_cv_.wait_for(lock, pause, [&] { return stop_ || has_posts_locked(); });
+                pause = std::min(2 * pause, std::chrono::duration_cast<decltype(pause)>(longest));
+            } else {
+                worker_fell_asleep_ = false;
+                work_cv_.wait_for(
+                    lock, busy, [&] { return stop_ || has_posts_locked() || worker_fell_asleep_; });
+                pause = shortest;
+            }
             continue;
         }
         pause = shortest;

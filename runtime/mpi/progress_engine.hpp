@@ -4,8 +4,8 @@
 // (MPI keeps that order on the wire), tests the requests in flight, and completes them:
 // a receive notifies its runtime tag, which releases its unpack task; a send runs its
 // callback. It sleeps while nothing is in flight, and while something is, it tests it after
-// pauses of 10 µs doubling up to 200 µs, so that it never holds a core a worker needs; new
-// work wakes it at once.
+// pauses: 1 ms while every worker computes (it would take a core from one), or until a worker
+// falls asleep; 10 µs doubling up to 200 µs while a worker is idle. New work wakes it at once.
 //
 // Failures. The task flow between two Context::wait_all calls (an epoch) fails as a whole: a
 // rank whose task fails sends a notice to every other rank on a control communicator, and
@@ -16,6 +16,7 @@
 // message of it can match a receive of the next. Internal to libtessera_mpi.
 #pragma once
 
+#include "runtime/core/parking.hpp"
 #include "runtime/mpi/message.hpp"
 
 #include <tessera/rt/runtime.hpp>
@@ -101,6 +102,8 @@ private:
     int notice_tag(uint64_t e) const noexcept { return int(e % uint64_t(tag_ub_ + 1)); }
 
     Runtime& rt_;
+    rt::detail::Parking& parking_;      // the runtime's idle workers
+    bool worker_fell_asleep_ = false;   // under m_: since the thread began its pause
     MPI_Comm comm_ = MPI_COMM_NULL;     // the data: transfers and collectives
     MPI_Comm control_ = MPI_COMM_NULL;  // the failure notices
     int rank_ = 0, size_ = 1, tag_ub_ = 32767;

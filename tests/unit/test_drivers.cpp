@@ -18,6 +18,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -114,6 +116,32 @@ TEST(Drivers, CoresTakenByADriverAreLeftByTheCpuWorkers)
     EXPECT_EQ(b->worker_count(), std::max(1u, cores - 1))
         << "the CPU workers took the driver's core";
     EXPECT_EQ(b->config().ncuda, 0) << "a build's runtime without a GPU driver has no GPU";
+}
+
+/// MPI's progress thread listens for workers falling asleep: a free core lets it poll often.
+TEST(Drivers, AWorkerFallingAsleepCallsTheSleepListenerUntilItIsRemoved)
+{
+    rt::Runtime r{{.ncpus = 1, .nemu = 0, .perfmodel_dir = "none"}};
+    detail::Parking& parking = detail::Internals::impl(r).parking();
+    std::atomic<int> calls{0};
+    std::vector<int64_t> data(100, 1);
+    rt::Handle h{r, rt::Vector<int64_t>{data.data(), int64_t(data.size())}};
+    auto run_one_task = [&] {
+        r.submit(affine_vec, readwrite(h), rt::value(int64_t(1)));
+        r.wait_all();
+    };
+    parking.set_sleep_listener([&] { calls.fetch_add(1); });
+    run_one_task();
+    // the worker falls asleep once the task is done, maybe after wait_all returns
+    for (int i = 0; i < 10000 && calls.load() == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_GE(calls.load(), 1);
+    EXPECT_TRUE(parking.any_idle());
+    parking.set_sleep_listener(nullptr);
+    const int heard = calls.load();
+    run_one_task();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(calls.load(), heard);
 }
 
 }  // namespace
