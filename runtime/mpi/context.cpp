@@ -5,6 +5,7 @@
 
 #include "runtime/core/placement.hpp"
 #include "runtime/core/runtime_impl.hpp"
+#include "runtime/data/data_state.hpp"
 #include "runtime/mpi/message.hpp"
 #include "runtime/mpi/mpi_error.hpp"
 #include "runtime/mpi/progress_engine.hpp"
@@ -42,6 +43,12 @@ char const* level_name(int level)
     default:
         return "MPI_THREAD_MULTIPLE";
     }
+}
+
+/// Whether the data of layout l is one block of memory (no gaps between columns or planes).
+bool contiguous(Layout const& l) noexcept
+{
+    return (l.ny == 1 || l.ld == l.nx) && (l.nz == 1 || l.ldz == l.nx * l.ny);
 }
 
 /// Runtime tags from 2^63 up are the Contexts' own (the receives' arrivals and unpack tasks).
@@ -198,13 +205,22 @@ detail::Message* Context::start_send(rt::detail::DataState* state, int dest, int
     m->tag = tag;
     m->on_sent = std::move(on_sent);
     m->engine = s.engine.get();
+    // In place from registered host memory in one piece: the pack task's copy saved, at the
+    // cost of an empty hold task (registered memory does not move while the handle lives).
+    Layout const& l = rt::detail::data_layout(*state);
+    m->in_place = state->home == host_node && contiguous(l);
     detail::Message* raw = m.get();
     {
         std::lock_guard lock(s.m);
+        if (m->in_place) {
+            m->sent = s.next_tag++;
+            m->hold = s.next_tag++;
+        }
         s.messages.push_back(std::move(m));
         ++s.counts.sends;
-        s.counts.bytes_sent += rt::detail::data_layout(*state).bytes();
+        s.counts.bytes_sent += l.bytes();
     }
+    if (raw->in_place) s.rt.declare_tag_deps(raw->hold, {raw->sent});
     s.engine->enqueue_send(raw);  // its place in the order of its (dest, tag)
     return raw;
 }
@@ -242,6 +258,11 @@ TagId Context::receive_task_tag(detail::Message* m) const noexcept
     return m->unpack;
 }
 
+TagId Context::hold_task_tag(detail::Message* m) const noexcept
+{
+    return m->hold;
+}
+
 void Context::submit_or_cancel(detail::Message* m, std::function<void()> const& submit)
 {
     State& s = *state_;
@@ -251,6 +272,10 @@ void Context::submit_or_cancel(detail::Message* m, std::function<void()> const& 
     } catch (...) {
         if (m->kind == detail::Message::Kind::send) {
             s.engine->withdraw_send(m);
+            if (m->in_place) {  // its hold task may be submitted: released, its tags kept
+                s.rt.notify_tag(m->sent);
+                throw;
+            }
         } else {
             s.rt.remove_tag(m->unpack);
         }
@@ -323,6 +348,9 @@ void Context::wait_all()
             if (m->kind == detail::Message::Kind::receive) {
                 s.rt.remove_tag(m->unpack);
                 s.rt.remove_tag(m->arrived);
+            } else if (m->in_place) {
+                s.rt.remove_tag(m->hold);
+                s.rt.remove_tag(m->sent);
             }
         s.messages.clear();
     }
@@ -570,6 +598,12 @@ namespace detail {
 
 void pack(Message* m, void const* data, Layout const& l)
 {
+    if (m->in_place && contiguous(l)) {
+        m->data = data;
+        m->bytes = l.bytes();
+        m->engine->packed(m);
+        return;
+    }
     // column by column (and plane by plane): the layout's leading dimensions are left out
     m->buffer.resize(l.bytes());
     const std::size_t column = std::size_t(l.nx) * l.elem_size;

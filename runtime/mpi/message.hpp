@@ -1,6 +1,7 @@
 // One transfer of a handle's data between two ranks (rt::mpi::Context::isend, irecv): its
-// staging buffer, where the pack task copies the data out or the unpack task copies it in,
-// and what its completion does. Internal to libtessera_mpi.
+// staging buffer, where the pack task copies the data out or the unpack task copies it in
+// (unless a send leaves from the handle's own memory), and what its completion does.
+// Internal to libtessera_mpi.
 #pragma once
 
 #include <tessera/rt/access.hpp>
@@ -27,11 +28,19 @@ struct Message {
     std::vector<std::byte> buffer;   // reduce_max: the uint64_t values, reduced in place
     std::size_t expected_bytes = 0;  // a receive: the handle's bytes
     std::function<void()> on_sent;   // a send: run by the progress thread once MPI has the data
-    TagId arrived = 0;               // a receive: notified when the message is in `buffer`
-    TagId unpack = 0;                // a receive: the unpack task's tag, which waits for `arrived`
-    bool packed = false;             // a send: its buffer holds the data (under the engine's lock)
-    std::atomic<bool> done{false};   // MPI completed it (or failed it)
-    std::string error;               // MPI's error, written before `done` and `arrived`
+    // A send from the handle's own memory (a contiguous handle at home on the host): its pack
+    // task gives MPI `data` instead of copying it into `buffer`, and its hold task keeps the
+    // handle's writers waiting until `sent` is notified, once MPI no longer reads it.
+    bool in_place = false;
+    void const* data = nullptr;  // set by the pack task, `bytes` long
+    std::size_t bytes = 0;
+    TagId sent = 0;       // notified exactly once, when the send completes, fails or is dropped
+    TagId hold = 0;       // the hold task's tag, which waits for `sent`
+    TagId arrived = 0;    // a receive: notified when the message is in `buffer`
+    TagId unpack = 0;     // a receive: the unpack task's tag, which waits for `arrived`
+    bool packed = false;  // a send: its buffer holds the data (under the engine's lock)
+    std::atomic<bool> done{false};  // MPI completed it (or failed it)
+    std::string error;              // MPI's error, written before `done` and `arrived`
     MPI_Request request = MPI_REQUEST_NULL;
     ProgressEngine* engine = nullptr;  // a send: told when its buffer is packed
 };

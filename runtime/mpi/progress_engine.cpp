@@ -138,7 +138,12 @@ std::vector<uint64_t> ProgressEngine::max_over_ranks(std::vector<uint64_t> value
 void ProgressEngine::wait_for_sends()
 {
     std::unique_lock lock(m_);
-    if (aborted_) drop_queued_sends_locked();  // their pack tasks are done or cancelled
+    if (aborted_) {  // their pack tasks are done or cancelled
+        std::vector<Message*> dropped = drop_queued_sends_locked();
+        lock.unlock();
+        release_data(dropped);
+        lock.lock();
+    }
     done_cv_.wait(lock, [&] { return sends_pending_ == 0; });
 }
 
@@ -219,16 +224,25 @@ void ProgressEngine::end_epoch(bool aborted)
     }
 }
 
-void ProgressEngine::drop_queued_sends_locked()
+std::vector<Message*> ProgressEngine::drop_queued_sends_locked()
 {
+    std::vector<Message*> dropped;
     for (auto& [key, queue] : sends_) {
         for (Message* m : queue) {
             m->done = true;
             --sends_pending_;
+            dropped.push_back(m);
         }
         queue.clear();
     }
     done_cv_.notify_all();
+    return dropped;
+}
+
+void ProgressEngine::release_data(std::span<Message* const> sends)
+{
+    for (Message* m : sends)
+        if (m->in_place) rt_.notify_tag(m->sent);
 }
 
 void ProgressEngine::abort_in_flight()
@@ -253,6 +267,9 @@ void ProgressEngine::abort_in_flight()
             --sends_pending_;
         }
     }
+    // An abandoned send in place gives its handle back to the task flow: MPI reads it only if
+    // the receiver matched the send before cancelling, and then finishes at once.
+    release_data(abandoned);
     done_cv_.notify_all();
 }
 
@@ -314,6 +331,7 @@ void ProgressEngine::post(Message* m, std::string const& aborted)
     switch (m->kind) {
     case Message::Kind::send:
         if (!aborted.empty()) {  // not made: its receiver does not wait for it any more
+            release_data({&m, 1});
             {
                 std::lock_guard lock(m_);
                 m->done = true;
@@ -322,8 +340,11 @@ void ProgressEngine::post(Message* m, std::string const& aborted)
             done_cv_.notify_all();
             return;
         }
-        rc = MPI_Isend(m->buffer.data(), int(m->buffer.size()), MPI_BYTE, m->peer, m->tag, comm_,
-                       &m->request);
+        if (m->data)
+            rc = MPI_Isend(m->data, int(m->bytes), MPI_BYTE, m->peer, m->tag, comm_, &m->request);
+        else
+            rc = MPI_Isend(m->buffer.data(), int(m->buffer.size()), MPI_BYTE, m->peer, m->tag,
+                           comm_, &m->request);
         break;
     case Message::Kind::receive:
         if (!aborted.empty()) return fail(m, aborted);
@@ -382,7 +403,7 @@ void ProgressEngine::run()
     constexpr auto shortest = 10us, longest = 200us, busy = 1000us, idle = 2000us;
     auto pause = shortest;
     for (;;) {
-        std::vector<Message*> posts;
+        std::vector<Message*> posts, dropped;
         bool abort_now = false;
         std::string aborted;  // the epoch's abort reason, if it is aborted
         {
@@ -392,11 +413,12 @@ void ProgressEngine::run()
             if (stop_ && in_flight_.empty() && !has_posts_locked()) return;
             if (aborted_ && !abort_handled_) {
                 abort_handled_ = abort_now = true;
-                drop_queued_sends_locked();
+                dropped = drop_queued_sends_locked();
             }
             posts = take_posts_locked();
             if (aborted_) aborted = abort_reason_;
         }
+        release_data(dropped);
         if (abort_now) abort_in_flight();
         for (Message* m : posts) post(m, aborted);
         int arrived = 0;
@@ -474,6 +496,7 @@ void ProgressEngine::complete(Message* m, int mpi_status, MPI_Status const& stat
     if (mpi_status != MPI_SUCCESS) return fail(m, mpi_error_text(mpi_status));
     if (m->kind == Message::Kind::send) {
         m->buffer = {};  // MPI has the data: the memory goes back now
+        release_data({&m, 1});
         if (m->on_sent) {
             try {
                 m->on_sent();
@@ -515,6 +538,7 @@ void ProgressEngine::fail(Message* m, std::string why)
         rt_.notify_tag(m->arrived);
         return;
     }
+    if (m->kind == Message::Kind::send) release_data({&m, 1});
     {
         std::lock_guard lock(m_);
         if (m->kind == Message::Kind::send) {

@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
@@ -86,8 +87,11 @@ private:
     /// receives and collectives asked for; emptied from the queues.
     std::vector<Message*> take_posts_locked();
     bool has_posts_locked() const;
-    /// Under the lock: the epoch is aborted; the queued sends are dropped.
-    void drop_queued_sends_locked();
+    /// Under the lock: the epoch is aborted; the queued sends are dropped, and returned.
+    std::vector<Message*> drop_queued_sends_locked();
+    /// Without the lock: these sends are over; those in place give their handles back (their
+    /// hold tasks run).
+    void release_data(std::span<Message* const> sends);
     /// Posts m to MPI; in an aborted epoch (`aborted`: its reason, else empty) a send is
     /// dropped and a receive failed instead.
     void post(Message* m, std::string const& aborted);

@@ -10,8 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rt = tessera::rt;
@@ -102,8 +104,9 @@ TEST(MpiTransfers, MessagesOfOneTagArriveInTheOrderOfTheirSends)
                 << "message " << i << " on rank " << mpi.rank();
 }
 
-// A task that writes the handle after an isend waits for the pack, not for delivery, and the
-// message carries the value before it: the receiver gets 1, then 2.
+// A task that writes the handle after an isend waits until MPI no longer needs its data (the
+// pack task's copy, or the delivery of a send in place), and the message carries the value
+// before it: the receiver gets 1, then 2, even when it posts its receives late.
 TEST(MpiTransfers, AWriteAfterASendDoesNotChangeTheMessage)
 {
     rt::Runtime r{config()};
@@ -120,6 +123,7 @@ TEST(MpiTransfers, AWriteAfterASendDoesNotChangeTheMessage)
         r.submit(set_cl, write(h), rt::value(int64_t(2)));
         mpi.isend(h, 1, 5, [&] { ++sent; });
     } else if (mpi.rank() == 1) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // rank 0 writes h meanwhile
         mpi.irecv(h1, 0, 5, [&] { ++received; });
         mpi.irecv(h2, 0, 5, [&] { ++received; });
     }

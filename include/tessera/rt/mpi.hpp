@@ -47,7 +47,8 @@ namespace tessera::rt::mpi {
 
 namespace detail {
 struct Message;  // one transfer: its staging buffer and completion (runtime/mpi/message.hpp)
-/// Copies `data` (laid out as `l`) into m's buffer and lets it leave (the pack task's kernel).
+/// Lets send m leave with `data` (laid out as `l`), the pack task's kernel: from `data` itself
+/// if m leaves in place (see Context::start_send), else from a copy in m's buffer.
 void pack(Message* m, void const* data, Layout const& l);
 /// Copies m's buffer into `data` (the unpack task's kernel); throws the message's MPI error.
 void unpack(Message* m, void* data, Layout const& l);
@@ -70,6 +71,13 @@ inline const Codelet<const_view_t<V>, Message*> pack_codelet{
 template <View V>
 inline const Codelet<mutable_view_t<V>, Message*> unpack_codelet{
     .name = "mpi_unpack", .where = ArchMask::cpu, .cpu = &unpack_kernel<V>};
+/// The hold task's kernel: nothing. The task reads the handle a send leaves from in place, and
+/// waits for the send to complete: the handle's next writers wait for it.
+template <View V> void hold_kernel(const_view_t<V>)
+{}
+template <View V>
+inline const Codelet<const_view_t<V>> hold_codelet{
+    .name = "mpi_hold", .where = ArchMask::cpu, .cpu = &hold_kernel<V>};
 }  // namespace detail
 
 /// Transfers counted since the Context started (Context::transfers).
@@ -117,8 +125,10 @@ public:
 
     // ---- point to point ----
     /// Sends h's data to rank `dest` with `tag` (0 to MPI_TAG_UB), at this point of the task
-    /// flow; `on_sent`, if given, runs on the progress thread once MPI has the data. Throws
-    /// InvalidArgument on a rank or tag out of range or an unregistered handle.
+    /// flow; `on_sent`, if given, runs on the progress thread once MPI has the data. The tasks
+    /// submitted after it that write h wait until MPI no longer needs h's data: a contiguous
+    /// handle leaves from its own memory, another from a copy. Throws InvalidArgument on a
+    /// rank or tag out of range or an unregistered handle.
     template <Interface I>
     void isend(Handle<I> const& h, int dest, int tag, std::function<void()> on_sent = {})
     {
@@ -246,6 +256,9 @@ private:
     {
         detail::Message* m = c.start_send(s, dest, tag, std::move(on_sent));
         c.submit_or_cancel(m, [&] {
+            if (TagId hold = c.hold_task_tag(m))  // first, and released if the pack fails
+                c.runtime().submit(detail::hold_codelet<I>, Access<I, Mode::R>{s}, rt::tag(hold),
+                                   priority(detail::transfer_priority));
             c.runtime().submit(detail::pack_codelet<I>, Access<I, Mode::R>{s}, value(m),
                                priority(detail::transfer_priority));
         });
@@ -266,6 +279,8 @@ private:
                                 std::function<void()> on_sent);
     detail::Message* start_receive(rt::detail::DataState* s, int source, int tag);
     TagId receive_task_tag(detail::Message* m) const noexcept;
+    /// The tag of send m's hold task, 0 if m is copied (see Message).
+    TagId hold_task_tag(detail::Message* m) const noexcept;
     /// Runs `submit` (the pack or unpack task); if it throws, the message is withdrawn.
     void submit_or_cancel(detail::Message* m, std::function<void()> const& submit);
     void register_state(std::shared_ptr<rt::detail::DataState> const& s, int owner, int tag,
