@@ -12,6 +12,7 @@
 #include <tessera/tessera.hpp>
 
 #include <mpi.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -183,6 +184,17 @@ int64_t distributed_tile_size(int64_t n)
     return std::clamp<int64_t>(n / 10 / 64 * 64, 256, 768);
 }
 
+/// The workers of one rank: the cores its binding allows (mpirun binds each of 1 or 2 ranks
+/// to one core by default), or its share of the machine's when it is not bound.
+int cores_per_rank(int ranks)
+{
+    const int machine = int(std::max(1u, std::thread::hardware_concurrency()));
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) < machine)
+        return std::max(1, CPU_COUNT(&allowed));
+    return std::max(1, machine / ranks);
+}
+
 }  // namespace
 
 int run_distributed(std::string const& routine, Options const& o, Report& report)
@@ -200,8 +212,7 @@ int run_distributed(std::string const& routine, Options const& o, Report& report
     const Grid g = parse_grid(o.text("grid", ""), ranks);
     if (rank != 0) report.mute();  // rank 0 prints; every rank checks the residual bound
     const int reps = int(o.integer("reps", 3)), peer_reps = int(o.integer("peer-reps", reps));
-    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-    const int ncpus = o.given_integer("ncpus").value_or(std::max(1, cores / ranks));
+    const int ncpus = o.given_integer("ncpus").value_or(cores_per_rank(ranks));
     for (int64_t n : o.integers("n", {4000})) {
         const int64_t nb = o.integer("nb", 0) > 0 ? o.integer("nb", 0) : distributed_tile_size(n);
         Result res;
