@@ -11,12 +11,33 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessera::rt::mpi::detail {
 
 class ProgressEngine;
+
+/// An allocator whose vectors leave new elements uninitialized where value-initialization
+/// would zero them: a message's bytes are written (by the pack task, or by MPI) before they
+/// are read, and a receive's buffer, allocated when the receive is submitted, is backed by
+/// pages only once its message arrives.
+template <class T> struct UninitializedAllocator : std::allocator<T> {
+    template <class U> struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    UninitializedAllocator() = default;
+    template <class U> UninitializedAllocator(UninitializedAllocator<U> const&) noexcept {}
+    template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+    template <class U, class... Args> void construct(U* p, Args&&... args)
+    {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+using Bytes = std::vector<std::byte, UninitializedAllocator<std::byte>>;
 
 struct Message {
     /// Point to point on the data communicator; collectives on it (barrier, the max of a few
@@ -25,7 +46,7 @@ struct Message {
     Kind kind = Kind::send;
     int peer = 0;  // the destination of a send, the source of a receive
     int tag = 0;
-    std::vector<std::byte> buffer;   // reduce_max: the uint64_t values, reduced in place
+    Bytes buffer;                    // reduce_max: the uint64_t values, reduced in place
     std::size_t expected_bytes = 0;  // a receive: the handle's bytes
     std::function<void()> on_sent;   // a send: run by the progress thread once MPI has the data
     // A send from the handle's own memory (a contiguous handle at home on the host): its pack

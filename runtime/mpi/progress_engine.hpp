@@ -130,8 +130,8 @@ private:
     std::map<uint64_t, std::map<int, std::string>> notices_;  // epoch -> rank -> its failure
     std::deque<std::unique_ptr<Message>> notices_out_;        // the notices this rank sent
     std::unique_ptr<Message> notice_in_;                      // the posted notice receive
-    std::vector<std::vector<std::byte>> abandoned_;  // buffers of abandoned sends: MPI may read
-                                                     // them until the communicator is freed
+    std::vector<Bytes> abandoned_;  // buffers of abandoned sends: MPI may read
+                                    // them until the communicator is freed
     std::thread thread_;
 };
 
