@@ -238,8 +238,7 @@ detail::Message* Context::start_receive(rt::detail::DataState* state, int source
     m->kind = detail::Message::Kind::receive;
     m->peer = source;
     m->tag = tag;
-    m->expected_bytes = bytes;
-    m->buffer.resize(bytes);
+    m->expected_bytes = bytes;  // its buffer is allocated when its message arrives
     detail::Message* raw = m.get();
     {
         std::lock_guard lock(s.m);

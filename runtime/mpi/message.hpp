@@ -59,6 +59,7 @@ struct Message {
     TagId hold = 0;       // the hold task's tag, which waits for `sent`
     TagId arrived = 0;    // a receive: notified when the message is in `buffer`
     TagId unpack = 0;     // a receive: the unpack task's tag, which waits for `arrived`
+    bool orphan = false;  // a receive of an aborted epoch's message, made to drop it
     bool packed = false;  // a send: its buffer holds the data (under the engine's lock)
     std::atomic<bool> done{false};  // MPI completed it (or failed it)
     std::string error;              // MPI's error, written before `done` and `arrived`

@@ -245,8 +245,57 @@ void ProgressEngine::release_data(std::span<Message* const> sends)
         if (m->in_place) rt_.notify_tag(m->sent);
 }
 
-void ProgressEngine::abort_in_flight()
+void ProgressEngine::match_arrivals(bool aborted)
 {
+    for (;;) {  // for each (source, tag), in the order MPI keeps
+        int arrived = 0;
+        MPI_Message message = MPI_MESSAGE_NULL;
+        MPI_Status status;
+        if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &arrived, &message, &status) !=
+                MPI_SUCCESS ||
+            !arrived)
+            break;
+        int bytes = 0;
+        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        early_[{status.MPI_SOURCE, status.MPI_TAG}].push_back({message, std::max(0, bytes)});
+    }
+    for (auto it = early_.begin(); it != early_.end();) {
+        auto& arrivals = it->second;
+        auto waiting = expected_.find(it->first);
+        while (!arrivals.empty()) {
+            Message* m = nullptr;
+            if (aborted) {  // a message of the aborted epoch: received, and dropped
+                orphans_.push_back(std::make_unique<Message>());
+                m = orphans_.back().get();
+                m->kind = Message::Kind::receive;
+                m->orphan = true;
+            } else if (waiting != expected_.end() && !waiting->second.empty()) {
+                m = waiting->second.front();
+                waiting->second.pop_front();
+                --expected_count_;
+            } else {
+                break;  // its receive is not asked for yet
+            }
+            Arrival a = arrivals.front();
+            arrivals.pop_front();
+            m->buffer.resize(std::size_t(a.bytes));  // allocated now, not when it was asked for
+            if (int rc = MPI_Imrecv(m->buffer.data(), a.bytes, MPI_BYTE, &a.message, &m->request);
+                rc != MPI_SUCCESS)
+                fail(m, mpi_error_text(rc));
+            else
+                in_flight_.push_back(m);
+        }
+        it = arrivals.empty() ? early_.erase(it) : std::next(it);
+    }
+    std::erase_if(orphans_, [](auto const& o) { return o->done.load(); });
+}
+
+void ProgressEngine::abort_in_flight(std::string const& why)
+{
+    for (auto& [key, waiting] : expected_)  // their messages may never be sent
+        for (Message* m : waiting) fail(m, why);
+    expected_.clear();
+    expected_count_ = 0;
     std::vector<Message*> abandoned;
     for (Message* m : in_flight_) {
         if (m->kind == Message::Kind::receive) {
@@ -348,9 +397,9 @@ void ProgressEngine::post(Message* m, std::string const& aborted)
         break;
     case Message::Kind::receive:
         if (!aborted.empty()) return fail(m, aborted);
-        rc = MPI_Irecv(m->buffer.data(), int(m->buffer.size()), MPI_BYTE, m->peer, m->tag, comm_,
-                       &m->request);
-        break;
+        expected_[{m->peer, m->tag}].push_back(m);  // received once its message arrives
+        ++expected_count_;
+        return;
     case Message::Kind::barrier:
         rc = MPI_Ibarrier(comm_, &m->request);
         break;
@@ -408,7 +457,7 @@ void ProgressEngine::run()
         std::string aborted;  // the epoch's abort reason, if it is aborted
         {
             std::unique_lock lock(m_);
-            if (in_flight_.empty())
+            if (in_flight_.empty() && expected_count_ == 0)
                 work_cv_.wait_for(lock, idle, [&] { return stop_ || has_posts_locked(); });
             if (stop_ && in_flight_.empty() && !has_posts_locked()) return;
             if (aborted_ && !abort_handled_) {
@@ -419,7 +468,7 @@ void ProgressEngine::run()
             if (aborted_) aborted = abort_reason_;
         }
         release_data(dropped);
-        if (abort_now) abort_in_flight();
+        if (abort_now) abort_in_flight(aborted);
         for (Message* m : posts) post(m, aborted);
         int arrived = 0;
         MPI_Status notice_status;
@@ -430,14 +479,16 @@ void ProgressEngine::run()
                            std::size_t(std::max(0, bytes)));
             continue;
         }
-        if (in_flight_.empty()) continue;
+        match_arrivals(!aborted.empty());
+        if (in_flight_.empty() && expected_count_ == 0) continue;
         requests.resize(in_flight_.size());
         for (std::size_t i = 0; i < in_flight_.size(); ++i) requests[i] = in_flight_[i]->request;
         indices.resize(requests.size());
         statuses.resize(requests.size());
         int count = 0;
-        const int rc = MPI_Testsome(int(requests.size()), requests.data(), &count, indices.data(),
-                                    statuses.data());
+        const int rc = requests.empty() ? MPI_SUCCESS
+                                        : MPI_Testsome(int(requests.size()), requests.data(),
+                                                       &count, indices.data(), statuses.data());
         if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {  // nothing can be trusted: fail all
             for (Message* m : in_flight_) fail(m, mpi_error_text(rc));
             in_flight_.clear();
@@ -473,6 +524,11 @@ void ProgressEngine::run()
 
 void ProgressEngine::complete(Message* m, int mpi_status, MPI_Status const& status)
 {
+    if (m->orphan) {
+        m->buffer = {};
+        m->done = true;
+        return;
+    }
     if (m->kind == Message::Kind::receive) {
         {
             std::unique_lock lock(m_);
@@ -516,6 +572,10 @@ void ProgressEngine::complete(Message* m, int mpi_status, MPI_Status const& stat
 
 void ProgressEngine::fail(Message* m, std::string why)
 {
+    if (m->orphan) {
+        m->done = true;
+        return;
+    }
     switch (m->kind) {
     case Message::Kind::send:
         m->error =

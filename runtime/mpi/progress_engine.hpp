@@ -1,9 +1,11 @@
 // The progress thread of an rt::mpi::Context: the one thread that calls MPI while the Context
-// lives (MPI_THREAD_SERIALIZED). It posts receives as they are asked for, posts the sends of
-// each (destination, tag) in the order of their isend calls as soon as the first is packed
-// (MPI keeps that order on the wire), tests the requests in flight, and completes them:
-// a receive notifies its runtime tag, which releases its unpack task; a send runs its
-// callback. It sleeps while nothing is in flight, and while something is, it tests it after
+// lives (MPI_THREAD_SERIALIZED). It posts the sends of each (destination, tag) in the order
+// of their isend calls as soon as the first is packed (MPI keeps that order on the wire);
+// it receives a message once MPI_Improbe finds it arrived, for the first receive asked for of
+// its (source, tag), into a buffer allocated then (a flow submitted at once asks for all its
+// receives at the start: buffers allocated then would hold every message of the flow); it
+// tests the requests in flight, and completes them: a receive notifies its runtime tag, which
+// releases its unpack task; a send runs its callback. It sleeps while nothing is in flight, and while something is, it tests it after
 // pauses: 1 ms while every worker computes (it would take a core from one), or until a worker
 // falls asleep; 10 µs doubling up to 200 µs while a worker is idle. New work wakes it at once.
 //
@@ -97,8 +99,13 @@ private:
     void post(Message* m, std::string const& aborted);
     void complete(Message* m, int mpi_status, MPI_Status const& status);
     void fail(Message* m, std::string why);
-    /// The thread: cancels the receives in flight and abandons the sends (once per epoch).
-    void abort_in_flight();
+    /// The thread: fails the receives whose messages have not arrived, cancels those in flight
+    /// and abandons the sends (once per epoch), for `why`.
+    void abort_in_flight(std::string const& why);
+    /// The thread: probes the data communicator for the messages that arrived, and receives
+    /// each, into a buffer of its size, for the first receive asked for of its (source, tag); in
+    /// an aborted epoch (`aborted`), receives them to drop them.
+    void match_arrivals(bool aborted);
     /// The thread: a failure notice of `bytes` arrived; the receive is posted again.
     void notice_arrived(int source, int tag, std::size_t bytes);
     void post_notice_receive();
@@ -117,6 +124,17 @@ private:
     std::map<std::pair<int, int>, std::deque<Message*>> sends_;  // by (destination, tag)
     std::vector<Message*> receives_, collectives_;               // to post
     std::vector<Message*> in_flight_;                            // the thread's own
+    // The thread's own: the receives asked for whose messages have not arrived, and the
+    // messages that arrived (matched by MPI_Improbe) before their receive was asked for, by
+    // (source, tag); the messages of an aborted epoch, received to be dropped.
+    struct Arrival {
+        MPI_Message message;
+        int bytes;
+    };
+    std::map<std::pair<int, int>, std::deque<Message*>> expected_;
+    std::size_t expected_count_ = 0;
+    std::map<std::pair<int, int>, std::deque<Arrival>> early_;
+    std::deque<std::unique_ptr<Message>> orphans_;
     int sends_pending_ = 0;  // asked for and not yet completed (nor abandoned)
     std::exception_ptr error_;
     bool stop_ = false;
