@@ -104,6 +104,38 @@ TEST(MpiTransfers, MessagesOfOneTagArriveInTheOrderOfTheirSends)
                 << "message " << i << " on rank " << mpi.rank();
 }
 
+// The same when every message arrives before its receive is asked for (the receiver asks
+// 200 ms late): the progress thread holds them, matched, in order, small (sent eagerly) and
+// large (sent on a rendezvous) alike, and gives each to its receive.
+TEST(MpiTransfers, MessagesThatArriveBeforeTheirReceivesWaitInOrder)
+{
+    rt::Runtime r{config()};
+    rt::mpi::Context mpi{r};
+    constexpr int count = 12;
+    const int next = (mpi.rank() + 1) % mpi.size(),
+              previous = (mpi.rank() + mpi.size() - 1) % mpi.size();
+    auto length = [](int i) { return int64_t(i % 2 ? 50 : 5000); };  // 400 bytes, 40 KB
+    std::vector<std::vector<int64_t>> out, in;
+    std::vector<rt::Handle<rt::Vector<int64_t>>> hout, hin;
+    for (int i = 0; i < count; ++i) {
+        out.emplace_back(std::size_t(length(i)), int64_t(1000 * mpi.rank() + i));
+        in.emplace_back(std::size_t(length(i)), -1);
+    }
+    for (int i = 0; i < count; ++i) {
+        hout.emplace_back(r, rt::Vector<int64_t>{out[std::size_t(i)].data(), length(i)});
+        hin.emplace_back(r, rt::Vector<int64_t>{in[std::size_t(i)].data(), length(i)});
+    }
+    for (int i = 0; i < count; ++i) mpi.isend(hout[std::size_t(i)], next, 11);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    for (int i = 0; i < count; ++i) mpi.irecv(hin[std::size_t(i)], previous, 11);
+    mpi.wait_all();
+    for (auto& h : hin) h.unregister();
+    for (int i = 0; i < count; ++i)
+        for (int64_t x : in[std::size_t(i)])
+            ASSERT_EQ(x, int64_t(1000 * previous + i))
+                << "message " << i << " on rank " << mpi.rank();
+}
+
 // A task that writes the handle after an isend waits until MPI no longer needs its data (the
 // pack task's copy, or the delivery of a send in place), and the message carries the value
 // before it: the receiver gets 1, then 2, even when it posts its receives late.
