@@ -97,7 +97,8 @@ TesseraRun tessera_potrf(int64_t n, int64_t nb, Grid g, int ncpus, int reps,
     std::vector<double> times;
     for (int rep = 0; rep <= reps; ++rep) {
         rt::mpi::Context mpi{r};
-        TileMatrix<double> A(r, n, n, nb);
+        auto A = TileMatrix<double>::with_local_tiles(  // this rank's tiles, and room for copies
+            r, n, n, nb, [&](int64_t i, int64_t j) { return g.owner(i, j) == mpi.rank(); });
         for (int64_t j = 0; j < A.nt(); ++j)
             for (int64_t i = 0; i < A.mt(); ++i) {
                 mpi.register_data(A(i, j), g.owner(i, j), int(i + j * A.mt()));

@@ -1,11 +1,14 @@
 // TileMatrix: the tile storage and its registration. In the matrix's own storage, tile (i, j)
 // is contiguous (ld = its row count) and the tiles follow each other in column-major tile
 // order, so that the whole matrix is one allocation of exactly m n elements (pinned when the
-// runtime has GPUs).
+// runtime has GPUs); with_local_tiles makes that allocation for a rank's own tiles, and puts
+// the others in an address range reserved without memory.
 #include <tessera/la/tile_matrix.hpp>
 
 #include <tessera/error.hpp>
 #include <tessera/rt/memory.hpp>
+
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -74,6 +77,7 @@ template <Scalar T> TileMatrix<T>::Storage::~Storage()
 {
     tiles.clear();  // unregisters every tile: waits for its tasks, data back in `buffer`
     rt::free_pinned(buffer);
+    if (reserved) munmap(reserved, reserved_bytes);
 }
 
 template <Scalar T>
@@ -122,6 +126,52 @@ template <Scalar T> TileMatrix<T>::TileMatrix(rt::Runtime& rt, int64_t m, int64_
     take(std::move(s));
 }
 
+template <Scalar T> void TileMatrix<T>::reserve(Storage& s, std::size_t bytes, char const* call)
+{
+    if (bytes == 0) return;
+    // MAP_NORESERVE: not counted against the memory the kernel may promise (its heuristic
+    // refuses a single allocation larger than the machine's memory): untouched pages cost
+    // nothing, and a rank never touches the tiles it neither owns nor receives.
+    void* range = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (range == MAP_FAILED)
+        throw Error(std::string(call) + ": cannot reserve " + std::to_string(bytes) +
+                    " bytes of address space for the other ranks' tiles");
+    s.reserved = range;
+    s.reserved_bytes = bytes;
+}
+
+template <Scalar T>
+TileMatrix<T> TileMatrix<T>::with_local_tiles(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
+                                              std::function<bool(int64_t, int64_t)> const& local)
+{
+    auto s = shaped(rt, m, n, nb, "TileMatrix::with_local_tiles");
+    std::vector<bool> is_local(std::size_t(s->mt * s->nt));
+    std::size_t own = 0, others = 0;  // elements
+    for (int64_t j = 0; j < s->nt; ++j)
+        for (int64_t i = 0; i < s->mt; ++i) {
+            const std::size_t elements =
+                std::size_t(std::min(nb, m - i * nb)) * std::size_t(std::min(nb, n - j * nb));
+            const bool here = local(i, j);
+            is_local[std::size_t(i + j * s->mt)] = here;
+            (here ? own : others) += elements;
+        }
+    if (own > 0) s->buffer = static_cast<T*>(rt.allocate_for_transfers(own * sizeof(T)));
+    reserve(*s, others * sizeof(T), "TileMatrix::with_local_tiles");
+    T *next_own = s->buffer, *next_other = static_cast<T*>(s->reserved);
+    for (int64_t j = 0; j < s->nt; ++j)
+        for (int64_t i = 0; i < s->mt; ++i) {
+            const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);
+            T*& next = is_local[std::size_t(i + j * s->mt)] ? next_own : next_other;
+            s->tiles.emplace_back(rt, rt::Matrix<T>{next, mb, nbj, mb});
+            s->tiles.back().set_label(tile_label(i, j));
+            next += mb * nbj;
+        }
+    TileMatrix A;
+    A.take(std::move(s));
+    return A;
+}
+
 template <Scalar T>
 TileMatrix<T> TileMatrix<T>::with_tiles_at(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
                                            std::function<TileHome(int64_t, int64_t)> const& home)
@@ -145,8 +195,8 @@ TileMatrix<T> TileMatrix<T>::with_tiles_at(rt::Runtime& rt, int64_t m, int64_t n
             }
             homes.push_back(h);
         }
-    if (own > 0) s->buffer = static_cast<T*>(rt.allocate_for_transfers(own * sizeof(T)));
-    T* next = s->buffer;
+    reserve(*s, own * sizeof(T), "TileMatrix::with_tiles_at");  // the other ranks' blocks
+    T* next = static_cast<T*>(s->reserved);
     for (int64_t j = 0; j < s->nt; ++j)
         for (int64_t i = 0; i < s->mt; ++i) {
             const int64_t mb = std::min(nb, m - i * nb), nbj = std::min(nb, n - j * nb);

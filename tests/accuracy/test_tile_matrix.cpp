@@ -2,7 +2,8 @@
 // scheduler of the sweep: TileMatrix (the tile sizes at the edges when nb does not divide m or
 // n, contiguous tile storage, sub() views that read and write the right tiles, wrap() working
 // in place on a LAPACK array with lda > m, with_tiles_at's tiles in place and in storage of
-// its own, bad arguments throwing InvalidArgument); the layout
+// its own, with_local_tiles' local tiles together and the others costing memory only where
+// written, bad arguments throwing InvalidArgument); the layout
 // conversions (lapack_to_tiles / tiles_to_lapack round trip with lda > m, the rows below m
 // untouched); the generators (generate_random reproducible and independent of nb,
 // generate_hpd Hermitian with eigenvalues from 1 down to exactly 1/kappa, checked by LAPACK's
@@ -11,11 +12,15 @@
 #include "accuracy/accuracy.hpp"
 
 #include <lapacke.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 namespace tessera::test {
@@ -226,6 +231,40 @@ TEST_P(TileMatrixAccuracy, WithTilesAtWorksInPlaceAndInItsOwnStorage)
             refused = e.what();
         }
         EXPECT_NE(refused.find("tile (0,0): ld = 3"), std::string::npos) << refused;
+    });
+}
+
+// A rank's matrix of a distribution: its tiles (here those with i + j even) one after the
+// other in the matrix's own storage, the others elsewhere; every tile reads and writes.
+TEST_P(TileMatrixAccuracy, WithLocalTilesKeepsTheLocalTilesTogether)
+{
+    with_precision([&]<class T>() {
+        auto rt = make_runtime();
+        const int64_t m = 10, n = 7, nb = 4;
+        auto local = [](int64_t i, int64_t j) { return (i + j) % 2 == 0; };
+        Dense<T> D = random_dense<T>(m, n, 6);
+        auto A = tessera::TileMatrix<T>::with_local_tiles(*rt, m, n, nb, local);
+        EXPECT_TRUE(A.owns_storage());
+        T const* next = A(0, 0).view().ptr;  // the local tiles follow each other
+        for (int64_t j = 0; j < A.nt(); ++j)
+            for (int64_t i = 0; i < A.mt(); ++i) {
+                auto v = A(i, j).view();
+                EXPECT_EQ(v.ld, A.tile_m(i));
+                if (!local(i, j)) continue;
+                EXPECT_EQ(v.ptr, next) << "tile (" << i << ", " << j << ")";
+                next += A.tile_m(i) * A.tile_n(j);
+            }
+        for (int64_t j = 0; j < A.nt(); ++j)
+            for (int64_t i = 0; i < A.mt(); ++i) {
+                T const* p = A(i, j).view().ptr;
+                if (!local(i, j)) { EXPECT_TRUE(p < A(0, 0).view().ptr || p >= next); }
+            }
+        tessera::lapack_to_tiles(D.data(), D.ld, A);
+        tessera::scale(T(2), A);
+        Dense<T> twice = D;
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) twice(i, j) = T(2) * D(i, j);
+        EXPECT_TRUE(same_entries(to_dense(A), twice));
     });
 }
 
@@ -667,6 +706,61 @@ TEST_P(TileMatrixAccuracy, NormAsyncOnAFailedSequenceWritesNothing)
 }
 
 TESSERA_INSTANTIATE_ACCURACY(TileMatrixAccuracy);
+
+/// A number from a /proc file, times `unit`: the one after the word `key`, or the file's
+/// first when key is empty; 0 if unreadable.
+double proc_number(char const* path, std::string const& key, double unit)
+{
+    std::ifstream in(path);
+    std::string word;
+    while (in >> word)
+        if (key.empty() || word == key) {
+            double x = 0;
+            if (key.empty()) return std::stod(word) * unit;
+            in >> x;
+            return x * unit;
+        }
+    return 0;
+}
+
+// The other ranks' tiles cost address space, not memory: a matrix twice the size of the
+// machine's memory and swap (which the kernel's overcommit heuristic refuses as one
+// allocation), of which this rank owns one tile, is made; writing one of the other tiles
+// (a received copy) backs that tile only.
+TEST(TileMatrixMemory, TheOtherRanksTilesCostOnlyTheCopiesWritten)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "the sanitizers' shadow memory follows the mappings";
+#endif
+    if (proc_number("/proc/sys/vm/overcommit_memory", "", 1) == 2)
+        GTEST_SKIP() << "strict overcommit (vm.overcommit_memory = 2) backs every mapping";
+    const double machine = proc_number("/proc/meminfo", "MemTotal:", 1024) +
+                           proc_number("/proc/meminfo", "SwapTotal:", 1024);
+    ASSERT_GT(machine, 0);
+    const double page = double(sysconf(_SC_PAGESIZE));
+    auto resident = [&] {  // statm: the program's size, then its resident pages
+        std::ifstream in("/proc/self/statm");
+        double size = 0, pages = 0;
+        in >> size >> pages;
+        return pages * page;
+    };
+    const int64_t nb = 4096;
+    const int64_t n = (int64_t(std::sqrt(2 * machine / sizeof(double))) / nb + 1) * nb;
+    const double tile_bytes = double(nb * nb) * sizeof(double);
+    tessera::rt::Runtime rt{{.ncpus = 1, .nemu = 0, .ncuda = 0, .perfmodel_dir = "none"}};
+    const double before = resident();
+    auto A = tessera::TileMatrix<double>::with_local_tiles(
+        rt, n, n, nb, [](int64_t i, int64_t j) { return i == 0 && j == 0; });
+    EXPECT_GT(double(n) * double(n) * sizeof(double), machine);
+    {
+        auto copy = A(1, 0).acquire<tessera::rt::Mode::W>();
+        for (int64_t c = 0; c < nb; ++c)
+            for (int64_t r = 0; r < nb; ++r) copy.view()(r, c) = double(r + c);
+    }
+    const double grown = resident() - before;
+    EXPECT_LT(grown, tile_bytes + 64e6) << n << " x " << n << " in tiles of " << nb;
+    EXPECT_GT(grown, tile_bytes / 2);
+}
 
 }  // namespace
 }  // namespace tessera::test

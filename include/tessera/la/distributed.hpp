@@ -13,16 +13,17 @@
 ///
 /// or, with the tiles in place on their owners:
 ///
-///     tessera::TileMatrix<double> A(rt, n, n, nb);      // every rank
-///     tessera::distribute(mpi, A, grid);                // the owners of the tiles
+///     auto A = tessera::distributed_matrix<double>(mpi, grid, n, n, nb);  // every rank
 ///     tessera::scatter(mpi, a, lda, /*root*/ 0, A);     // or each rank fills its own tiles
 ///     int64_t info = mpi.agree_on_info(tessera::potrf(Uplo::lower, A));
 ///     tessera::gather(mpi, A, a, lda, 0);
 ///
 /// Every call here is a collective: every rank makes it, with the same arguments (the array
-/// only on the root). Each rank keeps a full TileMatrix: the tiles it does not own hold the
-/// copies it received (or nothing it reads); their storage is allocated, and backed by pages
-/// only where a copy is written.
+/// only on the root). Each rank has every tile's handle: the tiles it does not own hold the
+/// copies it received (or nothing it reads). In a distributed_matrix they live in address
+/// space reserved without memory, backed by pages only where a copy is written (and the
+/// copies stay until the matrix is destroyed: a rank that receives a copy of every tile ends
+/// with the whole matrix).
 ///
 /// What the algorithms move: potrf, potrs and gemm move tiles as ScaLAPACK does (each tile a
 /// task reads goes once to each rank that needs it). LU's and QR's panels and LU's row
@@ -86,6 +87,25 @@ template <Scalar T> void distribute(rt::mpi::Context& mpi, TileMatrix<T>& A, Pro
     detail::require_grid("distribute", mpi, grid);
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) mpi.register_data(A(i, j), grid.owner(i, j));
+}
+
+/// An m x n matrix of nb x nb tiles distributed over `grid`, every tile registered with
+/// `mpi` (distribute): this rank's tiles in storage of the matrix's own, sized for them
+/// alone, the other ranks' in address space that gets memory only where this rank receives a
+/// copy (TileMatrix::with_local_tiles). A matrix larger than one node's memory is made this
+/// way; `TileMatrix A(rt, m, n, nb)` on every rank allocates all of it on each (pinned, so
+/// backed at once, when the runtime has GPUs). Every rank calls it alike. The content is
+/// undefined until written.
+template <Scalar T>
+TileMatrix<T> distributed_matrix(rt::mpi::Context& mpi, ProcessGrid grid, int64_t m, int64_t n,
+                                 int64_t nb)
+{
+    detail::require_grid("distributed_matrix", mpi, grid);
+    const int rank = mpi.rank();
+    auto A = TileMatrix<T>::with_local_tiles(
+        mpi.runtime(), m, n, nb, [&](int64_t i, int64_t j) { return grid.owner(i, j) == rank; });
+    distribute(mpi, A, grid);
+    return A;
 }
 
 /// Registers the pieces of an LU's pivots: piece k goes with the panel that writes it, on the
@@ -210,8 +230,7 @@ template <Scalar T>
 TileMatrix<T> scattered(rt::mpi::Context& mpi, ProcessGrid grid, int root, int64_t m, int64_t n,
                         T const* a, int64_t lda, int64_t nb)
 {
-    TileMatrix<T> A(mpi.runtime(), m, n, nb);
-    distribute(mpi, A, grid);
+    auto A = distributed_matrix<T>(mpi, grid, m, n, nb);
     scatter(mpi, a, lda, root, A);
     return A;
 }

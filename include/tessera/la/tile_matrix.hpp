@@ -63,11 +63,21 @@ public:
     };
     /// An m x n matrix of nb x nb tiles, tile (i, j) registered in place where `home(i, j)`
     /// says (the local blocks of a ScaLAPACK process: tessera::wrap_scalapack), the tiles with
-    /// no home in storage the matrix allocates for them alone. The memory must outlive the
+    /// no home (the other processes' blocks) in an address range the matrix reserves for them,
+    /// with memory behind a page only once it is written (as with_local_tiles). The memory must outlive the
     /// matrix and hold valid data again once it is destroyed. Throws InvalidArgument as the
     /// constructor does, or when a tile's ld is below its rows or above INT_MAX.
     static TileMatrix with_tiles_at(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
                                     std::function<TileHome(int64_t i, int64_t j)> const& home);
+    /// An m x n matrix of nb x nb tiles for one rank of a distribution (distributed_matrix in
+    /// tessera/la/distributed.hpp): the tiles for which `local(i, j)` is true in storage of
+    /// the matrix's own sized for them alone (pinned when `rt` has GPUs), the others in an
+    /// address range reserved without memory behind it, which gets pages only where this rank
+    /// writes a copy of those tiles. A rank's memory is then its own tiles and the copies it
+    /// receives, not the whole matrix. The content is undefined until written. Throws as the
+    /// constructor does, or Error when the address range cannot be reserved.
+    static TileMatrix with_local_tiles(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
+                                       std::function<bool(int64_t i, int64_t j)> const& local);
     /// The same over memory the caller may only read: the result gives the tile calls a
     /// `TileMatrix const&` (matrix()), through which they read it and never write it.
     static ReadOnlyTileMatrix<T> wrap(rt::Runtime& rt, T const* a, int64_t m, int64_t n,
@@ -96,7 +106,7 @@ public:
     rt::Runtime& runtime() const;
     /// True when the tiles live in the matrix's own contiguous tile storage (not wrapped), or
     /// some of them do (with_tiles_at).
-    bool owns_storage() const noexcept { return s_ && s_->buffer != nullptr; }
+    bool owns_storage() const noexcept { return s_ && (s_->buffer || s_->reserved); }
     /// True when this matrix and `other` share an element: views of one matrix whose tile
     /// ranges meet, or wrapped arrays whose elements meet in memory (with different leading
     /// dimensions, whose address ranges meet). The in-place tiles of with_tiles_at are not
@@ -111,6 +121,9 @@ private:
         int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
         /// the tile storage (allocate_for_transfers), or nullptr when wrapping
         T* buffer = nullptr;
+        /// with_local_tiles: the other ranks' tiles, in an address range reserved without memory
+        void* reserved = nullptr;
+        std::size_t reserved_bytes = 0;
         T* array = nullptr;       ///< the wrapped array, or nullptr
         int64_t lda = 0;          ///< its leading dimension
         rt::PinnedRegion pinned;  ///< a wrapped array, page-locked when GPUs will copy it
@@ -122,6 +135,9 @@ private:
     /// errors.
     static std::shared_ptr<Storage> shaped(rt::Runtime& rt, int64_t m, int64_t n, int64_t nb,
                                            char const* call);
+    /// Reserves `bytes` of address space for s's tiles of other ranks (s.reserved), with no
+    /// memory behind it until written; Error, naming `call`, if it cannot.
+    static void reserve(Storage& s, std::size_t bytes, char const* call);
     /// Becomes the whole of storage s.
     void take(std::shared_ptr<Storage> s) noexcept;
 
