@@ -69,9 +69,18 @@ ProgressEngine::~ProgressEngine()
 
 void ProgressEngine::enqueue_send(Message* m)
 {
-    std::lock_guard lock(m_);
-    sends_[{m->peer, m->tag}].push_back(m);
-    ++sends_pending_;
+    {
+        std::lock_guard lock(m_);
+        if (!aborted_) {
+            sends_[{m->peer, m->tag}].push_back(m);
+            ++sends_pending_;
+            return;
+        }
+        // Not made: its receiver does not wait for it any more, and its pack task may never
+        // run (cancelled, its data failed), so that its hold task would wait for ever.
+        m->done = true;
+    }
+    release_data({&m, 1});
 }
 
 void ProgressEngine::withdraw_send(Message* m)

@@ -51,6 +51,7 @@ public:
     int size() const noexcept { return size_; }
 
     /// Places send m last in its (destination, tag) queue: it leaves after those before it.
+    /// In an aborted epoch it is not made (done at once).
     void enqueue_send(Message* m);
     /// Takes back send m, not yet packed (its pack task could not be submitted).
     void withdraw_send(Message* m);

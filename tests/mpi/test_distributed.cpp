@@ -486,6 +486,31 @@ TEST(MpiDistributed, AFailingTaskReachesEveryRanksWait)
     if (mpi.rank() == 0) { EXPECT_EQ(y[0], 8.0); }
 }
 
+// The same when the failure is known before the send of the failed output is asked for (the
+// last rank waits for its task first): that send is not made, and its pack task, cancelled
+// with the data, leaves nothing waiting for it.
+TEST(MpiDistributed, AFailureBeforeTheSendOfItsOutputReachesEveryRanksWait)
+{
+    rt::Runtime r{config()};
+    rt::mpi::Context mpi{r};
+    const int last = mpi.size() - 1;
+    std::vector<double> x(4096, 1.0), y(4096, 0.0);  // 32 KB: sent from the tile itself
+    rt::Handle hx{r, Tile{x.data(), 64, 64, 64}};
+    rt::Handle hy{r, Tile{y.data(), 64, 64, 64}};
+    mpi.register_data(hx, last);
+    mpi.register_data(hy, 0);
+    mpi.submit(explode_cl, readwrite(hx));
+    if (mpi.rank() == last) {
+        try {
+            r.wait_all();
+            ADD_FAILURE() << "the task did not fail";
+        } catch (std::exception const&) {}
+    }
+    mpi.submit(add_cl, read(hx), readwrite(hy));
+    expect_the_failure_everywhere(mpi, "the failing task");
+    EXPECT_EQ(y[0], 0.0) << "the task after the failure ran on rank " << mpi.rank();
+}
+
 // Rank 0 submits a task the others do not, and rank 1 one that reads rank 0's tile, so that it
 // waits for a message rank 0 never sends: wait_all finds the difference first, on every rank,
 // and nothing hangs.
