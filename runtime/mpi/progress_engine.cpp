@@ -422,6 +422,7 @@ void ProgressEngine::post(Message* m, std::string const& aborted)
         if (rc == MPI_SUCCESS) {
             MPI_Comm_free(&comm_);  // what was abandoned on it may go on: its buffers stay
             comm_ = fresh;
+            comm_aborted_ = false;  // its messages are the next epoch's
             MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
             {
                 std::lock_guard lock(m_);
@@ -477,7 +478,10 @@ void ProgressEngine::run()
             if (aborted_) aborted = abort_reason_;
         }
         release_data(dropped);
-        if (abort_now) abort_in_flight(aborted);
+        if (abort_now) {
+            comm_aborted_ = true;
+            abort_in_flight(aborted);
+        }
         for (Message* m : posts) post(m, aborted);
         int arrived = 0;
         MPI_Status notice_status;
@@ -488,7 +492,7 @@ void ProgressEngine::run()
                            std::size_t(std::max(0, bytes)));
             continue;
         }
-        match_arrivals(!aborted.empty());
+        match_arrivals(comm_aborted_);
         if (in_flight_.empty() && expected_count_ == 0) continue;
         requests.resize(in_flight_.size());
         for (std::size_t i = 0; i < in_flight_.size(); ++i) requests[i] = in_flight_[i]->request;

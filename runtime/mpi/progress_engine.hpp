@@ -136,6 +136,10 @@ private:
     std::size_t expected_count_ = 0;
     std::map<std::pair<int, int>, std::deque<Arrival>> early_;
     std::deque<std::unique_ptr<Message>> orphans_;
+    // The thread's: comm_ carries an aborted epoch's messages, dropped as they arrive. Set when
+    // the thread aborts the epoch, cleared when it renews comm_: a message that arrives on the
+    // renewed communicator is the next epoch's, even before the epoch's state is reset.
+    bool comm_aborted_ = false;
     int sends_pending_ = 0;  // asked for and not yet completed (nor abandoned)
     std::exception_ptr error_;
     bool stop_ = false;
