@@ -5,6 +5,7 @@
 
 #include "runtime/core/placement.hpp"
 #include "runtime/core/runtime_impl.hpp"
+#include "runtime/data/coherency.hpp"
 #include "runtime/data/data_state.hpp"
 #include "runtime/mpi/message.hpp"
 #include "runtime/mpi/mpi_error.hpp"
@@ -48,7 +49,7 @@ char const* level_name(int level)
 /// Whether the data of layout l is one block of memory (no gaps between columns or planes).
 bool contiguous(Layout const& l) noexcept
 {
-    return (l.ny == 1 || l.ld == l.nx) && (l.nz == 1 || l.ldz == l.nx * l.ny);
+    return rt::detail::copies_as_one_block(l, l);
 }
 
 /// Runtime tags from 2^63 up are the Contexts' own (the receives' arrivals and unpack tasks).
