@@ -124,18 +124,19 @@ void trsm(Entry& e, Forward&& forward, bool solve, char const* sd, char const* u
 
 }  // namespace
 
-#define TESSERA_DROPIN_GEMM(p, T)                                                                  \
-    TESSERA_DROPIN_SYMBOL(                                                                         \
-        p##gemm_, gemm,                                                                            \
+// gemm's gate: below the crossover, a few instructions in front of the next library (gate.hpp).
+#define TESSERA_DROPIN_GEMM(p, T, volume_offset)                                                   \
+    TESSERA_DROPIN_GATED_SYMBOL(                                                                   \
+        p##gemm_, gemm, volume_offset,                                                             \
         (char const* ta, char const* tb, int const* m, int const* n, int const* k, T const* alpha, \
          T const* a, int const* lda, T const* b, int const* ldb, T const* beta, T* c,              \
          int const* ldc, size_t lta, size_t ltb),                                                  \
         (ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, lta, ltb), (*m, *n, *k),            \
         (gemm<T>(entry, forward, ta, tb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc)))
-TESSERA_DROPIN_GEMM(s, float)
-TESSERA_DROPIN_GEMM(d, double)
-TESSERA_DROPIN_GEMM(c, cfloat)
-TESSERA_DROPIN_GEMM(z, cdouble)
+TESSERA_DROPIN_GEMM(s, float, 0)
+TESSERA_DROPIN_GEMM(d, double, 8)
+TESSERA_DROPIN_GEMM(c, cfloat, 16)
+TESSERA_DROPIN_GEMM(z, cdouble, 24)
 
 #define TESSERA_DROPIN_SYMM(p, T, name, hermitian)                                                 \
     TESSERA_DROPIN_SYMBOL(p##name##_, symm,                                                        \

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "linalg/dropin/entry.hpp"
+#include "linalg/dropin/gate.hpp"
 
 #include <tessera/error.hpp>
 #include <tessera/la/enums.hpp>
@@ -30,14 +31,25 @@
     namespace {                                                                                    \
     constinit ::tessera::dropin::Entry symbol##entry{#symbol, ::tessera::dropin::Routine::routine, \
                                                      ::tessera::dropin::precision_index(letter)};  \
+    }                                                                                              \
+    TESSERA_DROPIN_SERVED(symbol, params, args, body)                                              \
+    TESSERA_DROPIN_EXPORT void symbol(                                                             \
+        TESSERA_DROPIN_UNPAREN params) noexcept TESSERA_DROPIN_FAST_PATH(symbol, letter, routine,  \
+                                                                         args, dims)
+
+/// `symbol`served: the call run by Tessera, out of line (TESSERA_DROPIN_SYMBOL).
+#define TESSERA_DROPIN_SERVED(symbol, params, args, body)                                          \
+    namespace {                                                                                    \
     [[gnu::noinline]] void symbol##served(TESSERA_DROPIN_UNPAREN params) noexcept                  \
     {                                                                                              \
         auto& entry = symbol##entry;                                                               \
         auto forward = [&] { entry.forward<decltype(symbol)>(TESSERA_DROPIN_UNPAREN args); };      \
         TESSERA_DROPIN_UNPAREN body;                                                               \
     }                                                                                              \
-    }                                                                                              \
-    TESSERA_DROPIN_EXPORT void symbol(TESSERA_DROPIN_UNPAREN params) noexcept                      \
+    }
+
+/// The body of an exported symbol: the tail call below the crossover, else `symbol`served.
+#define TESSERA_DROPIN_FAST_PATH(symbol, letter, routine, args, dims)                              \
     {                                                                                              \
         if (::tessera::dropin::forwards<::tessera::dropin::Routine::routine,                       \
                                         ::tessera::dropin::precision_index(letter)>                \
@@ -45,6 +57,30 @@
             return symbol##entry.forward<decltype(symbol)>(TESSERA_DROPIN_UNPAREN args);           \
         return symbol##served(TESSERA_DROPIN_UNPAREN args);                                        \
     }
+
+#if TESSERA_DROPIN_HAS_GATES
+/// TESSERA_DROPIN_SYMBOL for a symbol with gemm's arguments, whose fast path is the assembly
+/// gate of gate.hpp; the C++ fast path becomes the gate's fallback, tessera_dropin_slow_<symbol>.
+/// `volume_offset` is the byte offset of the symbol's crossover in crossover_volumes, a
+/// literal for the assembler (checked).
+#define TESSERA_DROPIN_GATED_SYMBOL(symbol, routine, volume_offset, params, args, dims, body)      \
+    TESSERA_DROPIN_EXPORT void symbol(TESSERA_DROPIN_UNPAREN params) noexcept;                     \
+    static_assert(volume_offset ==                                                                 \
+                      sizeof(double) * (4 * int(::tessera::dropin::Routine::routine) +             \
+                                        ::tessera::dropin::precision_index(#symbol[0])),           \
+                  "the gate reads another crossover than the symbol's");                           \
+    constinit ::tessera::dropin::Entry symbol##entry __asm__("tessera_dropin_entry_" #symbol){     \
+        #symbol, ::tessera::dropin::Routine::routine,                                              \
+        ::tessera::dropin::precision_index(#symbol[0])};                                           \
+    TESSERA_DROPIN_SERVED(symbol, params, args, body)                                              \
+    extern "C" [[gnu::used]] void tessera_dropin_slow_##symbol(                                    \
+        TESSERA_DROPIN_UNPAREN params) noexcept TESSERA_DROPIN_FAST_PATH(symbol, #symbol[0],       \
+                                                                         routine, args, dims)      \
+        TESSERA_DROPIN_GATE(symbol, volume_offset)
+#else
+#define TESSERA_DROPIN_GATED_SYMBOL(symbol, routine, volume_offset, params, args, dims, body)      \
+    TESSERA_DROPIN_SYMBOL(symbol, routine, params, args, dims, body)
+#endif
 
 extern "C" void xerbla_(char const* name, int const* info, std::size_t name_length);
 

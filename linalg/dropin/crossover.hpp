@@ -45,7 +45,7 @@ constexpr int precision_index(char p) noexcept
 struct CrossoverVolumes {
     double min_volume[int(Routine::count)][4];
 };
-extern CrossoverVolumes crossover_volumes;
+extern CrossoverVolumes crossover_volumes __asm__("tessera_dropin_crossover_volumes");
 
 /// The volume m n k of a call (0 when a dimension is negative: a bad argument goes where the
 /// smallest call goes, and both Tessera and the next library report it as LAPACK does).

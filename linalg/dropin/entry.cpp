@@ -4,6 +4,8 @@
 
 #include <tessera/rt/runtime.hpp>
 
+#include <cstddef>
+
 #include "linalg/lapack/library_call.hpp"
 
 namespace tessera::dropin {
@@ -38,6 +40,11 @@ Serving::~Serving()
 
 void* Entry::resolve_next() noexcept
 {
+    // The gemm gates (gate.hpp) load next_ from the entry's own address.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    static_assert(offsetof(Entry, next_) == 0);
+#pragma GCC diagnostic pop
     void* f = next_definition(symbol_);
     if (f) next_.store(f, std::memory_order_release);
     return f;

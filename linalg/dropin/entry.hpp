@@ -16,8 +16,8 @@ namespace tessera::dropin {
 void* next_definition(char const* symbol) noexcept;
 
 /// TESSERA_LAPACK_VERBOSE is set (read when the library is loaded, report.cpp): the entries
-/// count their calls.
-extern bool counting;
+/// count their calls. Its assembler name is what the gemm gates read (gate.hpp).
+extern bool counting __asm__("tessera_dropin_counting");
 
 /// The fast path of every symbol: true when the next library runs a call of `routine` in
 /// precision `p` (precision_index) and dimensions m, n, k because it is below the crossover
@@ -48,6 +48,9 @@ private:
 /// An exported symbol (one `constinit` Entry per symbol, TESSERA_DROPIN_SYMBOL in call.hpp):
 /// its routine and precision, the next library's definition once resolved, its counters.
 class Entry {
+    // First, at offset 0: the gemm gates (gate.hpp) load it from the entry's own address.
+    std::atomic<void*> next_{nullptr};
+
 public:
     constexpr Entry(char const* symbol, Routine routine, int precision) noexcept
         : symbol_(symbol), routine_(routine), precision_(precision)
@@ -90,7 +93,6 @@ private:
     char const* symbol_;
     Routine routine_;
     int precision_;
-    std::atomic<void*> next_{nullptr};
     std::atomic<bool> listed_{false};
 };
 

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 using cdouble = std::complex<double>;
@@ -27,6 +28,16 @@ void dposv_(char const*, int const*, int const*, double*, int const*, double*, i
 void dgesv_(int const*, int const*, double*, int const*, int*, double*, int const*, int*);
 void dgemm_(char const*, char const*, int const*, int const*, int const*, double const*,
             double const*, int const*, double const*, int const*, double const*, double*,
+            int const*, std::size_t, std::size_t);
+void sgemm_(char const*, char const*, int const*, int const*, int const*, float const*,
+            float const*, int const*, float const*, int const*, float const*, float*, int const*,
+            std::size_t, std::size_t);
+void cgemm_(char const*, char const*, int const*, int const*, int const*,
+            std::complex<float> const*, std::complex<float> const*, int const*,
+            std::complex<float> const*, int const*, std::complex<float> const*,
+            std::complex<float>*, int const*, std::size_t, std::size_t);
+void zgemm_(char const*, char const*, int const*, int const*, int const*, cdouble const*,
+            cdouble const*, int const*, cdouble const*, int const*, cdouble const*, cdouble*,
             int const*, std::size_t, std::size_t);
 void dgeqrf_(int const*, int const*, double*, int const*, double*, double*, int const*, int*);
 void dormqr_(char const*, char const*, int const*, int const*, int const*, double const*,
@@ -101,6 +112,84 @@ TEST(DropIn, BadArgumentsReachTheProgramsXerbla)
     const double ralpha = 1, rbeta = 0;
     zherk_("L", "T", &two, &two, &ralpha, z.data(), &two, &rbeta, zw.data(), &two, 1, 1);
     expect_xerbla("ZHERK", 2);  // herk takes 'N' or 'C'
+}
+
+/// gemm_ of precision T.
+template <class T> constexpr auto gemm_of()
+{
+    if constexpr (std::is_same_v<T, float>)
+        return &sgemm_;
+    else if constexpr (std::is_same_v<T, double>)
+        return &dgemm_;
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return &cgemm_;
+    else
+        return &zgemm_;
+}
+
+/// C = alpha op(A) op(B) + beta C through the drop-in's gemm_, against loops, on sizes from 1
+/// to above the crossovers, with leading dimensions larger than the rows: every argument,
+/// the nine on the stack included, must reach whoever runs the call (the gate of gate.hpp
+/// forwards the small ones with the caller's stack as it is).
+template <class T> void expect_gemm_products(double tolerance)
+{
+    std::mt19937_64 gen(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    auto random = [&] {
+        if constexpr (std::is_floating_point_v<T>)
+            return T(u(gen));
+        else
+            return T(u(gen), u(gen));
+    };
+    const T alpha = random(), beta = random();
+    for (int n : {1, 2, 3, 5, 16, 33, 200})
+        for (char ta : {'N', 'T'}) {
+            const int m = n + 1, k = n + 2, lda = (ta == 'N' ? m : k) + 3, ldb = k + 1, ldc = m + 2;
+            std::vector<T> a(std::size_t(lda) * (ta == 'N' ? k : m)), b(std::size_t(ldb) * n),
+                c(std::size_t(ldc) * n);
+            for (auto* v : {&a, &b, &c})
+                for (T& x : *v) x = random();
+            std::vector<T> expected = c;
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i) {
+                    T s{};
+                    for (int l = 0; l < k; ++l)
+                        s += (ta == 'N' ? a[i + std::size_t(l) * lda]
+                                        : a[l + std::size_t(i) * lda]) *
+                             b[l + std::size_t(j) * ldb];
+                    expected[i + std::size_t(j) * ldc] =
+                        alpha * s + beta * c[i + std::size_t(j) * ldc];
+                }
+            const char tb = 'N';
+            gemm_of<T>()(&ta, &tb, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta,
+                         c.data(), &ldc, 1, 1);
+            double error = 0;
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < ldc; ++i) {
+                    const std::size_t at = i + std::size_t(j) * ldc;
+                    // rows m .. ldc - 1 are padding: untouched
+                    error = std::max(error, double(std::abs(c[at] - expected[at])));
+                }
+            EXPECT_LE(error, tolerance * k) << "n = " << n << ", op(A) = " << ta;
+        }
+}
+
+TEST(DropIn, GemmGivesTheProductBelowAndAboveTheCrossover)
+{
+    expect_gemm_products<float>(1e-5);
+    expect_gemm_products<double>(1e-13);
+    expect_gemm_products<std::complex<float>>(1e-5);
+    expect_gemm_products<cdouble>(1e-13);
+    // a negative dimension: reported by the routine, whichever side of the crossover
+    std::vector<double> a(16, 1.0), c(16, 0.0);
+    const int two = 2, m1 = -1;
+    const double alpha = 1, beta = 0;
+    dgemm_("N", "N", &m1, &two, &two, &alpha, a.data(), &two, a.data(), &two, &beta, c.data(), &two,
+           1, 1);
+    expect_xerbla("DGEMM", 3);
+    dgemm_("N", "N", &two, &two, &m1, &alpha, a.data(), &two, a.data(), &two, &beta, c.data(), &two,
+           1, 1);
+    expect_xerbla("DGEMM", 5);
 }
 
 /// n x n symmetric positive definite, column-major.
