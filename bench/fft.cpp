@@ -2,8 +2,8 @@
 // points) through Tessera's plan (its tasks
 // on the library's runtime) against FFTW's own multithreaded 2D plan, with as many threads as
 // Tessera has workers (its 1D plan), in the same run. Both plan with FFTW_MEASURE (the setting;
-// --flags estimate for both otherwise), out of place, plan time excluded; each times a
-// warm-up then --reps executes (medians). GFlop/s as FFTW counts them: 5 N log2 N for N
+// --flags estimate for both otherwise), out of place, plan time excluded; after a warm-up of
+// each, their executes alternate (--reps and --peer-reps of them; medians). GFlop/s as FFTW counts them: 5 N log2 N for N
 // complex points, half for a real transform. The residual is ||y - y_fftw||_2 / ||y_fftw||_2
 // over (log2 N eps), under 5 for a correct transform. With GPUs (fft2d c2c), cuFFT's 2D
 // transform on data already on the GPU is timed too: gpu_peer_seconds, gpu_ratio.
@@ -148,26 +148,27 @@ template <class R> int run_fft(Options const& o, Report& report, bool one_d)
                     : real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
                            : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward,
                                                   plan_flags);
-                std::vector<double> times;
-                for (int64_t r = 0; r <= reps; ++r) {
-                    const double t = seconds_of([&] { plan.execute(); });
-                    if (r > 0) times.push_back(t);
-                }
-                la::finalize();  // the peer gets the cores to itself
-
-                std::vector<double> peer;
-                {
-                    // FFTW_MEASURE overwrites the arrays while planning: plan on a copy's memory
-                    std::vector<Cx<R>> save_c = in_c;
-                    std::vector<R> save_r = in_r;
-                    FftwPeer<R> fftw(real, one_d ? 0 : N, N, in, peer_out.data(), workers, flags);
-                    in_c = save_c;
-                    in_r = save_r;
-                    for (int64_t r = 0; r <= peer_reps; ++r) {
+                // FFTW's plan with Tessera's workers asleep (they never spin): FFTW_MEASURE
+                // overwrites the arrays while planning, so the input is restored after it
+                std::vector<Cx<R>> save_c = in_c;
+                std::vector<R> save_r = in_r;
+                FftwPeer<R> fftw(real, one_d ? 0 : N, N, in, peer_out.data(), workers, flags);
+                in_c = save_c;
+                in_r = save_r;
+                // Interleaved, a warm-up of each first: on this shared machine the load drifts
+                // over a run, and both sides then see the same drift.
+                std::vector<double> times, peer;
+                for (int64_t r = 0; r <= std::max(reps, peer_reps); ++r) {
+                    if (r <= reps) {
+                        const double t = seconds_of([&] { plan.execute(); });
+                        if (r > 0) times.push_back(t);
+                    }
+                    if (r <= peer_reps) {
                         const double t = seconds_of([&] { fftw.run(); });
                         if (r > 0) peer.push_back(t);
                     }
                 }
+                la::finalize();
                 const double flops =
                     (real ? 2.5 : 5.0) * double(points) * std::log2(double(points));
                 Result res;
