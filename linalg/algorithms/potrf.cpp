@@ -7,7 +7,8 @@
 //     A(m,n) = A(m,n) - A(m,k) A(n,k)^H     m > n > k gemm
 // Upper, A = U^H U, is the conjugate transpose of it. Priorities give the critical path (the
 // panel of the next step) precedence, as StarPU's Cholesky does: potrf 2(nt-k), trsm and the
-// updates 2(nt-k) - m - n, so lookahead keeps every worker busy.
+// updates 2(nt-k) - m - n, so lookahead keeps every worker busy. On a distributed matrix the
+// ranks give back their copies of panel k once its updates are submitted (release_copies).
 //
 // When A is a column-major array tiled in place (TileMatrix::wrap), the tiles of a column lie
 // one below the other in memory, and the lower update gives rows m and m+1 of a column to one
@@ -16,6 +17,7 @@
 #include <tessera/la/cholesky.hpp>
 
 #include "linalg/algorithms/operands.hpp"
+#include "linalg/algorithms/release_copies.hpp"
 #include "linalg/codelets/cholesky.hpp"
 #include "linalg/instantiate.hpp"
 
@@ -76,6 +78,12 @@ template <Scalar T> void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& s)
                              readwrite(A(n, m)), prio(k, m, n));
             }
         }
+        // the panel's last readers are submitted: on a distributed matrix the ranks give
+        // back their copies of it
+        if (lower)
+            detail::release_copies(A, k, nt, k, k + 1);
+        else
+            detail::release_copies(A, k, k + 1, k, nt);
     }
 }
 

@@ -280,6 +280,14 @@ TileMatrix<T> TileMatrix<T>::sub(int64_t i, int64_t j, int64_t mt, int64_t nt) c
     return v;
 }
 
+template <Scalar T> bool TileMatrix<T>::reserved_for_copies(int64_t i, int64_t j) const
+{
+    if (!s_->reserved) return false;
+    const auto* p = reinterpret_cast<std::byte const*>((*this)(i, j).view().ptr);
+    const auto* begin = static_cast<std::byte const*>(s_->reserved);
+    return p >= begin && p < begin + s_->reserved_bytes;
+}
+
 template <Scalar T> bool TileMatrix<T>::overlaps(TileMatrix const& other) const noexcept
 {
     if (!s_ || !other.s_ || m_ == 0 || n_ == 0 || other.m_ == 0 || other.n_ == 0) return false;

@@ -25,6 +25,15 @@ public:
     /// causes are not failures): the placement may tell the other processes. Called by the
     /// worker that ran the task.
     virtual void task_failed(std::exception_ptr const& error) noexcept = 0;
+    /// The task flow will not read the data of `state` again before it writes it (a tile
+    /// algorithm's panel after its last update; every process says so at the same point of
+    /// the flow): the placement may forget this process's copy of another process's data,
+    /// and with `reclaim` give its memory back. Nothing by default.
+    virtual void release_copy(DataState* state, bool reclaim)
+    {
+        (void)state;
+        (void)reclaim;
+    }
 };
 
 /// While one lives on a thread, the tasks that thread submits are not placed: a placement's

@@ -14,12 +14,16 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <span>
 #include <string>
 #include <unordered_map>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace tessera::rt::mpi {
 
@@ -65,6 +69,7 @@ struct Context::Entry {
     int owner = 0, tag = 0;
     TransferFn send = nullptr;     // send_state<I>
     TransferFn receive = nullptr;  // receive_state<I>
+    ReleaseFn release = nullptr;   // release_pages_state<I>
     uint64_t version = 1;          // one more each time a task writes it
     uint64_t cached = 0;           // not the owner: the version this rank holds
     std::vector<uint64_t> sent;    // the owner: per rank, the version last sent there
@@ -80,6 +85,10 @@ struct Context::Placement final : rt::detail::TaskPlacement {
     }
     void after_submission() override { context->after_submission(); }
     void task_failed(std::exception_ptr const& e) noexcept override;
+    void release_copy(rt::detail::DataState* state, bool reclaim) override
+    {
+        context->release_state(state, reclaim, true);
+    }
 };
 
 struct Context::State {
@@ -378,7 +387,7 @@ TransferCounts Context::transfers() const
 }
 
 void Context::register_state(std::shared_ptr<rt::detail::DataState> const& state, int owner,
-                             int tag, TransferFn send, TransferFn receive)
+                             int tag, TransferFn send, TransferFn receive, ReleaseFn release)
 {
     State& s = *state_;
     require_peer("register_data", "owner", owner, s.size, tag, s.tag_ub,
@@ -394,6 +403,7 @@ void Context::register_state(std::shared_ptr<rt::detail::DataState> const& state
     e.tag = tag;
     e.send = send;
     e.receive = receive;
+    e.release = release;
     e.sent.assign(std::size_t(s.size), 0);
 }
 
@@ -589,6 +599,27 @@ void Context::invalidate_state(rt::detail::DataState* state)
     std::fill(e.sent.begin(), e.sent.end(), 0);
 }
 
+void Context::release_state(rt::detail::DataState* state, bool reclaim, bool registered_only)
+{
+    State& s = *state_;
+    ReleaseFn give_back = nullptr;
+    {
+        std::lock_guard lock(s.m);
+        if (registered_only && !s.registry.contains(state)) return;
+        Entry& e = flow_entry(state, "release", 0);
+        e.cached = 0;
+        std::fill(e.sent.begin(), e.sent.end(), 0);
+        if (reclaim && e.owner != s.rank) give_back = e.release;
+    }
+    if (give_back) give_back(*this, state);
+}
+
+void Context::submit_here(std::function<void()> const& submit)
+{
+    const rt::detail::Unplaced own_task;
+    submit();
+}
+
 void Context::barrier()
 {
     state_->engine->barrier();
@@ -613,6 +644,17 @@ void pack(Message* m, void const* data, Layout const& l)
         for (int64_t j = 0; j < l.ny; ++j, to += column)
             std::memcpy(to, from + std::size_t(j * l.ld + k * l.ldz) * l.elem_size, column);
     m->engine->packed(m);
+}
+
+void release_pages(void* data, Layout const& l) noexcept
+{
+    if (!contiguous(l)) return;
+    // the whole pages inside [data, data + bytes): a partial page may hold another handle
+    static const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + l.bytes()) / page * page;
+    if (end > begin)  // best effort: locked (pinned) pages stay, as their data does
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 void unpack(Message* m, void* data, Layout const& l)

@@ -27,6 +27,9 @@
 #include <utility>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace rt = tessera::rt;
 using tessera::ProcessGrid;
 using tessera::TileMatrix;
@@ -236,6 +239,52 @@ TEST(MpiDistributed, LapackStylePotrfGivesLapackesFactorAndInfoOnEveryRank)
         std::vector<double> b = mpi.rank() == 0 ? indefinite : std::vector<double>{};
         EXPECT_EQ(tessera::potrf(mpi, grid, tessera::Uplo::lower, n, b.data(), n, 0, nb), expected)
             << "rank " << mpi.rank() << ", " << grid.p << " x " << grid.q;
+    }
+}
+
+/// Pages of A's tiles kept for other ranks (reserved_for_copies) that are in memory (mincore).
+int64_t resident_copy_pages(TileMatrix<double>& A)
+{
+    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    int64_t resident = 0;
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) {
+            if (!A.reserved_for_copies(i, j)) continue;
+            const auto begin = reinterpret_cast<std::uintptr_t>(A(i, j).view().ptr);
+            const std::size_t bytes = std::size_t(A.tile_m(i) * A.tile_n(j)) * sizeof(double);
+            const std::uintptr_t first = begin / page * page;
+            const std::size_t pages = (begin + bytes - first + page - 1) / page;
+            std::vector<unsigned char> in_core(pages);
+            if (mincore(reinterpret_cast<void*>(first), pages * page, in_core.data()) != 0)
+                ADD_FAILURE() << "mincore failed";
+            for (unsigned char c : in_core) resident += c & 1;
+        }
+    return resident;
+}
+
+// A rank keeps the copies it receives of other ranks' tiles only while the task flow reads
+// them: potrf gives back each panel's after its last update, scatter root's once sent, and
+// gather root's once in the array. The factor is LAPACKE's all the same.
+TEST(MpiDistributed, RanksGiveBackTheirCopiesOfOtherRanksTiles)
+{
+    rt::Runtime r{config()};
+    rt::mpi::Context mpi{r};
+    if (mpi.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+    constexpr int64_t n = 384, tile = 64;  // 6 x 6 tiles of 32 KB, page-aligned in reserve
+    const auto spd = spd_matrix(n, 8);
+    for (ProcessGrid grid : grids(mpi.size())) {
+        auto A = tessera::distributed_matrix<double>(mpi, grid, n, n, tile);
+        tessera::scatter(mpi, spd.data(), n, 0, A);
+        mpi.wait_all();
+        EXPECT_EQ(resident_copy_pages(A), 0) << "after scatter, " << grid.p << " x " << grid.q;
+        EXPECT_EQ(tessera::potrf(tessera::Uplo::lower, A), 0);
+        mpi.wait_all();
+        EXPECT_EQ(resident_copy_pages(A), 0) << "after potrf, " << grid.p << " x " << grid.q;
+        std::vector<double> l(mpi.rank() == 0 ? std::size_t(n * n) : 0);
+        tessera::gather(mpi, A, l.data(), n, 0);
+        mpi.wait_all();
+        EXPECT_EQ(resident_copy_pages(A), 0) << "after gather, " << grid.p << " x " << grid.q;
+        if (mpi.rank() == 0) { EXPECT_LT(cholesky_residual(spd, l, n), 10.0); }
     }
 }
 

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <lapacke.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,9 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace rt = tessera::rt;
 using tessera::test::refusal_of;
@@ -259,7 +263,46 @@ TEST(MpiOwnerComputes, ReceivedCopiesAreCachedUntilWrittenAgain)
     mpi.invalidate(hx);
     mpi.submit(syrk_cl, read(hx), readwrite(h2));
     expect_transfers(3, "a read after invalidate");
+    mpi.release(hx, false);  // as invalidate, the memory kept
+    mpi.submit(syrk_cl, read(hx), readwrite(h2));
+    expect_transfers(4, "a read after release");
     mpi.wait_all();
+}
+
+// release with give_back: the copies of the ranks other than the owner read as zeros in their
+// whole pages once the tasks before it are done, and the next reader receives the data again.
+TEST(MpiOwnerComputes, AReleasedCopyIsGivenBackAndReceivedAgain)
+{
+    rt::Runtime r{{.ncpus = 1, .perfmodel_dir = "none"}};
+    rt::mpi::Context mpi{r};
+    if (mpi.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    constexpr int64_t n = 64;  // 32 KB: whole pages inside
+    void* memory = mmap(nullptr, n * n * sizeof(double), PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(memory, MAP_FAILED);
+    auto* x = static_cast<double*>(memory);
+    std::fill(x, x + n * n, mpi.rank() == 0 ? 3.0 : -1.0);
+    std::vector<double> y(n * n, 0.0);
+    {
+        rt::Handle hx{r, Tile{x, n, n, n}};
+        rt::Handle hy{r, Tile{y.data(), n, n, n}};
+        mpi.register_data(hx, 0, 1);
+        mpi.register_data(hy, 1, 2);
+        mpi.submit(syrk_cl, read(hx), readwrite(hy));  // rank 1 receives x
+        mpi.wait_all();
+        if (mpi.rank() == 1) { EXPECT_EQ(x[0], 3.0); }
+        mpi.release(hx, true);
+        mpi.wait_all();
+        // the owner's data is the data; every other rank's copy is given back: zeros
+        EXPECT_EQ(x[page / sizeof(double)], mpi.rank() == 0 ? 3.0 : 0.0);
+        const auto before = mpi.transfers();
+        mpi.submit(syrk_cl, read(hx), readwrite(hy));  // received again
+        mpi.wait_all();
+        EXPECT_EQ(mpi.transfers().receives - before.receives, mpi.rank() == 1 ? 1u : 0u);
+        if (mpi.rank() == 1) { EXPECT_EQ(x[page / sizeof(double)], 3.0); }
+    }
+    munmap(memory, n * n * sizeof(double));
 }
 
 // A task that reads a registered handle and writes only a handle of this rank's own runs on

@@ -181,6 +181,8 @@ TileMatrix<T> wrap_scalapack(rt::mpi::Context& mpi, ProcessGrid grid, T* a, int6
 /// Copies the column-major A.m() x A.n() array `a` (leading dimension lda) of rank `root`
 /// into the tiles of A, each on its owner (the other ranks pass any `a`, null included). The
 /// tiles must be distributed. Waits for root's copies; the owners' receives join their flows.
+/// Root gives back the memory of its copies of other ranks' tiles (reserved_for_copies) once
+/// they are sent.
 template <Scalar T>
 void scatter(rt::mpi::Context& mpi, T const* a, int64_t lda, int root, TileMatrix<T>& A)
 {
@@ -191,10 +193,14 @@ void scatter(rt::mpi::Context& mpi, T const* a, int64_t lda, int root, TileMatri
     }
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) mpi.set_data_from(A(i, j), root);
+    // root's copies of the other ranks' tiles, once sent (a distributed_matrix's, in reserve)
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) mpi.release(A(i, j), A.reserved_for_copies(i, j));
 }
 
 /// Copies the tiles of A, from their owners, into the column-major array `a` (leading
-/// dimension lda) of rank `root` (the other ranks pass any `a`). Waits until `a` holds them.
+/// dimension lda) of rank `root` (the other ranks pass any `a`). Waits until `a` holds them;
+/// root then gives back the memory of its copies of other ranks' tiles (reserved_for_copies).
 template <Scalar T>
 void gather(rt::mpi::Context& mpi, TileMatrix<T> const& A, T* a, int64_t lda, int root)
 {
@@ -205,6 +211,9 @@ void gather(rt::mpi::Context& mpi, TileMatrix<T> const& A, T* a, int64_t lda, in
         const rt::mpi::Context::Local here{mpi};
         tiles_to_lapack(A, a, lda);  // after the receives, by data
     }
+    // root's copies of the other ranks' tiles, once in `a` (a distributed_matrix's, in reserve)
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) mpi.release(A(i, j), A.reserved_for_copies(i, j));
 }
 
 namespace detail {

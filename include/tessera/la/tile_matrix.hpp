@@ -112,6 +112,10 @@ public:
     /// dimensions, whose address ranges meet). The in-place tiles of with_tiles_at are not
     /// compared.
     bool overlaps(TileMatrix const& other) const noexcept;
+    /// True when tile (i, j) lives in the address range the matrix reserves for the tiles of
+    /// other ranks (with_local_tiles, with_tiles_at): its memory only ever holds this rank's
+    /// copies of another rank's data, which the tile algorithms give back after their last use.
+    bool reserved_for_copies(int64_t i, int64_t j) const;
     /// False for a default-constructed (or moved-from) matrix, which has no runtime.
     explicit operator bool() const noexcept { return s_ != nullptr; }
 

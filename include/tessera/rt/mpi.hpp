@@ -78,6 +78,16 @@ template <View V> void hold_kernel(const_view_t<V>)
 template <View V>
 inline const Codelet<const_view_t<V>> hold_codelet{
     .name = "mpi_hold", .where = ArchMask::cpu, .cpu = &hold_kernel<V>};
+/// Gives the whole pages inside `data` (laid out as `l`, if it is one block) back to the
+/// system: the release task's kernel (Context::release).
+void release_pages(void* data, Layout const& l) noexcept;
+template <View V> void release_kernel(mutable_view_t<V> v)
+{
+    release_pages(v.ptr, layout_of(v));
+}
+template <View V>
+inline const Codelet<mutable_view_t<V>> release_codelet{
+    .name = "mpi_release", .where = ArchMask::cpu, .cpu = &release_kernel<V>};
 }  // namespace detail
 
 /// Transfers counted since the Context started (Context::transfers).
@@ -154,7 +164,7 @@ public:
     template <Interface I> void register_data(Handle<I> const& h, int owner, int tag)
     {
         register_state(rt::detail::Internals::shared_state(h), owner, tag, &send_state<I>,
-                       &receive_state<I>);
+                       &receive_state<I>, &release_pages_state<I>);
     }
 
     /// The same with a tag the Context picks (counting down from MPI_TAG_UB, so that it stays
@@ -213,13 +223,25 @@ public:
         invalidate_state(rt::detail::Internals::state(h));
     }
 
+    /// Forgets the cached copies of h as invalidate does, and on a rank other than its owner
+    /// that passes `give_back`, gives the memory of its copy back to the system (madvise
+    /// MADV_DONTNEED, the whole pages inside a contiguous handle) once the tasks submitted
+    /// before are done with it: the copy then reads as zeros until it is received again. For
+    /// memory the application does not read on that rank, such as the other ranks' tiles of a
+    /// distributed matrix (TileMatrix::reserved_for_copies), whose copies the tile algorithms
+    /// give back after each panel's last update. Every rank calls it (`give_back` may differ).
+    template <Interface I> void release(Handle<I> const& h, bool give_back)
+    {
+        release_state(rt::detail::Internals::state(h), give_back, false);
+    }
+
     // ---- waiting, failures and LAPACK's info ----
     /// Waits for every task of the runtime and every transfer; rethrows the first error of a
     /// task (Runtime::wait_all) or of MPI. A collective: every rank calls it, as many times
     /// (the destructor calls it once more). The task flow since the last call (an epoch)
     /// succeeds or fails as a whole:
     /// - Every rank must have submitted the same tasks on registered handles, with the same
-    ///   get_data_on, set_data_from and invalidate calls, in the same order; wait_all
+    ///   get_data_on, set_data_from, invalidate and release calls, in the same order; wait_all
     ///   compares them (a count and a hash of their handles' tags and access modes) before
     ///   waiting for any task, and throws InvalidArgument on every rank when they differ,
     ///   instead of hanging on a message that no rank sends.
@@ -246,6 +268,8 @@ public:
 private:
     /// send_state<I> or receive_state<I>: a transfer of a handle of interface I.
     using TransferFn = void (*)(Context&, rt::detail::DataState*, int, int, std::function<void()>);
+    /// release_pages_state<I>: gives back the memory of a handle of interface I.
+    using ReleaseFn = void (*)(Context&, rt::detail::DataState*);
     struct State;
     struct Entry;      // a handle given to register_data
     struct Transfer;   // a send or receive decided on under the lock, made after it
@@ -275,16 +299,24 @@ private:
         });
     }
 
+    template <Interface I> static void release_pages_state(Context& c, rt::detail::DataState* s)
+    {
+        c.submit_here(
+            [&] { c.runtime().submit(detail::release_codelet<I>, Access<I, Mode::W>{s}); });
+    }
+
     detail::Message* start_send(rt::detail::DataState* s, int dest, int tag,
                                 std::function<void()> on_sent);
     detail::Message* start_receive(rt::detail::DataState* s, int source, int tag);
     TagId receive_task_tag(detail::Message* m) const noexcept;
     /// The tag of send m's hold task, 0 if m is copied (see Message).
     TagId hold_task_tag(detail::Message* m) const noexcept;
+    /// Runs `submit`, whose tasks run on this rank (as the transfers do), outside owner computes.
+    void submit_here(std::function<void()> const& submit);
     /// Runs `submit` (the pack or unpack task); if it throws, the message is withdrawn.
     void submit_or_cancel(detail::Message* m, std::function<void()> const& submit);
     void register_state(std::shared_ptr<rt::detail::DataState> const& s, int owner, int tag,
-                        TransferFn send, TransferFn receive);
+                        TransferFn send, TransferFn receive, ReleaseFn release);
     /// The owner computes of one task (Placement::runs_here): this rank's transfers, the
     /// versions the task writes; true if this rank runs it.
     bool place(std::span<rt::detail::BufferSlot const> buffers);
@@ -300,6 +332,9 @@ private:
     Entry& flow_entry(rt::detail::DataState const* s, char const* call, int rank);
     int next_automatic_tag();
     void invalidate_state(rt::detail::DataState* s);
+    /// release(), and the tile algorithms' release_copy (`reclaim`: this rank's copy may be
+    /// given back; `registered_only`: an unregistered handle is no error, but nothing).
+    void release_state(rt::detail::DataState* s, bool reclaim, bool registered_only);
     /// Under the lock: what this rank sends or receives so that rank `to` holds the current
     /// version of the handle of entry `e`.
     void transfers_for(Entry& e, rt::detail::DataState* s, int to, std::vector<Transfer>& out);
