@@ -5,6 +5,7 @@
 #pragma once
 
 #include "fft/kernels/cpu/tile_fft.hpp"
+#include "fft/kernels/cpu/transpose.hpp"
 #include "fft/kernels/cpu/twiddles.hpp"
 #include "linalg/codelets/blas3.hpp"  // TESSERA_IF_CUDA
 
@@ -119,6 +120,38 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, int> rows{
             for (auto t : row) n += t.n;
             return row.empty() ? 0.0 : transform_flops(n, row[0].m);
         },
+};
+
+// ---- stage 2 on large square arrays: tiles transposed in place (transpose.hpp) ---------------
+
+template <class R> void swap_transposed_tiles(rt::Matrix<Complex<R>> x, rt::Matrix<Complex<R>> y)
+{
+    kernels::cpu::swap_transposed(x.ptr, x.ld, y.ptr, y.ld, x.m, x.n);
+}
+template <class R>
+inline constexpr rt::PerfModel swap_transposed_model{
+    by_real<R>("fft_cfft_swap_transposed", "fft_zfft_swap_transposed")};
+/// Tiles (i, j) and (j, i): each becomes the other's transpose.
+template <class R>
+inline const rt::Codelet<rt::Matrix<Complex<R>>, rt::Matrix<Complex<R>>> swap_transposed{
+    .name = by_real<R>("cfft_swap_transposed", "zfft_swap_transposed"),
+    .cpu = &swap_transposed_tiles<R>,
+    .model = &swap_transposed_model<R>,
+};
+
+template <class R> void transpose_tile(rt::Matrix<Complex<R>> x)
+{
+    kernels::cpu::transpose_in_place(x.ptr, x.ld, x.m);
+}
+template <class R>
+inline constexpr rt::PerfModel transpose_model{
+    by_real<R>("fft_cfft_transpose", "fft_zfft_transpose")};
+/// A diagonal tile transposed in place.
+template <class R>
+inline const rt::Codelet<rt::Matrix<Complex<R>>> transpose{
+    .name = by_real<R>("cfft_transpose", "zfft_transpose"),
+    .cpu = &transpose_tile<R>,
+    .model = &transpose_model<R>,
 };
 
 // ---- stage 1, real: m-point real columns to half-spectra, and back --------------------------
