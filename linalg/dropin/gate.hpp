@@ -24,7 +24,7 @@
 /// `tessera_dropin_entry_<symbol>`, and falls back on `tessera_dropin_slow_<symbol>`. Only
 /// rax, xmm0 and xmm1 change, none of which carries an argument of these calls.
 #define TESSERA_DROPIN_GATE(symbol, volume_offset)                                                 \
-    __asm__(".text\n"                                                                              \
+    __asm__(".pushsection .text\n" /* and back: the compiler's own section stays current */        \
             ".p2align 4\n"                                                                         \
             ".globl " #symbol "\n"                                                                 \
             ".type " #symbol ", @function\n" #symbol ":\n" TESSERA_DROPIN_GATE_ENDBR               \
@@ -47,6 +47,7 @@
             "  jmp *%rax\n"                                                                        \
             "1:\n"                                                                                 \
             "  jmp tessera_dropin_slow_" #symbol "\n"                                              \
-            ".size " #symbol ", .-" #symbol "\n");
+            ".size " #symbol ", .-" #symbol "\n"                                                   \
+            ".popsection\n");
 
 #endif
