@@ -34,6 +34,14 @@ template <class T> std::vector<TileRef<T> const*> tile_column(TileMatrix<T> cons
     return c;
 }
 
+/// Whether rt has a GPU worker.
+bool has_cuda_worker(rt::Runtime const& rt)
+{
+    for (unsigned w = 0; w < rt.worker_count(); ++w)
+        if (rt.worker(rt::WorkerId(w)).arch == rt::Arch::cuda) return true;
+    return false;
+}
+
 /// How stage 2 transforms rows (TESSERA_FFT_ROWS, read once): `strided` along the tile rows
 /// where they are, `transposed` through transposes of the tiles, `automatic` by the stride.
 enum class RowStage { automatic, strided, transposed };
@@ -62,9 +70,7 @@ template <Real R> bool rows_through_transposes(TileMatrix<std::complex<R>>& A)
 {
     const RowStage asked = row_stage_asked();
     if (asked == RowStage::strided || A.m() != A.n() || A.mt() < 1) return false;
-    rt::Runtime& rt = A.runtime();
-    for (unsigned w = 0; w < rt.worker_count(); ++w)
-        if (rt.worker(rt::WorkerId(w)).arch == rt::Arch::cuda) return false;
+    if (has_cuda_worker(A.runtime())) return false;
     return asked == RowStage::transposed ||
            std::size_t(A(0, 0).view().ld) * sizeof(std::complex<R>) >= transposed_row_stride;
 }
@@ -268,8 +274,7 @@ int64_t tile_size(rt::Runtime const& rt, int64_t n0, int64_t n1)
     const int64_t n = std::max<int64_t>({n0, n1, 1});
     int64_t nb = (n + 2 * workers - 1) / (2 * workers);
     nb = std::max<int64_t>(32, (nb + 31) / 32 * 32);
-    for (unsigned w = 0; w < rt.worker_count(); ++w)
-        if (rt.worker(rt::WorkerId(w)).arch == rt::Arch::cuda) nb = std::max<int64_t>(nb, 1024);
+    if (has_cuda_worker(rt)) nb = std::max<int64_t>(nb, 1024);
     return std::min(nb, n);
 }
 

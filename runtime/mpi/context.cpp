@@ -590,13 +590,18 @@ Context::Local::Local(Context&) : unplaced_(std::make_unique<rt::detail::Unplace
 {}
 Context::Local::~Local() = default;
 
-void Context::invalidate_state(rt::detail::DataState* state)
+Context::Entry& Context::forget_copies(rt::detail::DataState const* state, char const* call)
 {
-    State& s = *state_;
-    std::lock_guard lock(s.m);
-    Entry& e = flow_entry(state, "invalidate", 0);  // no rank of its own: 0 on every rank
+    Entry& e = flow_entry(state, call, 0);  // no rank of its own: 0 on every rank
     e.cached = 0;
     std::fill(e.sent.begin(), e.sent.end(), 0);
+    return e;
+}
+
+void Context::invalidate_state(rt::detail::DataState* state)
+{
+    std::lock_guard lock(state_->m);
+    forget_copies(state, "invalidate");
 }
 
 void Context::release_state(rt::detail::DataState* state, bool reclaim, bool registered_only)
@@ -606,18 +611,10 @@ void Context::release_state(rt::detail::DataState* state, bool reclaim, bool reg
     {
         std::lock_guard lock(s.m);
         if (registered_only && !s.registry.contains(state)) return;
-        Entry& e = flow_entry(state, "release", 0);
-        e.cached = 0;
-        std::fill(e.sent.begin(), e.sent.end(), 0);
+        Entry& e = forget_copies(state, "release");
         if (reclaim && e.owner != s.rank) give_back = e.release;
     }
     if (give_back) give_back(*this, state);
-}
-
-void Context::submit_here(std::function<void()> const& submit)
-{
-    const rt::detail::Unplaced own_task;
-    submit();
 }
 
 void Context::barrier()

@@ -301,8 +301,8 @@ private:
 
     template <Interface I> static void release_pages_state(Context& c, rt::detail::DataState* s)
     {
-        c.submit_here(
-            [&] { c.runtime().submit(detail::release_codelet<I>, Access<I, Mode::W>{s}); });
+        const Local here{c};  // runs on this rank, as the transfers do
+        c.runtime().submit(detail::release_codelet<I>, Access<I, Mode::W>{s});
     }
 
     detail::Message* start_send(rt::detail::DataState* s, int dest, int tag,
@@ -311,8 +311,6 @@ private:
     TagId receive_task_tag(detail::Message* m) const noexcept;
     /// The tag of send m's hold task, 0 if m is copied (see Message).
     TagId hold_task_tag(detail::Message* m) const noexcept;
-    /// Runs `submit`, whose tasks run on this rank (as the transfers do), outside owner computes.
-    void submit_here(std::function<void()> const& submit);
     /// Runs `submit` (the pack or unpack task); if it throws, the message is withdrawn.
     void submit_or_cancel(detail::Message* m, std::function<void()> const& submit);
     void register_state(std::shared_ptr<rt::detail::DataState> const& s, int owner, int tag,
@@ -332,6 +330,9 @@ private:
     Entry& flow_entry(rt::detail::DataState const* s, char const* call, int rank);
     int next_automatic_tag();
     void invalidate_state(rt::detail::DataState* s);
+    /// Under the lock: the entry of `s`, counted in the flow as `call`, with no copy cached
+    /// anywhere (invalidate and release).
+    Entry& forget_copies(rt::detail::DataState const* s, char const* call);
     /// release(), and the tile algorithms' release_copy (`reclaim`: this rank's copy may be
     /// given back; `registered_only`: an unregistered handle is no error, but nothing).
     void release_state(rt::detail::DataState* s, bool reclaim, bool registered_only);
