@@ -7,8 +7,13 @@
 //   arrays (dimensions n[0] slowest, as cuFFT's), computed directly in double precision:
 //       X[k] = sum_j x[j] exp(s 2 pi i j k / N) along each dimension, s = -1 forward, +1 inverse,
 //   in O(N^2) per line: tests keep the lines they send to a simulated GPU short.
-//   The pointers are checked as a kernel's. Real transforms are not simulated
-//   (CUFFT_NOT_SUPPORTED).
+//   The pointers are checked as a kernel's.
+// - cufftExecR2C / D2Z and C2R / Z2D: one-dimensional plans, out of place (in place:
+//   CUFFT_NOT_SUPPORTED), the basic layout (batch b's N reals at b N, its N/2 + 1 complex
+//   numbers at b (N/2 + 1)): X[k] = sum_j x[j] exp(-2 pi i j k / N) for k <= N/2, and back
+//   x[j] = Re sum_k X[k] exp(2 pi i j k / N) over the Hermitian extension X[N - k] = conj X[k]
+//   (the imaginary parts of X[0] and X[N/2] count for nothing, as in cuFFT). C2R leaves its
+//   input NaN, since cuFFT's may overwrite it: a caller that reads it again finds out.
 #include "tests/cudasim/sim.hpp"
 
 #include <cufft.h>
@@ -18,6 +23,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <numbers>
@@ -44,7 +50,12 @@ std::map<cufftHandle, Plan>& plans()
 
 std::size_t element_bytes(cufftType t)
 {
-    return t == CUFFT_C2C ? 8 : t == CUFFT_Z2Z ? 16 : 0;
+    return t == CUFFT_C2C || t == CUFFT_R2C || t == CUFFT_C2R ? 8 : 16;
+}
+
+bool is_real(cufftType t)
+{
+    return t == CUFFT_R2C || t == CUFFT_C2R || t == CUFFT_D2Z || t == CUFFT_Z2D;
 }
 
 std::size_t elements(std::vector<int> const& n)
@@ -60,13 +71,23 @@ std::size_t work_bytes(std::vector<int> const& n, int batch, cufftType t)
     return elements(n) * std::size_t(batch) * std::max<std::size_t>(element_bytes(t), 8);
 }
 
+/// exp(sign 2 pi i m / len) for m < len, computed in long double.
+std::vector<std::complex<double>> twiddle_table(std::size_t len, int sign)
+{
+    std::vector<std::complex<double>> w(len);
+    for (std::size_t m = 0; m < len; ++m)
+        w[m] = std::complex<double>(std::polar(1.0L, sign * 2 * std::numbers::pi_v<long double> *
+                                                         (long double)(m) / (long double)(len)));
+    return w;
+}
+
 /// In place, along every dimension of each of `batch` arrays of shape n. The twiddles come
 /// from a table of exp(s 2 pi i m / len) indexed by j k mod len (exact), so that the error
 /// stays at cuFFT's level (a few eps log len) for long lines too.
 template <class C> void dft(C* data, std::vector<int> const& n, int batch, int sign)
 {
     const std::size_t total = elements(n);
-    std::vector<std::complex<double>> line, out, twiddle;
+    std::vector<std::complex<double>> line, out;
     for (int b = 0; b < batch; ++b) {
         C* a = data + std::size_t(b) * total;
         std::size_t stride = total;
@@ -75,11 +96,7 @@ template <class C> void dft(C* data, std::vector<int> const& n, int batch, int s
             const std::size_t L = std::size_t(len);
             line.resize(L);
             out.resize(L);
-            twiddle.resize(L);
-            for (std::size_t m = 0; m < L; ++m)
-                twiddle[m] = std::complex<double>(
-                    std::polar(1.0L, sign * 2 * std::numbers::pi_v<long double> * (long double)(m) /
-                                         (long double)(len)));
+            const auto twiddle = twiddle_table(L, sign);
             for (std::size_t first = 0; first < total; ++first) {
                 if ((first / stride) % L != 0) continue;  // not the start of a line
                 for (std::size_t j = 0; j < L; ++j) line[j] = a[first + j * stride];
@@ -95,17 +112,22 @@ template <class C> void dft(C* data, std::vector<int> const& n, int batch, int s
     }
 }
 
+/// A copy of plan h, made for transforms of `type`, in p.
+cufftResult made_plan(cufftHandle h, cufftType type, Plan& p)
+{
+    std::lock_guard lock(plans_m);
+    auto it = plans().find(h);
+    if (it == plans().end() || !it->second.made) return CUFFT_INVALID_PLAN;
+    if (it->second.type != type) return CUFFT_INVALID_TYPE;
+    p = it->second;
+    return CUFFT_SUCCESS;
+}
+
 template <class C>
 cufftResult exec(cufftHandle h, cufftType type, void* in, void* out, int direction)
 {
     Plan p;
-    {
-        std::lock_guard lock(plans_m);
-        auto it = plans().find(h);
-        if (it == plans().end() || !it->second.made) return CUFFT_INVALID_PLAN;
-        p = it->second;
-    }
-    if (p.type != type) return CUFFT_INVALID_TYPE;
+    if (cufftResult r = made_plan(h, type, p); r != CUFFT_SUCCESS) return r;
     if (direction != CUFFT_FORWARD && direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
     Device& d = device_of(p.stream);
     if (d.fault.load() != cudaSuccess) return CUFFT_EXEC_FAILED;
@@ -116,6 +138,63 @@ cufftResult exec(cufftHandle h, cufftType type, void* in, void* out, int directi
     submit(p.stream, [p, in, out, bytes, direction] {
         if (in != out) std::memcpy(out, in, bytes);
         dft(static_cast<C*>(out), p.n, p.batch, direction == CUFFT_FORWARD ? -1 : 1);
+    });
+    return CUFFT_SUCCESS;
+}
+
+/// The forward transforms of `batch` arrays of len reals (x) to their len/2 + 1 first
+/// frequencies (X), or (backward) the len reals of the half-spectra's Hermitian extensions.
+template <class R>
+void real_dft(bool forward, void const* in, void* out, std::size_t len, int batch)
+{
+    const std::size_t half = len / 2 + 1;
+    const auto w = twiddle_table(len, forward ? -1 : 1);
+    for (int b = 0; b < batch; ++b) {
+        if (forward) {
+            R const* x = static_cast<R const*>(in) + std::size_t(b) * len;
+            auto* X = static_cast<std::complex<R>*>(out) + std::size_t(b) * half;
+            for (std::size_t k = 0; k < half; ++k) {
+                std::complex<double> sum = 0;
+                for (std::size_t j = 0, jk = 0; j < len; ++j, jk = (jk + k) % len)
+                    sum += double(x[j]) * w[jk];
+                X[k] = std::complex<R>(sum);
+            }
+            continue;
+        }
+        auto const* X = static_cast<std::complex<R> const*>(in) + std::size_t(b) * half;
+        R* x = static_cast<R*>(out) + std::size_t(b) * len;
+        for (std::size_t j = 0; j < len; ++j) {
+            double sum = 0;
+            for (std::size_t k = 0, jk = 0; k < len; ++k, jk = (jk + j) % len) {
+                const std::complex<double> v = k < half
+                                                   ? std::complex<double>(X[k])
+                                                   : std::conj(std::complex<double>(X[len - k]));
+                sum += (v * w[jk]).real();
+            }
+            x[j] = R(sum);
+        }
+    }
+}
+
+template <class R> cufftResult exec_real(cufftHandle h, cufftType type, void* in, void* out)
+{
+    Plan p;
+    if (cufftResult r = made_plan(h, type, p); r != CUFFT_SUCCESS) return r;
+    if (p.n.size() != 1 || in == out) return CUFFT_NOT_SUPPORTED;
+    Device& d = device_of(p.stream);
+    if (d.fault.load() != cudaSuccess) return CUFFT_EXEC_FAILED;
+    const bool forward = type == CUFFT_R2C || type == CUFFT_D2Z;
+    const std::size_t len = std::size_t(p.n[0]), batch = std::size_t(p.batch);
+    const std::size_t reals = len * batch * sizeof(R),
+                      complexes = (len / 2 + 1) * batch * sizeof(std::complex<R>);
+    if (!kernel_touches(d, in, forward ? reals : complexes, "cufftExec: input") ||
+        !kernel_touches(d, out, forward ? complexes : reals, "cufftExec: output"))
+        return CUFFT_SUCCESS;
+    submit(p.stream, [forward, in, out, len, batch, complexes] {
+        real_dft<R>(forward, in, out, len, int(batch));
+        if (!forward)  // cuFFT's C2R may overwrite its input
+            std::fill_n(static_cast<R*>(in), complexes / sizeof(R),
+                        std::numeric_limits<R>::quiet_NaN());
     });
     return CUFFT_SUCCESS;
 }
@@ -152,6 +231,7 @@ cufftResult cufftMakePlanMany(cufftHandle plan, int rank, int* n, int* inembed, 
     for (int i = 0; i < rank; ++i)
         if (n[i] < 1) return CUFFT_INVALID_SIZE;
     if (inembed || onembed) return CUFFT_NOT_SUPPORTED;  // contiguous data only
+    if (is_real(type) && rank != 1) return CUFFT_NOT_SUPPORTED;
     Plan made;
     made.n.assign(n, n + rank);
     made.batch = batch;
@@ -218,21 +298,21 @@ cufftResult cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleCo
     return exec<std::complex<double>>(plan, CUFFT_Z2Z, in, out, direction);
 }
 
-cufftResult cufftExecR2C(cufftHandle, cufftReal*, cufftComplex*)
+cufftResult cufftExecR2C(cufftHandle plan, cufftReal* in, cufftComplex* out)
 {
-    return CUFFT_NOT_SUPPORTED;
+    return exec_real<float>(plan, CUFFT_R2C, in, out);
 }
-cufftResult cufftExecC2R(cufftHandle, cufftComplex*, cufftReal*)
+cufftResult cufftExecC2R(cufftHandle plan, cufftComplex* in, cufftReal* out)
 {
-    return CUFFT_NOT_SUPPORTED;
+    return exec_real<float>(plan, CUFFT_C2R, in, out);
 }
-cufftResult cufftExecD2Z(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*)
+cufftResult cufftExecD2Z(cufftHandle plan, cufftDoubleReal* in, cufftDoubleComplex* out)
 {
-    return CUFFT_NOT_SUPPORTED;
+    return exec_real<double>(plan, CUFFT_D2Z, in, out);
 }
-cufftResult cufftExecZ2D(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*)
+cufftResult cufftExecZ2D(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleReal* out)
 {
-    return CUFFT_NOT_SUPPORTED;
+    return exec_real<double>(plan, CUFFT_Z2D, in, out);
 }
 
 }  // extern "C"
