@@ -63,15 +63,16 @@ RowStage row_stage_asked()
 /// 4096 (64 KiB) the transposes were 3 to 5% faster, at 2048 even.
 constexpr std::size_t transposed_row_stride = 64 * 1024;
 
-/// Whether stage 2 of A goes through transposes: A square (so that its tiles pair up), the
-/// runtime without GPUs (the transposes have no CUDA implementation), and the rows strided
-/// by the transposed_row_stride or more (or TESSERA_FFT_ROWS says so).
+/// Whether stage 2 of A goes through transposes: A square (so that its tiles pair up) and
+/// TESSERA_FFT_ROWS=transposed, or else the rows strided by the transposed_row_stride or more
+/// on a runtime without GPUs. (A GPU's row stage already transposes each tile row into its
+/// workspace, and the tile transposes have not been timed on one: docs/gpu-validation.md.)
 template <Real R> bool rows_through_transposes(TileMatrix<std::complex<R>>& A)
 {
     const RowStage asked = row_stage_asked();
     if (asked == RowStage::strided || A.m() != A.n() || A.mt() < 1) return false;
-    if (has_cuda_worker(A.runtime())) return false;
-    return asked == RowStage::transposed ||
+    if (asked == RowStage::transposed) return true;
+    return !has_cuda_worker(A.runtime()) &&
            std::size_t(A(0, 0).view().ld) * sizeof(std::complex<R>) >= transposed_row_stride;
 }
 

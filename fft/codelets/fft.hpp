@@ -128,6 +128,14 @@ template <class R> void swap_transposed_tiles(rt::Matrix<Complex<R>> x, rt::Matr
 {
     kernels::cpu::swap_transposed(x.ptr, x.ld, y.ptr, y.ld, x.m, x.n);
 }
+#if TESSERA_HAVE_CUDA
+template <class R>
+void swap_transposed_tiles_cuda(rt::CudaContext const& cuda, rt::Matrix<Complex<R>> x,
+                                rt::Matrix<Complex<R>> y)
+{
+    kernels::cuda::swap_transposed<R>(cuda, x.ptr, x.ld, y.ptr, y.ld, x.m, x.n);
+}
+#endif
 template <class R>
 inline constexpr rt::PerfModel swap_transposed_model{
     by_real<R>("fft_cfft_swap_transposed", "fft_zfft_swap_transposed")};
@@ -136,6 +144,7 @@ template <class R>
 inline const rt::Codelet<rt::Matrix<Complex<R>>, rt::Matrix<Complex<R>>> swap_transposed{
     .name = by_real<R>("cfft_swap_transposed", "zfft_swap_transposed"),
     .cpu = &swap_transposed_tiles<R>,
+    .cuda = TESSERA_IF_CUDA(&swap_transposed_tiles_cuda<R>),
     .model = &swap_transposed_model<R>,
 };
 
@@ -143,6 +152,12 @@ template <class R> void transpose_tile(rt::Matrix<Complex<R>> x)
 {
     kernels::cpu::transpose_in_place(x.ptr, x.ld, x.m);
 }
+#if TESSERA_HAVE_CUDA
+template <class R> void transpose_tile_cuda(rt::CudaContext const& cuda, rt::Matrix<Complex<R>> x)
+{
+    kernels::cuda::transpose_in_place<R>(cuda, x.ptr, x.ld, x.m);
+}
+#endif
 template <class R>
 inline constexpr rt::PerfModel transpose_model{
     by_real<R>("fft_cfft_transpose", "fft_zfft_transpose")};
@@ -151,6 +166,7 @@ template <class R>
 inline const rt::Codelet<rt::Matrix<Complex<R>>> transpose{
     .name = by_real<R>("cfft_transpose", "zfft_transpose"),
     .cpu = &transpose_tile<R>,
+    .cuda = TESSERA_IF_CUDA(&transpose_tile_cuda<R>),
     .model = &transpose_model<R>,
 };
 
@@ -163,6 +179,14 @@ void columns_r2c_tiles(rt::Span<rt::Matrix<R const>> in, rt::Span<rt::Matrix<Com
 {
     kernels::cpu::columns_r2c<R>(m, pieces(in), pieces(out));
 }
+#if TESSERA_HAVE_CUDA
+template <class R>
+void columns_r2c_tiles_cuda(rt::CudaContext const& cuda, rt::Span<rt::Matrix<R const>> in,
+                            rt::Span<rt::Matrix<Complex<R>>> out, int64_t m)
+{
+    kernels::cuda::columns_r2c<R>(cuda, m, pieces(in), pieces(out));
+}
+#endif
 template <class R>
 inline constexpr rt::PerfModel columns_r2c_model{
     by_real<R>("fft_sfft_r2c_columns", "fft_dfft_r2c_columns")};
@@ -171,6 +195,7 @@ inline const rt::Codelet<rt::Span<rt::Matrix<R const>>, rt::Span<rt::Matrix<Comp
     columns_r2c{
         .name = by_real<R>("sfft_r2c_columns", "dfft_r2c_columns"),
         .cpu = &columns_r2c_tiles<R>,
+        .cuda = TESSERA_IF_CUDA(&columns_r2c_tiles_cuda<R>),
         .model = &columns_r2c_model<R>,
         .flops =
             [](rt::Span<rt::Matrix<R const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out,
@@ -183,6 +208,14 @@ void columns_c2r_tiles(rt::Span<rt::Matrix<Complex<R>>> in, rt::Span<rt::Matrix<
 {
     kernels::cpu::columns_c2r<R>(m, pieces(in), pieces(out));
 }
+#if TESSERA_HAVE_CUDA
+template <class R>
+void columns_c2r_tiles_cuda(rt::CudaContext const& cuda, rt::Span<rt::Matrix<Complex<R>>> in,
+                            rt::Span<rt::Matrix<R>> out, int64_t m)
+{
+    kernels::cuda::columns_c2r<R>(cuda, m, pieces(in), pieces(out));
+}
+#endif
 template <class R>
 inline constexpr rt::PerfModel columns_c2r_model{
     by_real<R>("fft_sfft_c2r_columns", "fft_dfft_c2r_columns")};
@@ -191,6 +224,7 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, rt::Span<rt::Matrix<R
     columns_c2r{
         .name = by_real<R>("sfft_c2r_columns", "dfft_c2r_columns"),
         .cpu = &columns_c2r_tiles<R>,
+        .cuda = TESSERA_IF_CUDA(&columns_c2r_tiles_cuda<R>),
         .model = &columns_c2r_model<R>,
         .flops =
             [](rt::Span<rt::Matrix<Complex<R>>> const& in, rt::Span<rt::Matrix<R>> const&,
@@ -210,6 +244,16 @@ void rows_twiddled_tiles(rt::Span<rt::Matrix<Complex<R> const>> in,
 {
     kernels::cpu::rows_c2c_twiddled<R>(pieces(in), pieces(out), sign, row0, *w);
 }
+#if TESSERA_HAVE_CUDA
+template <class R>
+void rows_twiddled_tiles_cuda(rt::CudaContext const& cuda,
+                              rt::Span<rt::Matrix<Complex<R> const>> in,
+                              rt::Span<rt::Matrix<Complex<R>>> out, int sign, int64_t row0,
+                              TwiddlesRef<R> w)
+{
+    kernels::cuda::rows_c2c_twiddled<R>(cuda, pieces(in), pieces(out), sign, row0, w->n());
+}
+#endif
 template <class R>
 inline constexpr rt::PerfModel rows_twiddled_model{
     by_real<R>("fft_cfft_rows_twiddled", "fft_zfft_rows_twiddled")};
@@ -219,6 +263,7 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Ma
     rows_twiddled{
         .name = by_real<R>("cfft_rows_twiddled", "zfft_rows_twiddled"),
         .cpu = &rows_twiddled_tiles<R>,
+        .cuda = TESSERA_IF_CUDA(&rows_twiddled_tiles_cuda<R>),
         .model = &rows_twiddled_model<R>,
         .flops =
             [](rt::Span<rt::Matrix<Complex<R> const>> const&,
@@ -240,6 +285,15 @@ void columns_transposed_tiles(rt::Span<rt::Matrix<Complex<R> const>> in,
 {
     kernels::cpu::columns_c2c_transposed<R>(pieces(in), pieces(out), sign);
 }
+#if TESSERA_HAVE_CUDA
+template <class R>
+void columns_transposed_tiles_cuda(rt::CudaContext const& cuda,
+                                   rt::Span<rt::Matrix<Complex<R> const>> in,
+                                   rt::Span<rt::Matrix<Complex<R>>> out, int sign)
+{
+    kernels::cuda::columns_c2c_transposed<R>(cuda, pieces(in), pieces(out), sign);
+}
+#endif
 template <class R>
 inline constexpr rt::PerfModel columns_transposed_model{
     by_real<R>("fft_cfft_columns_transposed", "fft_zfft_columns_transposed")};
@@ -249,6 +303,7 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Ma
     columns_transposed{
         .name = by_real<R>("cfft_columns_transposed", "zfft_columns_transposed"),
         .cpu = &columns_transposed_tiles<R>,
+        .cuda = TESSERA_IF_CUDA(&columns_transposed_tiles_cuda<R>),
         .model = &columns_transposed_model<R>,
         .flops =
             [](rt::Span<rt::Matrix<Complex<R> const>> const& in,

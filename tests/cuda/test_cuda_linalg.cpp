@@ -5,13 +5,18 @@
 // is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm,
 // symm/hemm, syrk/herk, trsm and trmm, the tile LU (gesv, getrs, getri, getrf_nopiv, and
 // dsgesv's conversions), the QR's updates (the tile QR's unmqr and tpmqrt, the compact form's
-// block updates) and the 2D FFT's two stages (cuFFT, gathers and geam transposes). Each test
+// block updates) and the FFT's tasks (the 2D transform's two stages, its real columns and
+// its tile transposes; the four-step 1D transform's twiddled rows and transposed columns:
+// cuFFT, gathers, geam transposes and the twiddle kernel). Each test
 // checks its scaled residual against tol (accuracy.hpp) and that the GPU ran the tile
 // codelets it is about. On a real GPU, or on the CUDA simulator
 // (-DTESSERA_ENABLE_CUDA=SIM); skipped without either.
 #include "accuracy/accuracy.hpp"
 #include "accuracy/lu_update_check.hpp"
 #include "common/fftw_oracle.hpp"
+#include "fft/algorithms/four_step.hpp"
+#include "fft/algorithms/real_in_place.hpp"
+#include "fft/codelets/fft.hpp"
 #include "linalg/algorithms/qr_compact.hpp"
 #include "linalg/codelets/precision.hpp"
 
@@ -565,6 +570,136 @@ TEST_P(CudaTileKernels, Fft2dStagesOnTheGpu)
             }
             expect_on_gpu<T>("fft_columns");
             expect_on_gpu<T>("fft_rows");
+        }
+    });
+}
+
+// A 2D transform larger than the GPU's memory: 300 x 512 (2.4 MB in double, 1.2 MB in single)
+// on a GPU of 1 MB runs tile column by tile column and tile row by tile row, the tiles evicted
+// and written back between the tasks.
+TEST_P(CudaTileKernels, Fft2dLargerThanTheGpuRunsByBlocks)
+{
+    with_precision([&]<class T>() {
+        if constexpr (is_complex_v<T>) {
+            using R = real_t<T>;
+            const Dense<T> X = random_dense<T>(512, 300, 19);
+            auto A = tiles_of(rt(), X, nb);
+            tessera::fft::dft_2d<R>(tessera::fft::Sign::forward, A);
+            Dense<T> want(512, 300);
+            want.a = fftw_c2c<R>(300, 512, X.a, int(tessera::fft::Sign::forward));
+            const double bound = 5 * std::log2(512.0 * 300.0) * eps<T>();
+            EXPECT_LT(norm1_diff(to_dense(A), want) / norm1(want), bound);
+            EXPECT_GT(512 * 300 * sizeof(T), std::size_t(1) << 20) << "the array must not fit";
+            expect_on_gpu<T>("fft_columns");
+            expect_on_gpu<T>("fft_rows");
+        }
+    });
+}
+
+/// Relative L1 distance of got from want (0 when want is zero).
+template <class T> double relative_distance(Dense<T> const& got, Dense<T> const& want)
+{
+    const double scale = norm1(want);
+    return scale == 0 ? norm1(got) : norm1_diff(got, want) / scale;
+}
+
+TEST_P(CudaTileKernels, RealFftColumnsOnTheGpu)
+{
+    with_precision([&]<class T>() {
+        if constexpr (is_complex_v<T>) {
+            using R = real_t<T>;
+            // the 150 x 120 row-major real array is the 120 x 150 column-major X; its half-
+            // spectrum the 61 x 150 column-major one; tiles of 32, on a GPU of 1 MB
+            constexpr int64_t m = 120, w = 150, half = m / 2 + 1;
+            const Dense<R> X = random_dense<R>(m, w, 11);
+            Dense<T> want(half, w);
+            want.a = fftw_r2c<R>(int(w), int(m), X.a);
+            const double bound = 5 * std::log2(double(m * w)) * eps<T>();
+            Dense<R> NX = X;  // c2r of r2c: N X
+            for (R& x : NX.a) x *= R(m * w);
+
+            auto in = tiles_of(rt(), X, nb);
+            TileMatrix<T> spectrum(rt(), half, w, nb);
+            tessera::fft::dft_r2c_2d<R>(in, spectrum);
+            EXPECT_LT(relative_distance(to_dense(spectrum), want), bound) << "r2c";
+            TileMatrix<R> back(rt(), m, w, nb);
+            tessera::fft::dft_c2r_2d<R>(spectrum, back);
+            EXPECT_LT(relative_distance(to_dense(back), NX), bound) << "c2r";
+
+            // in place (the plans' layout): column j's m reals open the bytes of column j
+            Dense<T> padded(half, w);
+            for (int64_t j = 0; j < w; ++j)
+                std::copy_n(&X(0, j), m, reinterpret_cast<R*>(&padded(0, j)));
+            auto A = tiles_of(rt(), padded, nb);
+            synchronously(
+                rt(), [&](Sequence& q) { tessera::fft::detail::r2c_in_place_async<R>(m, A, q); });
+            EXPECT_LT(relative_distance(to_dense(A), want), bound) << "r2c in place";
+            synchronously(
+                rt(), [&](Sequence& q) { tessera::fft::detail::c2r_in_place_async<R>(m, A, q); });
+            const Dense<T> reals = to_dense(A);
+            Dense<R> got(m, w);
+            for (int64_t j = 0; j < w; ++j)
+                std::copy_n(reinterpret_cast<R const*>(&reals(0, j)), m, &got(0, j));
+            EXPECT_LT(relative_distance(got, NX), bound) << "c2r in place";
+
+            for (char const* name : {"fft_r2c_columns", "fft_c2r_columns"})
+                EXPECT_TRUE(
+                    CudaFirst::on_gpu().contains(std::string(1, "sd"[sizeof(R) / 8]) + name))
+                    << name << " never ran on the GPU";
+        }
+    });
+}
+
+TEST_P(CudaTileKernels, FourStepFftOnTheGpu)
+{
+    with_precision([&]<class T>() {
+        if constexpr (is_complex_v<T>) {
+            using R = real_t<T>;
+            // n = 96 x 80 points: x is the 96 x 80 column-major A, X = DFT(x) comes out as the
+            // 80 x 96 Xt, through the scratch S; tiles of 32 (the last ones of 16)
+            constexpr int64_t n1 = 96, n2 = 80;
+            for (auto sign : {tessera::fft::Sign::forward, tessera::fft::Sign::backward}) {
+                const Dense<T> x = random_dense<T>(n1, n2, 13);
+                auto A = tiles_of(rt(), x, nb);
+                TileMatrix<T> S(rt(), n1, n2, nb), Xt(rt(), n2, n1, nb);
+                synchronously(rt(), [&](Sequence& q) {
+                    tessera::fft::detail::four_step_async<R>(sign, A, S, Xt, q);
+                });
+                Dense<T> want(n2, n1);
+                want.a = fftw_1d<R>(int(n1 * n2), x.a, int(sign));
+                const double bound = 5 * std::log2(double(n1 * n2)) * eps<T>();
+                EXPECT_LT(relative_distance(to_dense(Xt), want), bound) << int(sign);
+            }
+            expect_on_gpu<T>("fft_rows_twiddled");
+            expect_on_gpu<T>("fft_columns_transposed");
+        }
+    });
+}
+
+TEST_P(CudaTileKernels, FftTileTransposesOnTheGpu)
+{
+    with_precision([&]<class T>() {
+        if constexpr (is_complex_v<T>) {
+            using R = real_t<T>;
+            // the row stage of a square array through transposes: 150 x 150 in tiles of 32,
+            // each diagonal tile transposed, each pair (i, j), (j, i) swapped transposed
+            const Dense<T> X = random_dense<T>(n, n, 17);
+            auto A = tiles_of(rt(), X, nb);
+            synchronously(rt(), [&](Sequence& q) {
+                for (int64_t j = 0; j < A.nt(); ++j) {
+                    q.submit(tessera::fft::cl::transpose<R>, rt::readwrite(A(j, j)));
+                    for (int64_t i = j + 1; i < A.mt(); ++i)
+                        q.submit(tessera::fft::cl::swap_transposed<R>, rt::readwrite(A(i, j)),
+                                 rt::readwrite(A(j, i)));
+                }
+            });
+            const Dense<T> got = to_dense(A);
+            int64_t wrong = 0;
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) wrong += got(i, j) != X(j, i);
+            EXPECT_EQ(wrong, 0) << "entries not X^T's";
+            expect_on_gpu<T>("fft_transpose");
+            expect_on_gpu<T>("fft_swap_transposed");
         }
     });
 }
