@@ -1,4 +1,4 @@
-// cuSOLVER (potrf, potrs, potri, getrf, getrs, geqrf, DSgesv, ZCgesv, Xtrtri) of the simulator (sim.hpp). The factorizations
+// cuSOLVER (potrf, potrs, potri, getrf, getrs, geqrf, DSgesv, ZCgesv, Xtrtri, Xlarft) of the simulator (sim.hpp). The factorizations
 // check their arguments as cuSOLVER does, ask for a workspace (so that the caller's carving of
 // it is exercised), check that the matrix, the workspace and devInfo are device memory, and
 // queue the LAPACKE call on the handle's stream; devInfo gets LAPACK's info there.
@@ -18,6 +18,7 @@
 struct cusolverDnContext {
     cudaStream_t stream = nullptr;
 };
+struct cusolverDnParams {};  // the generic API's options: none is simulated
 
 namespace tessera::cudasim {
 namespace {
@@ -378,6 +379,31 @@ cusolverStatus_t geqrf(cusolverDnHandle_t h, int m, int n, D* a, int lda, D* tau
                   [=]() -> int64_t { return m && n ? geqrf_lapack<T>(m, n, A, lda, Tau) : 0; });
 }
 
+/// LAPACK's larft (forward, columnwise) on a's k reflectors, into t.
+template <class T>
+void larft_lapack(int64_t n, int64_t k, void const* v, int64_t ldv, void const* tau, void* t,
+                  int64_t ldt)
+{
+    auto V = static_cast<T const*>(v), Tau = static_cast<T const*>(tau);
+    auto* F = static_cast<T*>(t);
+    const lapack_int N = lapack_int(n), K = lapack_int(k), LDV = lapack_int(ldv),
+                     LDT = lapack_int(ldt);
+    if constexpr (std::is_same_v<T, float>)
+        LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', N, K, V, LDV, Tau, F, LDT);
+    else if constexpr (std::is_same_v<T, double>)
+        LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', N, K, V, LDV, Tau, F, LDT);
+    else if constexpr (std::is_same_v<T, cf>)
+        LAPACKE_clarft_work(LAPACK_COL_MAJOR, 'F', 'C', N, K,
+                            reinterpret_cast<lapack_complex_float const*>(V), LDV,
+                            reinterpret_cast<lapack_complex_float const*>(Tau),
+                            reinterpret_cast<lapack_complex_float*>(F), LDT);
+    else
+        LAPACKE_zlarft_work(LAPACK_COL_MAJOR, 'F', 'C', N, K,
+                            reinterpret_cast<lapack_complex_double const*>(V), LDV,
+                            reinterpret_cast<lapack_complex_double const*>(Tau),
+                            reinterpret_cast<lapack_complex_double*>(F), LDT);
+}
+
 std::size_t element_bytes(cudaDataType t)
 {
     switch (t) {
@@ -555,6 +581,84 @@ cusolverStatus_t cusolverDnXtrtri(cusolverDnHandle_t h, cublasFillMode_t uplo,
                           return trtri_writing_the_diagonal<std::complex<double>>(u, d, n, a, lda);
                       }
                   });
+}
+
+cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t* params)
+{
+    if (!params) return CUSOLVER_STATUS_INVALID_VALUE;
+    *params = new cusolverDnParams;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnDestroyParams(cusolverDnParams_t params)
+{
+    delete params;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// Xlarft's checks (as cuSOLVER documents them: forward, columnwise, n >= k, one data type).
+static bool larft_arguments_valid(cusolverDnHandle_t h, cusolverDirectMode_t direct,
+                                  cusolverStorevMode_t storev, int64_t n, int64_t k,
+                                  cudaDataType tv, int64_t ldv, cudaDataType ttau, cudaDataType tt,
+                                  int64_t ldt, cudaDataType compute)
+{
+    return h && direct == CUBLAS_DIRECT_FORWARD && storev == CUBLAS_STOREV_COLUMNWISE && k >= 0 &&
+           n >= k && ldv >= std::max<int64_t>(1, n) && ldt >= std::max<int64_t>(1, k) &&
+           element_bytes(tv) && tv == ttau && tv == tt && tv == compute;
+}
+
+cusolverStatus_t cusolverDnXlarft_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t,
+                                             cusolverDirectMode_t direct,
+                                             cusolverStorevMode_t storev, int64_t n, int64_t k,
+                                             cudaDataType tv, void const*, int64_t ldv,
+                                             cudaDataType ttau, void const*, cudaDataType tt, void*,
+                                             int64_t ldt, cudaDataType compute,
+                                             size_t* device_bytes, size_t* host_bytes)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    if (!larft_arguments_valid(h, direct, storev, n, k, tv, ldv, ttau, tt, ldt, compute) ||
+        !device_bytes || !host_bytes)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    *device_bytes = workspace_elements * element_bytes(tv);
+    *host_bytes = 0;
+    return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnXlarft(cusolverDnHandle_t h, cusolverDnParams_t,
+                                  cusolverDirectMode_t direct, cusolverStorevMode_t storev,
+                                  int64_t n, int64_t k, cudaDataType tv, void const* v, int64_t ldv,
+                                  cudaDataType ttau, void const* tau, cudaDataType tt, void* t,
+                                  int64_t ldt, cudaDataType compute, void* device_work,
+                                  size_t device_bytes, void*, size_t)
+{
+    if (!h) return CUSOLVER_STATUS_NOT_INITIALIZED;
+    const std::size_t es = element_bytes(tv);
+    if (!larft_arguments_valid(h, direct, storev, n, k, tv, ldv, ttau, tt, ldt, compute) ||
+        device_bytes < workspace_elements * es)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+    Device& d = device_of(h->stream);
+    if (d.fault.load() != cudaSuccess) return CUSOLVER_STATUS_EXECUTION_FAILED;
+    for (auto [p, bytes, name] :
+         {std::tuple{v, matrix_bytes(n, k, ldv, es), "V"},
+          std::tuple{tau, std::size_t(k) * es, "tau"},
+          std::tuple{(void const*)t, matrix_bytes(k, k, ldt, es), "T"},
+          std::tuple{(void const*)device_work, device_bytes, "the workspace"}})
+        if (!kernel_touches(d, p, bytes, std::string("cusolverDnXlarft: ") + name))
+            return CUSOLVER_STATUS_SUCCESS;
+    if (k == 0) return CUSOLVER_STATUS_SUCCESS;
+    submit(h->stream, [=] {
+        switch (tv) {
+        case CUDA_R_32F:
+            return larft_lapack<float>(n, k, v, ldv, tau, t, ldt);
+        case CUDA_R_64F:
+            return larft_lapack<double>(n, k, v, ldv, tau, t, ldt);
+        case CUDA_C_32F:
+            return larft_lapack<cf>(n, k, v, ldv, tau, t, ldt);
+        default:
+            return larft_lapack<cz>(n, k, v, ldv, tau, t, ldt);
+        }
+    });
+    return CUSOLVER_STATUS_SUCCESS;
 }
 
 }  // extern "C"
