@@ -4,8 +4,9 @@
 // kb x kb factor T (the inner dimension of the update's gemms is kb). The tasks take grids of
 // tiles; where a grid lies in one column-major array (a LAPACK array tiled in place) the
 // kernel works on it directly, else on a copy in the worker's buffer (tiles of an emulated
-// device's memory). The block updates, the bulk of the flops, also run on GPUs (gathered
-// into the workspace there); the panels and the T factors stay on the cores. Internal.
+// device's memory). The panels and the block updates, the bulk of the flops, also run on GPUs
+// (gathered into the workspace there: cuSOLVER's geqrf and larft, our gemqrt); the scheduler
+// places each by its model. T from V and tau alone (qr_factor) stays on the cores. Internal.
 #pragma once
 
 #include "linalg/codelets/lu.hpp"  // column_tiles
@@ -122,6 +123,18 @@ void qr_panel_tiles(rt::Span<Tile<T>> column, Tile<T> t, rt::Vector<T> tau, Pane
     if (ranks.rank == 0)
         for (int64_t i = 0; i < kb; ++i) tau[i] = t(i, i);
 }
+/// On a GPU: the column gathered into the workspace, cuSOLVER's geqrf and larft there, the
+/// column written back (kernels/cuda/tile_qr). One worker: the SPMD ranks are the cores'.
+template <Scalar T>
+void qr_panel_tiles_cuda(rt::CudaContext const& cuda, rt::Span<Tile<T>> column, Tile<T> t,
+                         rt::Vector<T> tau, PanelSumsRef<T>)
+{
+    if (column.size() == 0) return;
+    thread_local std::vector<kernels::cuda::GridTile<T>> tiles;
+    tiles.clear();
+    for (Tile<T> tile : column) tiles.push_back({tile.ptr, tile.m, tile.n, tile.ld});
+    kernels::cuda::geqrf_panel<T>(cuda, tiles, column[0].n, t.ptr, t.ld, tau.ptr);
+}
 template <Scalar T>
 inline constexpr rt::PerfModel qr_panel_model{by_precision<T>(
     "tile_sgeqrf_panel", "tile_dgeqrf_panel", "tile_cgeqrf_panel", "tile_zgeqrf_panel")};
@@ -129,6 +142,7 @@ template <Scalar T>
 inline const rt::Codelet<rt::Span<Tile<T>>, Tile<T>, rt::Vector<T>, PanelSumsRef<T>> qr_panel{
     .name = by_precision<T>("sgeqrf_panel", "dgeqrf_panel", "cgeqrf_panel", "zgeqrf_panel"),
     .cpu = &qr_panel_tiles<T>,
+    .cuda = TESSERA_IF_CUDA(&qr_panel_tiles_cuda<T>),
     .model = &qr_panel_model<T>,
     .flops =
         [](rt::Span<Tile<T>> const& column, Tile<T> const&, rt::Vector<T> const&,

@@ -5,7 +5,7 @@
 // is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm,
 // symm/hemm, syrk/herk, trsm and trmm, the tile LU (gesv, getrs, getri, getrf_nopiv, and
 // dsgesv's conversions), the QR's updates (the tile QR's unmqr and tpmqrt, the compact form's
-// block updates) and the FFT's tasks (the 2D transform's two stages, its real columns and
+// panels and block updates) and the FFT's tasks (the 2D transform's two stages, its real columns and
 // its tile transposes; the four-step 1D transform's twiddled rows and transposed columns:
 // cuFFT, gathers, geam transposes and the twiddle kernel). Each test
 // checks its scaled residual against tol (accuracy.hpp) and that the GPU ran the tile
@@ -291,12 +291,38 @@ TEST_P(CudaTileKernels, TileQrUpdatesFromEitherSide)
     });
 }
 
-// The QR in LAPACK's compact form (the LAPACK-style calls' algorithm) with its block updates
-// on the GPU: A = Q R with Q formed by LAPACKE's orgqr from the compact form; then C Q^H and
-// Q C applied from the compact form, against CBLAS with that Q.
-TEST_P(CudaTileKernels, CompactQrBlockUpdates)
+// The QR in LAPACK's compact form (the LAPACK-style calls' algorithm) with its panels
+// (cuSOLVER's geqrf and larft) and block updates on the GPU: A = Q R with Q formed by
+// LAPACKE's orgqr from the compact form, for a tall A and a wide one (whose last panel has
+// fewer rows than columns); then, for the tall one, C Q^H and Q C applied from the compact
+// form, against CBLAS with that Q.
+TEST_P(CudaTileKernels, CompactQrPanelsAndBlockUpdates)
 {
     with_precision([&]<class T>() {
+        {
+            const int64_t m = 70, cols = 100, k = m;
+            const Dense<T> A0 = random_dense<T>(m, cols, 50);
+            Dense<T> F = A0;
+            std::vector<T> tau(static_cast<std::size_t>(k));
+            {
+                auto A = tessera::TileMatrix<T>::wrap(rt(), F.data(), m, cols, F.ld, nb);
+                la::detail::TauPieces<T> pieces{rt(), tau.data(), k, nb};
+                auto factors = la::detail::panel_factors<T>(rt(), A.nt(), nb);
+                tessera::Sequence s{rt()};
+                la::detail::geqrf_compact_async(A, pieces, factors, s);
+                ASSERT_EQ(s.wait(), 0);
+            }
+            Dense<T> Q(m, m);
+            for (int64_t j = 0; j < m; ++j)
+                for (int64_t i = 0; i < m; ++i) Q(i, j) = F(i, j);
+            ASSERT_EQ(blas::ungqr<T>(m, m, k, Q.data(), Q.ld, tau.data()), 0);
+            Dense<T> R(m, cols), D = A0;
+            for (int64_t j = 0; j < cols; ++j)
+                for (int64_t i = 0; i <= std::min(j, m - 1); ++i) R(i, j) = F(i, j);
+            blas::gemm<T>(Op::notrans, Op::notrans, m, cols, m, T(-1), Q.data(), Q.ld, R.data(),
+                          R.ld, T(1), D.data(), D.ld);
+            EXPECT_LT(norm1(D) / (double(cols) * norm1(A0) * eps<T>()), tol) << "wide A - Q R";
+        }
         const int64_t m = n, cols = 100, k = cols;
         const Dense<T> A0 = random_dense<T>(m, cols, 51);
         Dense<T> F = A0;
@@ -309,6 +335,7 @@ TEST_P(CudaTileKernels, CompactQrBlockUpdates)
             la::detail::geqrf_compact_async(A, pieces, factors, s);
             ASSERT_EQ(s.wait(), 0);
         }
+        expect_on_gpu<T>("geqrf_panel");
         expect_on_gpu<T>("geqrf_update");
         Dense<T> Q(m, k);
         for (int64_t j = 0; j < k; ++j)

@@ -407,6 +407,118 @@ void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, 
 }
 
 template <Scalar T>
+std::size_t geqrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a,
+                                  int64_t lda)
+{
+    const int M = to_int(m, "geqrf: m"), N = to_int(n, "geqrf: n"), LDA = to_int(lda, "geqrf: lda");
+    int lwork = 0;
+    cusolverStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cusolverDnSgeqrf_bufferSize(ctx.cusolver, M, N, a, LDA, &lwork);
+    else if constexpr (std::same_as<T, double>)
+        st = cusolverDnDgeqrf_bufferSize(ctx.cusolver, M, N, a, LDA, &lwork);
+    else if constexpr (std::same_as<T, cf>)
+        st = cusolverDnCgeqrf_bufferSize(ctx.cusolver, M, N, dev(a), LDA, &lwork);
+    else
+        st = cusolverDnZgeqrf_bufferSize(ctx.cusolver, M, N, dev(a), LDA, &lwork);
+    rt::cuda_check(st,
+                   by_precision<T>("cusolverDnSgeqrf_bufferSize", "cusolverDnDgeqrf_bufferSize",
+                                   "cusolverDnCgeqrf_bufferSize", "cusolverDnZgeqrf_bufferSize"));
+    return (info_bytes + std::size_t(lwork) * sizeof(T) + info_bytes - 1) / info_bytes * info_bytes;
+}
+
+template <Scalar T>
+void geqrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* tau,
+           void* workspace)
+{
+    if (m == 0 || n == 0) return;
+    const int M = to_int(m, "geqrf: m"), N = to_int(n, "geqrf: n"), LDA = to_int(lda, "geqrf: lda");
+    char const* what = by_precision<T>("cusolverDnSgeqrf", "cusolverDnDgeqrf", "cusolverDnCgeqrf",
+                                       "cusolverDnZgeqrf");
+    const std::size_t bytes = geqrf_workspace_bytes<T>(ctx, m, n, a, lda);
+    auto* ws = static_cast<std::byte*>(workspace ? workspace : ctx.workspace(bytes));
+    int* info = reinterpret_cast<int*>(ws);
+    auto* work = reinterpret_cast<Dev<T>*>(ws + info_bytes);
+    const int lwork = int((bytes - info_bytes) / sizeof(T));
+    cusolverStatus_t st;
+    if constexpr (std::same_as<T, float>)
+        st = cusolverDnSgeqrf(ctx.cusolver, M, N, a, LDA, tau, work, lwork, info);
+    else if constexpr (std::same_as<T, double>)
+        st = cusolverDnDgeqrf(ctx.cusolver, M, N, a, LDA, tau, work, lwork, info);
+    else if constexpr (std::same_as<T, cf>)
+        st = cusolverDnCgeqrf(ctx.cusolver, M, N, dev(a), LDA, dev(tau), work, lwork, info);
+    else
+        st = cusolverDnZgeqrf(ctx.cusolver, M, N, dev(a), LDA, dev(tau), work, lwork, info);
+    rt::cuda_check(st, what);
+    // geqrf cannot fail: its info is only ever negative (a bad argument, a bug of ours)
+    report_info(ctx, info, static_cast<int*>(ctx.host_scratch(sizeof(int))), {}, what);
+}
+
+namespace {
+/// The generic API's options object of this thread (defaults), made once.
+cusolverDnParams_t generic_params()
+{
+    struct Owned {
+        cusolverDnParams_t params = nullptr;
+        ~Owned()
+        {
+            if (params) cusolverDnDestroyParams(params);
+        }
+    };
+    thread_local Owned owned;
+    if (!owned.params)
+        rt::cuda_check(cusolverDnCreateParams(&owned.params), "cusolverDnCreateParams");
+    return owned.params;
+}
+
+/// Xlarft's device and host workspaces for these operands.
+template <Scalar T>
+std::pair<std::size_t, std::size_t> larft_sizes(rt::CudaContext const& ctx, int64_t n, int64_t k,
+                                                T const* v, int64_t ldv, T const* tau, T* t,
+                                                int64_t ldt)
+{
+    constexpr cudaDataType type = data_type<T>();
+    std::size_t device_bytes = 0, host_bytes = 0;
+    rt::cuda_check(cusolverDnXlarft_bufferSize(ctx.cusolver, generic_params(),
+                                               CUBLAS_DIRECT_FORWARD, CUBLAS_STOREV_COLUMNWISE, n,
+                                               k, type, v, ldv, type, tau, type, t, ldt, type,
+                                               &device_bytes, &host_bytes),
+                   "cusolverDnXlarft_bufferSize");
+    return {device_bytes, host_bytes};
+}
+}  // namespace
+
+template <Scalar T>
+std::size_t larft_workspace_bytes(rt::CudaContext const& ctx, int64_t n, int64_t k, T const* v,
+                                  int64_t ldv, T const* tau, T* t, int64_t ldt)
+{
+    const std::size_t device_bytes = larft_sizes<T>(ctx, n, k, v, ldv, tau, t, ldt).first;
+    return (device_bytes + info_bytes - 1) / info_bytes * info_bytes;
+}
+
+template <Scalar T>
+void larft(rt::CudaContext const& ctx, int64_t n, int64_t k, T const* v, int64_t ldv, T const* tau,
+           T* t, int64_t ldt, void* workspace)
+{
+    if (k == 0) return;
+    constexpr cudaDataType type = data_type<T>();
+    const auto [device_bytes, host_bytes] = larft_sizes<T>(ctx, n, k, v, ldv, tau, t, ldt);
+    void* device_work = device_bytes == 0 ? nullptr
+                        : workspace       ? workspace
+                                          : ctx.workspace(device_bytes);
+    // the host workspace (small or none: larft runs on the GPU) on the heap, not host_scratch,
+    // which the caller may hold for an info; kept until the stream is done with it
+    std::shared_ptr<std::byte[]> host;
+    if (host_bytes) host = std::make_shared<std::byte[]>(host_bytes);
+    rt::cuda_check(cusolverDnXlarft(ctx.cusolver, generic_params(), CUBLAS_DIRECT_FORWARD,
+                                    CUBLAS_STOREV_COLUMNWISE, n, k, type, v, ldv, type, tau, type,
+                                    t, ldt, type, device_work, device_bytes, host.get(),
+                                    host_bytes),
+                   "cusolverDnXlarft");
+    if (host) ctx.at_completion([host] {});
+}
+
+template <Scalar T>
 void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda,
            InfoReport report)
 {
@@ -525,7 +637,14 @@ template <Scalar T> void lauum(rt::CudaContext const& ctx, Uplo uplo, int64_t n,
                            InfoReport, void*);                                                     \
     template std::size_t getrf_workspace_bytes<T>(rt::CudaContext const&, int64_t, int64_t, T*,    \
                                                   int64_t);                                        \
-    template void lauum<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t);
+    template void lauum<T>(rt::CudaContext const&, Uplo, int64_t, T*, int64_t);                    \
+    template void geqrf<T>(rt::CudaContext const&, int64_t, int64_t, T*, int64_t, T*, void*);      \
+    template std::size_t geqrf_workspace_bytes<T>(rt::CudaContext const&, int64_t, int64_t, T*,    \
+                                                  int64_t);                                        \
+    template void larft<T>(rt::CudaContext const&, int64_t, int64_t, T const*, int64_t, T const*,  \
+                           T*, int64_t, void*);                                                    \
+    template std::size_t larft_workspace_bytes<T>(rt::CudaContext const&, int64_t, int64_t,        \
+                                                  T const*, int64_t, T const*, T*, int64_t);
 TESSERA_FOR_EACH_SCALAR(TESSERA_INSTANTIATE_KERNELS)
 #undef TESSERA_INSTANTIATE_KERNELS
 

@@ -65,6 +65,28 @@ void getrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, 
 template <Scalar T>
 std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a,
                                   int64_t lda);
+/// QR of the m x n A in place (cusolverDn<t>geqrf): R on and above the diagonal, the
+/// reflectors below it, their min(m, n) scalars in tau (GPU memory), LAPACK's compact form.
+/// `workspace`: geqrf_workspace_bytes of GPU memory from the caller's own request of
+/// ctx.workspace, or null to ask ctx for it.
+template <Scalar T>
+void geqrf(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a, int64_t lda, T* tau,
+           void* workspace = nullptr);
+/// The workspace geqrf needs for the m x n A, a multiple of 256 bytes.
+template <Scalar T>
+std::size_t geqrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t n, T* a,
+                                  int64_t lda);
+/// The k x k upper triangular factor T of H_1 ... H_k = I - V T V^H from the k reflectors of
+/// the n x k V (unit lower trapezoidal: its diagonal and above are not read) and their scalars
+/// tau, all in GPU memory: LAPACK's larft, forward and columnwise (cusolverDnXlarft).
+/// `workspace` as geqrf's, of larft_workspace_bytes.
+template <Scalar T>
+void larft(rt::CudaContext const& ctx, int64_t n, int64_t k, T const* v, int64_t ldv, T const* tau,
+           T* t, int64_t ldt, void* workspace = nullptr);
+/// The workspace larft needs for these operands, a multiple of 256 bytes.
+template <Scalar T>
+std::size_t larft_workspace_bytes(rt::CudaContext const& ctx, int64_t n, int64_t k, T const* v,
+                                  int64_t ldv, T const* tau, T* t, int64_t ldt);
 /// Inverse of the triangular A in place (cusolverDnXtrtri); `report` gets LAPACK's info when
 /// it is k > 0 (a_kk is exactly zero).
 template <Scalar T>

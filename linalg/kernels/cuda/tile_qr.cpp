@@ -191,7 +191,39 @@ void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op,
     place(false);
 }
 
+template <Scalar T>
+void geqrf_panel(rt::CudaContext const& ctx, std::span<GridTile<T> const> column, int64_t kb, T* t,
+                 int64_t ldt, T* tau)
+{
+    int64_t m = 0;
+    for (auto const& tile : column) m += tile.rows;
+    if (m == 0 || kb == 0) return;
+    const int64_t k = std::min(m, kb);
+    // workspace: [the column, m x kb | geqrf's | larft's], each a multiple of 256 bytes
+    const std::size_t a_bytes = (sizeof(T) * std::size_t(m * kb) + 255) / 256 * 256;
+    const std::size_t geqrf_bytes = geqrf_workspace_bytes<T>(ctx, m, kb, nullptr, m);
+    const std::size_t larft_bytes = larft_workspace_bytes<T>(ctx, m, k, nullptr, m, tau, t, ldt);
+    auto* base = static_cast<char*>(ctx.workspace(a_bytes + geqrf_bytes + larft_bytes));
+    T* a = reinterpret_cast<T*>(base);
+    auto place = [&](bool gather) {  // the column's tiles into the workspace, or back
+        int64_t row = 0;
+        for (auto const& tile : column) {
+            if (gather)
+                copy(ctx, tile.rows, kb, tile.ptr, tile.ld, a + row, m);
+            else
+                copy(ctx, tile.rows, kb, a + row, m, tile.ptr, tile.ld);
+            row += tile.rows;
+        }
+    };
+    place(true);
+    geqrf<T>(ctx, m, kb, a, m, tau, base + a_bytes);
+    larft<T>(ctx, m, k, a, m, tau, t, ldt, base + a_bytes + geqrf_bytes);
+    place(false);
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                     \
+    template void geqrf_panel<T>(rt::CudaContext const&, std::span<GridTile<T> const>, int64_t,    \
+                                 T*, int64_t, T*);                                                 \
     template std::size_t gemqrt_workspace_bytes<T>(Side, int64_t, int64_t, int64_t);               \
     template void gemqrt<T>(rt::CudaContext const&, Side, Op, int64_t, int64_t, int64_t, int64_t,  \
                             T const*, int64_t, T const*, int64_t, T*, int64_t, void*);             \

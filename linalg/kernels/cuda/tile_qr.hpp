@@ -40,6 +40,14 @@ void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op,
                   std::span<GridTile<T const> const> v, int64_t k, T const* t, int64_t ldt,
                   std::span<GridTile<T> const> c, std::size_t grid_m);
 
+/// The compact QR's panel on the GPU: the tile column `column` (kb columns, m rows in all,
+/// from its diagonal tile down) gathered into the workspace, factored there (cuSOLVER's
+/// geqrf: R and the reflectors, LAPACK's compact form, their min(m, kb) scalars into tau),
+/// its min(m, kb) x min(m, kb) factor T formed into t (cuSOLVER's larft), and written back.
+template <Scalar T>
+void geqrf_panel(rt::CudaContext const& ctx, std::span<GridTile<T> const> column, int64_t kb, T* t,
+                 int64_t ldt, T* tau);
+
 /// [A; B] = op(Q) [A; B] (left: A k x n, B m x n, V m x k) or [A B] = [A B] op(Q) (right: A
 /// m x k, B m x n, V n x k), Q from tpqrt's reflectors in v, whose last l rows are upper
 /// trapezoidal (what lies below is not read), and their ib x k factors in t: LAPACK's tpmqrt.
