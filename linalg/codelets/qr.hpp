@@ -7,9 +7,9 @@
 //     ttqrt   [R(p,k); R(i,k)] = Q [R; 0]        two triangles (V: the upper triangle of A(i,k))
 // and each one's Q^H (or Q) applied to the tiles of the other columns (unmqr, tsmqr, ttmqr),
 // over LAPACK's geqrt, gemqrt, tpqrt and tpmqrt. The pivot tile's triangle is its first kb
-// rows (kb: the tile column's width). The updates, the bulk of the flops, have CUDA
-// implementations (kernels/cuda/tile_qr: cuBLAS); the eliminations run on the cores.
-// Internal.
+// rows (kb: the tile column's width). Every one has a CUDA implementation
+// (kernels/cuda/tile_qr: the updates from cuBLAS, the eliminations from cuSOLVER's geqrf and
+// larft); the scheduler places each by its model. Internal.
 #pragma once
 
 #include "linalg/codelets/blas3.hpp"
@@ -53,12 +53,19 @@ template <Scalar T> void geqrt_tile(Tile<T> a, Tile<T> t, int64_t ib)
     kernels::cpu::geqrt<T>(a.m, a.n, inner_block(ib, std::min(a.m, a.n)), a.ptr, a.ld, t.ptr, t.ld);
 }
 template <Scalar T>
+void geqrt_tile_cuda(rt::CudaContext const& cuda, Tile<T> a, Tile<T> t, int64_t ib)
+{
+    kernels::cuda::geqrt<T>(cuda, a.m, a.n, inner_block(ib, std::min(a.m, a.n)), a.ptr, a.ld, t.ptr,
+                            t.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel geqrt_model{
     by_precision<T>("tile_sgeqrt", "tile_dgeqrt", "tile_cgeqrt", "tile_zgeqrt")};
 template <Scalar T>
 inline const rt::Codelet<Tile<T>, Tile<T>, int64_t> geqrt{
     .name = by_precision<T>("sgeqrt", "dgeqrt", "cgeqrt", "zgeqrt"),
     .cpu = &geqrt_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&geqrt_tile_cuda<T>),
     .model = &geqrt_model<T>,
     .flops =
         [](Tile<T> const& a, Tile<T> const&, int64_t const&) {
@@ -116,12 +123,21 @@ void tpqrt_tile(Tile<T> pivot, Tile<T> a, Tile<T> t, Eliminated shape, int64_t i
                            pivot.ptr, pivot.ld, a.ptr, a.ld, t.ptr, t.ld);
 }
 template <Scalar T>
+void tpqrt_tile_cuda(rt::CudaContext const& cuda, Tile<T> pivot, Tile<T> a, Tile<T> t,
+                     Eliminated shape, int64_t ib)
+{
+    const int64_t kb = a.n, m = eliminated_rows(shape, a.m, kb);
+    kernels::cuda::tpqrt<T>(cuda, m, kb, shape == Eliminated::square ? 0 : m, inner_block(ib, kb),
+                            pivot.ptr, pivot.ld, a.ptr, a.ld, t.ptr, t.ld);
+}
+template <Scalar T>
 inline constexpr rt::PerfModel tpqrt_model{
     by_precision<T>("tile_stpqrt", "tile_dtpqrt", "tile_ctpqrt", "tile_ztpqrt")};
 template <Scalar T>
 inline const rt::Codelet<Tile<T>, Tile<T>, Tile<T>, Eliminated, int64_t> tpqrt{
     .name = by_precision<T>("stpqrt", "dtpqrt", "ctpqrt", "ztpqrt"),
     .cpu = &tpqrt_tile<T>,
+    .cuda = TESSERA_IF_CUDA(&tpqrt_tile_cuda<T>),
     .model = &tpqrt_model<T>,
     .flops =
         [](Tile<T> const&, Tile<T> const& a, Tile<T> const&, Eliminated const& shape,

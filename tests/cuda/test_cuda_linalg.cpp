@@ -4,8 +4,8 @@
 // evicted and written back all along: potrf (lower, upper, and LAPACK's info on a matrix that
 // is not positive definite or has a NaN pivot), potrs, potri (trtri and lauum), gemm,
 // symm/hemm, syrk/herk, trsm and trmm, the tile LU (gesv, getrs, getri, getrf_nopiv, and
-// dsgesv's conversions), the QR's updates (the tile QR's unmqr and tpmqrt, the compact form's
-// panels and block updates) and the FFT's tasks (the 2D transform's two stages, its real columns and
+// dsgesv's conversions), the QR (the tile QR's geqrt, tpqrt, unmqr and tpmqrt, the compact
+// form's panels and block updates) and the FFT's tasks (the 2D transform's two stages, its real columns and
 // its tile transposes; the four-step 1D transform's twiddled rows and transposed columns:
 // cuFFT, gathers, geam transposes and the twiddle kernel). Each test
 // checks its scaled residual against tol (accuracy.hpp) and that the GPU ran the tile
@@ -240,7 +240,7 @@ TEST_P(CudaTileKernels, LuSolveInverseAndLuWithoutPivoting)
     });
 }
 
-// The tile QR with its updates (unmqr, tpmqrt) on the GPU: flat and binary trees (the binary
+// The tile QR with its eliminations (geqrt, tpqrt) and updates (unmqr, tpmqrt) on the GPU: flat and binary trees (the binary
 // one merges triangles: tpmqrt with l > 0), Q formed by ungqr and applied by unmqr from
 // either side with either op; the residual, the orthogonality and the products against CBLAS.
 TEST_P(CudaTileKernels, TileQrUpdatesFromEitherSide)
@@ -287,6 +287,8 @@ TEST_P(CudaTileKernels, TileQrUpdatesFromEitherSide)
                 }
             expect_on_gpu<T>(is_complex_v<T> ? "unmqr" : "ormqr");
             expect_on_gpu<T>("tpmqrt");
+            expect_on_gpu<T>("geqrt");
+            expect_on_gpu<T>("tpqrt");
         }
     });
 }

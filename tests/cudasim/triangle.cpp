@@ -9,7 +9,7 @@
 namespace tessera::la::kernels::cuda {
 
 cudaError_t copy_triangle(cudaStream_t stream, bool lower, int64_t n, std::size_t bytes,
-                          void const* a, int64_t lda, void* w, int64_t ldw)
+                          void const* a, int64_t lda, void* w, int64_t ldw, bool zero_other)
 {
     namespace sim = tessera::cudasim;
     if (n <= 0) return cudaSuccess;
@@ -29,7 +29,7 @@ cudaError_t copy_triangle(cudaStream_t stream, bool lower, int64_t n, std::size_
                 std::byte* to = dst + std::size_t(i + j * ldw) * bytes;
                 if (lower ? i >= j : i <= j)
                     std::memcpy(to, src + std::size_t(i + j * lda) * bytes, bytes);
-                else
+                else if (zero_other)
                     std::memset(to, 0, bytes);
             }
     });

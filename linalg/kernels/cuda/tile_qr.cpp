@@ -21,6 +21,7 @@
 #include "linalg/kernels/cuda/blas_lapack.hpp"
 #include "linalg/kernels/cuda/triangle.hpp"
 
+#include <tessera/error.hpp>
 #include <tessera/rt/cuda.hpp>
 
 #include <cuda_runtime_api.h>
@@ -191,6 +192,97 @@ void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op,
     place(false);
 }
 
+namespace {
+/// Rounds a byte count up to the workspace's alignment (256).
+std::size_t aligned(std::size_t bytes)
+{
+    return (bytes + 255) / 256 * 256;
+}
+
+/// T (ib x k, one ib x ib upper triangle per ib columns: LAPACK's geqrt and tpqrt layout) of
+/// the k reflectors below the diagonal of the m x k V, with their scalars tau: larft per block.
+template <Scalar T>
+void block_factors(rt::CudaContext const& ctx, int64_t m, int64_t k, int64_t ib, T const* v,
+                   int64_t ldv, T const* tau, T* t, int64_t ldt, void* workspace)
+{
+    for (int64_t j0 = 0; j0 < k; j0 += ib)
+        larft<T>(ctx, m - j0, std::min(ib, k - j0), v + j0 + j0 * ldv, ldv, tau + j0, t + j0 * ldt,
+                 ldt, workspace);
+}
+
+/// The workspace of block_factors: its first block's, the largest.
+template <Scalar T>
+std::size_t block_factors_bytes(rt::CudaContext const& ctx, int64_t m, int64_t k, int64_t ib, T* t,
+                                int64_t ldt)
+{
+    return larft_workspace_bytes<T>(ctx, m, std::min(ib, k), nullptr, m, nullptr, t, ldt);
+}
+}  // namespace
+
+template <Scalar T>
+void geqrt(rt::CudaContext const& ctx, int64_t m, int64_t n, int64_t ib, T* a, int64_t lda, T* t,
+           int64_t ldt)
+{
+    const int64_t k = std::min(m, n);
+    if (k == 0) return;
+    // workspace: [tau, k | geqrf's | larft's]
+    const std::size_t tau_bytes = aligned(sizeof(T) * std::size_t(k));
+    const std::size_t geqrf_bytes = geqrf_workspace_bytes<T>(ctx, m, n, a, lda);
+    auto* base = static_cast<char*>(
+        ctx.workspace(tau_bytes + geqrf_bytes + block_factors_bytes<T>(ctx, m, k, ib, t, ldt)));
+    T* tau = reinterpret_cast<T*>(base);
+    geqrf<T>(ctx, m, n, a, lda, tau, base + tau_bytes);
+    block_factors<T>(ctx, m, k, ib, a, lda, tau, t, ldt, base + tau_bytes + geqrf_bytes);
+}
+
+template <Scalar T>
+void tpqrt(rt::CudaContext const& ctx, int64_t m, int64_t n, int64_t l, int64_t ib, T* a,
+           int64_t lda, T* b, int64_t ldb, T* t, int64_t ldt)
+{
+    if (m == 0 || n == 0) return;
+    require(l == 0 || l == m, "tpqrt on a GPU: l must be 0 (B square) or m (B a triangle)");
+    // W = [triu(A); B] ((n + m) x n, B's lower part zero when l = m), factored by geqrf: its
+    // reflectors are [e_i; v_i] (a zero below an upper triangle stays zero), tpqrt's
+    const int64_t ldw = n + m;
+    const std::size_t w_bytes = aligned(sizeof(T) * std::size_t(ldw * n)),
+                      tau_bytes = aligned(sizeof(T) * std::size_t(n));
+    const std::size_t geqrf_bytes = geqrf_workspace_bytes<T>(ctx, ldw, n, nullptr, ldw);
+    auto* base = static_cast<char*>(ctx.workspace(w_bytes + tau_bytes + geqrf_bytes +
+                                                  block_factors_bytes<T>(ctx, ldw, n, ib, t, ldt)));
+    T* w = reinterpret_cast<T*>(base);
+    T* tau = reinterpret_cast<T*>(base + w_bytes);
+    auto triangle = [&](int64_t order, T const* from, int64_t ldf, T* to, int64_t ldto,
+                        bool zero_other) {
+        rt::cuda_check(
+            copy_triangle(ctx.stream, false, order, sizeof(T), from, ldf, to, ldto, zero_other),
+            "copy_triangle (tpqrt on a GPU)");
+    };
+    // B (l = 0) or its upper trapezoid (l = m: a triangle, then full columns), into or out of W
+    auto place_b = [&](bool gather) {
+        if (l == 0) {
+            if (gather)
+                copy(ctx, m, n, b, ldb, w + n, ldw);
+            else
+                copy(ctx, m, n, w + n, ldw, b, ldb);
+            return;
+        }
+        if (gather) {
+            triangle(m, b, ldb, w + n, ldw, true);
+            copy(ctx, m, n - m, b + m * ldb, ldb, w + n + m * ldw, ldw);
+        } else {
+            triangle(m, w + n, ldw, b, ldb, false);
+            copy(ctx, m, n - m, w + n + m * ldw, ldw, b + m * ldb, ldb);
+        }
+    };
+    triangle(n, a, lda, w, ldw, true);
+    place_b(true);
+    geqrf<T>(ctx, ldw, n, w, ldw, tau, base + w_bytes + tau_bytes);
+    triangle(n, w, ldw, a, lda, false);  // R; A's other triangle (its own reflectors) kept
+    place_b(false);
+    block_factors<T>(ctx, ldw, n, ib, w, ldw, tau, t, ldt,
+                     base + w_bytes + tau_bytes + geqrf_bytes);
+}
+
 template <Scalar T>
 void geqrf_panel(rt::CudaContext const& ctx, std::span<GridTile<T> const> column, int64_t kb, T* t,
                  int64_t ldt, T* tau)
@@ -200,7 +292,7 @@ void geqrf_panel(rt::CudaContext const& ctx, std::span<GridTile<T> const> column
     if (m == 0 || kb == 0) return;
     const int64_t k = std::min(m, kb);
     // workspace: [the column, m x kb | geqrf's | larft's], each a multiple of 256 bytes
-    const std::size_t a_bytes = (sizeof(T) * std::size_t(m * kb) + 255) / 256 * 256;
+    const std::size_t a_bytes = aligned(sizeof(T) * std::size_t(m * kb));
     const std::size_t geqrf_bytes = geqrf_workspace_bytes<T>(ctx, m, kb, nullptr, m);
     const std::size_t larft_bytes = larft_workspace_bytes<T>(ctx, m, k, nullptr, m, tau, t, ldt);
     auto* base = static_cast<char*>(ctx.workspace(a_bytes + geqrf_bytes + larft_bytes));
@@ -222,6 +314,10 @@ void geqrf_panel(rt::CudaContext const& ctx, std::span<GridTile<T> const> column
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                     \
+    template void geqrt<T>(rt::CudaContext const&, int64_t, int64_t, int64_t, T*, int64_t, T*,     \
+                           int64_t);                                                               \
+    template void tpqrt<T>(rt::CudaContext const&, int64_t, int64_t, int64_t, int64_t, T*,         \
+                           int64_t, T*, int64_t, T*, int64_t);                                     \
     template void geqrf_panel<T>(rt::CudaContext const&, std::span<GridTile<T> const>, int64_t,    \
                                  T*, int64_t, T*);                                                 \
     template std::size_t gemqrt_workspace_bytes<T>(Side, int64_t, int64_t, int64_t);               \

@@ -1,6 +1,7 @@
-// The tile QR's update kernels on a GPU: LAPACK's gemqrt and tpmqrt, which neither cuBLAS nor
+// The tile QR's kernels on a GPU: LAPACK's gemqrt and tpmqrt, which neither cuBLAS nor
 // cuSOLVER has (cuSOLVER's ormqr takes LAPACK's taus, not the T factors), built from cuBLAS
-// gemm, trmm and geam, one block of ib reflectors at a time. Declarations only (no CUDA
+// gemm, trmm and geam, one block of ib reflectors at a time; geqrt, tpqrt and the compact
+// QR's panel from cuSOLVER's geqrf and larft. Declarations only (no CUDA
 // header): defined in tile_qr.cpp, compiled in CUDA builds. Internal.
 #pragma once
 
@@ -39,6 +40,20 @@ template <Scalar T>
 void gemqrt_tiles(rt::CudaContext const& ctx, Side side, Op op,
                   std::span<GridTile<T const> const> v, int64_t k, T const* t, int64_t ldt,
                   std::span<GridTile<T> const> c, std::size_t grid_m);
+
+/// LAPACK's geqrt on the GPU: the m x n A = Q R in place (cuSOLVER's geqrf), T (ib x min(m, n))
+/// its block factors, one ib x ib upper triangle per ib columns (cuSOLVER's larft per block).
+template <Scalar T>
+void geqrt(rt::CudaContext const& ctx, int64_t m, int64_t n, int64_t ib, T* a, int64_t lda, T* t,
+           int64_t ldt);
+/// LAPACK's tpqrt on the GPU for l = 0 (B m x n) or l = m (B upper trapezoidal): [A; B] =
+/// Q [R; 0] with A's upper triangle (n x n) replaced by R (its other triangle kept), B by the
+/// reflectors' lower parts (B's lower part kept when l = m), T as geqrt's. Through a copy of
+/// [triu(A); B] in the workspace that cuSOLVER's geqrf factors (its reflectors are then
+/// [e_i; v_i], tpqrt's), then larft per block.
+template <Scalar T>
+void tpqrt(rt::CudaContext const& ctx, int64_t m, int64_t n, int64_t l, int64_t ib, T* a,
+           int64_t lda, T* b, int64_t ldb, T* t, int64_t ldt);
 
 /// The compact QR's panel on the GPU: the tile column `column` (kb columns, m rows in all,
 /// from its diagonal tile down) gathered into the workspace, factored there (cuSOLVER's
