@@ -26,6 +26,11 @@
 //   empty: trtri runs on the GPU); otherwise into a heap buffer that the completion function
 //   keeps alive, since cuSOLVER may still use it from the stream after the call has returned.
 //   Pinned memory is not needed for it.
+// - geqrf and larft (the QR's panels on a GPU): cusolverDn<t>geqrf, whose info is read only
+//   to catch a bad argument (it has no failure of its own), and cusolverDnXlarft with this
+//   thread's cusolverDnParams_t (defaults, made once). Each takes the workspace its caller
+//   carved for it; larft's host workspace (none on cuSOLVER 13) goes on the heap, kept until
+//   the stream is done, since the caller may hold host_scratch for geqrf's info.
 // - lauum has no documented cuSOLVER routine (cusolverDn<t>lauum is in the header, undocumented,
 //   and its behaviour on the other triangle is not specified), so it is built from cuBLAS,
 //   recursively as LAPACK's blocked lauum, with [L11 0; L21 L22] (lower):
