@@ -6,7 +6,8 @@
 // kernel works on it directly, else on a copy in the worker's buffer (tiles of an emulated
 // device's memory). The panels and the block updates, the bulk of the flops, also run on GPUs
 // (gathered into the workspace there: cuSOLVER's geqrf and larft, our gemqrt); the scheduler
-// places each by its model. T from V and tau alone (qr_factor) stays on the cores. Internal.
+// places each by its model; so does T from V and tau alone (qr_factor: cuSOLVER's larft);
+// orgqr's panel (qr_form_panel) stays on the cores. Internal.
 #pragma once
 
 #include "linalg/codelets/lu.hpp"  // column_tiles
@@ -163,10 +164,21 @@ void qr_factor_tiles(rt::Span<ConstTile<T>> panel, rt::Vector<const T> tau, Tile
     GridArray<const T> v(panel, panel.size(), grid_buffer<T, 0>());
     kernels::cpu::larft<T>(v.m, reflectors, v.ptr, v.ld, tau.ptr, t.ptr, t.ld);
 }
+/// On a GPU: the reflectors gathered into the workspace, cuSOLVER's larft there.
+template <Scalar T>
+void qr_factor_tiles_cuda(rt::CudaContext const& cuda, rt::Span<ConstTile<T>> panel,
+                          rt::Vector<const T> tau, Tile<T> t, int64_t reflectors)
+{
+    thread_local std::vector<kernels::cuda::GridTile<T const>> tiles;
+    tiles.clear();
+    for (ConstTile<T> tile : panel) tiles.push_back({tile.ptr, tile.m, tile.n, tile.ld});
+    kernels::cuda::larft_tiles<T>(cuda, tiles, reflectors, tau.ptr, t.ptr, t.ld);
+}
 template <Scalar T>
 inline const rt::Codelet<rt::Span<ConstTile<T>>, rt::Vector<const T>, Tile<T>, int64_t> qr_factor{
     .name = by_precision<T>("slarft", "dlarft", "clarft", "zlarft"),
     .cpu = &qr_factor_tiles<T>,
+    .cuda = TESSERA_IF_CUDA(&qr_factor_tiles_cuda<T>),
 };
 
 // ---- a block of C = op(Q) C (left) or C op(Q) (right), Q = I - V T V^H -------------------------

@@ -297,7 +297,7 @@ TEST_P(CudaTileKernels, TileQrUpdatesFromEitherSide)
 // (cuSOLVER's geqrf and larft) and block updates on the GPU: A = Q R with Q formed by
 // LAPACKE's orgqr from the compact form, for a tall A and a wide one (whose last panel has
 // fewer rows than columns); then, for the tall one, C Q^H and Q C applied from the compact
-// form, against CBLAS with that Q.
+// form (T formed from V and tau on the GPU too), against CBLAS with that Q.
 TEST_P(CudaTileKernels, CompactQrPanelsAndBlockUpdates)
 {
     with_precision([&]<class T>() {
@@ -367,6 +367,7 @@ TEST_P(CudaTileKernels, CompactQrPanelsAndBlockUpdates)
                 la::detail::unmqr_compact_async(side, op, V, pieces, factors, Ct, s);
                 ASSERT_EQ(s.wait(), 0);
             }
+            expect_on_gpu<T>("larft");
             Dense<T> P(C0.m, C0.n);
             if (side == Side::left)
                 blas::gemm<T>(op, Op::notrans, m, 40, m, T(1), Qfull.data(), Qfull.ld, C0.data(),

@@ -313,7 +313,29 @@ void geqrf_panel(rt::CudaContext const& ctx, std::span<GridTile<T> const> column
     place(false);
 }
 
+template <Scalar T>
+void larft_tiles(rt::CudaContext const& ctx, std::span<GridTile<T const> const> column, int64_t k,
+                 T const* tau, T* t, int64_t ldt)
+{
+    int64_t m = 0;
+    for (auto const& tile : column) m += tile.rows;
+    if (m == 0 || k == 0) return;
+    // workspace: [the reflectors, m x k | larft's]
+    const std::size_t v_bytes = aligned(sizeof(T) * std::size_t(m * k));
+    auto* base = static_cast<char*>(
+        ctx.workspace(v_bytes + larft_workspace_bytes<T>(ctx, m, k, nullptr, m, tau, t, ldt)));
+    T* v = reinterpret_cast<T*>(base);
+    int64_t row = 0;
+    for (auto const& tile : column) {
+        copy(ctx, tile.rows, k, tile.ptr, tile.ld, v + row, m);
+        row += tile.rows;
+    }
+    larft<T>(ctx, m, k, v, m, tau, t, ldt, base + v_bytes);
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                     \
+    template void larft_tiles<T>(rt::CudaContext const&, std::span<GridTile<T const> const>,       \
+                                 int64_t, T const*, T*, int64_t);                                  \
     template void geqrt<T>(rt::CudaContext const&, int64_t, int64_t, int64_t, T*, int64_t, T*,     \
                            int64_t);                                                               \
     template void tpqrt<T>(rt::CudaContext const&, int64_t, int64_t, int64_t, int64_t, T*,         \

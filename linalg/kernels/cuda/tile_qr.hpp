@@ -63,6 +63,14 @@ template <Scalar T>
 void geqrf_panel(rt::CudaContext const& ctx, std::span<GridTile<T> const> column, int64_t kb, T* t,
                  int64_t ldt, T* tau);
 
+/// The k x k factor T of the k reflectors in the first k columns of the tile column `column`
+/// (from their diagonal down; m rows in all, m >= k) and their scalars tau: the column
+/// gathered into the workspace, then cuSOLVER's larft (ormqr's and orgqr's T in the compact
+/// form).
+template <Scalar T>
+void larft_tiles(rt::CudaContext const& ctx, std::span<GridTile<T const> const> column, int64_t k,
+                 T const* tau, T* t, int64_t ldt);
+
 /// [A; B] = op(Q) [A; B] (left: A k x n, B m x n, V m x k) or [A B] = [A B] op(Q) (right: A
 /// m x k, B m x n, V n x k), Q from tpqrt's reflectors in v, whose last l rows are upper
 /// trapezoidal (what lies below is not read), and their ib x k factors in t: LAPACK's tpmqrt.
