@@ -582,6 +582,23 @@ TEST_P(CudaTileKernels, SyrkAndHerkWithAlphaZeroReferenceNoA)
     });
 }
 
+/// The tile dft_2d (tiles of nb) of a random m x n column-major X (the n x m row-major array)
+/// against FFTW's 2D transform, within 5 log2(m n) eps in relative L1 distance.
+template <class R>
+void expect_dft_2d_as_fftw(rt::Runtime& runtime, int64_t m, int64_t n, tessera::fft::Sign sign,
+                           uint64_t seed)
+{
+    using T = std::complex<R>;
+    const Dense<T> X = random_dense<T>(m, n, seed);
+    auto A = tiles_of(runtime, X, nb);
+    tessera::fft::dft_2d<R>(sign, A);
+    Dense<T> want(m, n);
+    want.a = fftw_c2c<R>(int(n), int(m), X.a, int(sign));
+    const double bound = 5 * std::log2(double(m * n)) * eps<T>();
+    EXPECT_LT(norm1_diff(to_dense(A), want) / norm1(want), bound)
+        << m << " x " << n << ", sign " << int(sign);
+}
+
 TEST_P(CudaTileKernels, Fft2dStagesOnTheGpu)
 {
     with_precision([&]<class T>() {
@@ -589,15 +606,8 @@ TEST_P(CudaTileKernels, Fft2dStagesOnTheGpu)
             using R = real_t<T>;
             // 150 x 120 (the 120 x 150 column-major matrix) in tiles of 32: both stages gather
             // five tiles, on a GPU of 1 MB
-            for (auto sign : {tessera::fft::Sign::forward, tessera::fft::Sign::backward}) {
-                const Dense<T> X = random_dense<T>(120, 150, 7);
-                auto A = tiles_of(rt(), X, nb);
-                tessera::fft::dft_2d<R>(sign, A);
-                Dense<T> want(120, 150);  // the 150 x 120 row-major array's transform
-                want.a = fftw_c2c<R>(150, 120, X.a, int(sign));
-                const double bound = 5 * std::log2(120.0 * 150.0) * eps<T>();
-                EXPECT_LT(norm1_diff(to_dense(A), want) / norm1(want), bound) << int(sign);
-            }
+            for (auto sign : {tessera::fft::Sign::forward, tessera::fft::Sign::backward})
+                expect_dft_2d_as_fftw<R>(rt(), 120, 150, sign, 7);
             expect_on_gpu<T>("fft_columns");
             expect_on_gpu<T>("fft_rows");
         }
@@ -612,13 +622,7 @@ TEST_P(CudaTileKernels, Fft2dLargerThanTheGpuRunsByBlocks)
     with_precision([&]<class T>() {
         if constexpr (is_complex_v<T>) {
             using R = real_t<T>;
-            const Dense<T> X = random_dense<T>(512, 300, 19);
-            auto A = tiles_of(rt(), X, nb);
-            tessera::fft::dft_2d<R>(tessera::fft::Sign::forward, A);
-            Dense<T> want(512, 300);
-            want.a = fftw_c2c<R>(300, 512, X.a, int(tessera::fft::Sign::forward));
-            const double bound = 5 * std::log2(512.0 * 300.0) * eps<T>();
-            EXPECT_LT(norm1_diff(to_dense(A), want) / norm1(want), bound);
+            expect_dft_2d_as_fftw<R>(rt(), 512, 300, tessera::fft::Sign::forward, 19);
             EXPECT_GT(512 * 300 * sizeof(T), std::size_t(1) << 20) << "the array must not fit";
             expect_on_gpu<T>("fft_columns");
             expect_on_gpu<T>("fft_rows");

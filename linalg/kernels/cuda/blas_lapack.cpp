@@ -133,6 +133,11 @@ int to_int(int64_t x, char const* fn, char const* arg)
 /// Bytes before cuSOLVER's workspace in ctx.workspace(): the device info, padded to keep the
 /// workspace as aligned as the allocation.
 constexpr std::size_t info_bytes = 256;
+/// `bytes` rounded up to a multiple of info_bytes, so that what follows stays aligned.
+constexpr std::size_t in_whole_infos(std::size_t bytes)
+{
+    return (bytes + info_bytes - 1) / info_bytes * info_bytes;
+}
 /// The same in host_scratch, before trtri's host workspace.
 constexpr std::size_t host_info_bytes = 64;
 
@@ -382,7 +387,7 @@ std::size_t getrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t
                    by_precision<T>("cusolverDnSgetrf_bufferSize", "cusolverDnDgetrf_bufferSize",
                                    "cusolverDnCgetrf_bufferSize", "cusolverDnZgetrf_bufferSize"));
     // [device info | lwork elements], rounded up so that what a caller puts after stays aligned
-    return (info_bytes + std::size_t(lwork) * sizeof(T) + info_bytes - 1) / info_bytes * info_bytes;
+    return in_whole_infos(info_bytes + std::size_t(lwork) * sizeof(T));
 }
 
 template <Scalar T>
@@ -429,7 +434,7 @@ std::size_t geqrf_workspace_bytes(rt::CudaContext const& ctx, int64_t m, int64_t
     rt::cuda_check(st,
                    by_precision<T>("cusolverDnSgeqrf_bufferSize", "cusolverDnDgeqrf_bufferSize",
                                    "cusolverDnCgeqrf_bufferSize", "cusolverDnZgeqrf_bufferSize"));
-    return (info_bytes + std::size_t(lwork) * sizeof(T) + info_bytes - 1) / info_bytes * info_bytes;
+    return in_whole_infos(info_bytes + std::size_t(lwork) * sizeof(T));
 }
 
 template <Scalar T>
@@ -498,7 +503,7 @@ std::size_t larft_workspace_bytes(rt::CudaContext const& ctx, int64_t n, int64_t
                                   int64_t ldv, T const* tau, T* t, int64_t ldt)
 {
     const std::size_t device_bytes = larft_sizes<T>(ctx, n, k, v, ldv, tau, t, ldt).first;
-    return (device_bytes + info_bytes - 1) / info_bytes * info_bytes;
+    return in_whole_infos(device_bytes);
 }
 
 template <Scalar T>
@@ -539,7 +544,7 @@ void trtri(rt::CudaContext const& ctx, Uplo uplo, Diag diag, int64_t n, T* a, in
     // host_scratch when it fits, else the host workspace on the heap, kept until the stream is
     // done.
     const bool unit = diag == Diag::unit;
-    const std::size_t work_bytes = (device_bytes + info_bytes - 1) / info_bytes * info_bytes;
+    const std::size_t work_bytes = in_whole_infos(device_bytes);
     const std::size_t diagonal_bytes = unit ? std::size_t(n) * sizeof(T) : 0;
     auto* ws = static_cast<std::byte*>(ctx.workspace(info_bytes + work_bytes + diagonal_bytes));
     int* info = reinterpret_cast<int*>(ws);
