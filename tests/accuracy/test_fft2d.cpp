@@ -17,6 +17,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <filesystem>
 #include <numeric>
 #include <random>
 #include <type_traits>
@@ -481,6 +482,43 @@ TEST(Fft2dDirect, TheTasksMatchADirectSumWithoutFftw)
         den += std::norm(ref[i]);
     }
     EXPECT_LT(double(std::sqrt(num / den)), bound<double>(n0, n1));
+}
+
+/// Threads of this process (Linux's /proc/self/task).
+std::size_t thread_count()
+{
+    std::size_t n = 0;
+    for ([[maybe_unused]] auto const& e : std::filesystem::directory_iterator("/proc/self/task"))
+        ++n;
+    return n;
+}
+
+// A program that uses FFTW's threads itself sets a thread count that is global to FFTW's
+// planner: the plans of Tessera's tasks stay single-threaded (the tasks are the parallelism)
+// and the program's count is left as it was.
+TEST(Fft2dFftwThreads, AProgramsFftwThreadCountLeavesTheTasksSingleThreaded)
+{
+    if (cuda_variant()) GTEST_SKIP() << "a simulated GPU's streams are threads of their own";
+    one_blas_thread_for_oracles();
+    ASSERT_NE(fftw_init_threads(), 0);
+    fftw_plan_with_nthreads(4);
+    la::runtime();  // its workers start
+    const std::size_t threads = thread_count();
+    const int n0 = 384, n1 = 320;  // shapes of tasks that no other test plans
+    const std::size_t N = std::size_t(n0) * n1;
+    const auto x = random_array<Cx<double>>(N, 61);
+    auto in = x;
+    std::vector<Cx<double>> out(N);
+    // FFTW_MEASURE: the tasks' shapes are planned (and run) now, where FFTW's estimated plans
+    // of such small batches would not use threads anyway
+    auto plan =
+        fft::Plan<double>::dft_2d(n0, n1, in.data(), out.data(), fft::Sign::forward, fft::measure);
+    plan.execute();
+    EXPECT_EQ(thread_count(), threads) << "the tasks' FFTW plans started threads of their own";
+    EXPECT_EQ(fftw_planner_nthreads(), 4);
+    fftw_plan_with_nthreads(1);
+    EXPECT_LT(relative_error(out.data(), fftw_c2c<double>(n0, n1, x, FFTW_FORWARD).data(), N),
+              bound<double>(n0, n1));
 }
 
 TEST(Fft2dCApi, PlansExecuteAndReportBadArguments)

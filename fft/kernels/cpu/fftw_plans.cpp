@@ -16,6 +16,13 @@
 #include <string>
 #include <tuple>
 
+// FFTW's threads library (libfftw3_threads), where the program links it: weak references,
+// null without it. Tessera's library does not link it.
+#pragma weak fftw_planner_nthreads
+#pragma weak fftw_plan_with_nthreads
+#pragma weak fftwf_planner_nthreads
+#pragma weak fftwf_plan_with_nthreads
+
 namespace tessera::fft::kernels::cpu {
 namespace {
 
@@ -30,6 +37,8 @@ template <> struct Fftw<double> {
     static constexpr auto execute_c2c = &fftw_execute_dft;
     static constexpr auto execute_r2c = &fftw_execute_dft_r2c;
     static constexpr auto execute_c2r = &fftw_execute_dft_c2r;
+    static int planner_threads() { return fftw_planner_nthreads ? fftw_planner_nthreads() : 1; }
+    static void plan_with_threads(int n) { fftw_plan_with_nthreads(n); }
 };
 template <> struct Fftw<float> {
     using plan = fftwf_plan;
@@ -40,6 +49,31 @@ template <> struct Fftw<float> {
     static constexpr auto execute_c2c = &fftwf_execute_dft;
     static constexpr auto execute_r2c = &fftwf_execute_dft_r2c;
     static constexpr auto execute_c2r = &fftwf_execute_dft_c2r;
+    static int planner_threads() { return fftwf_planner_nthreads ? fftwf_planner_nthreads() : 1; }
+    static void plan_with_threads(int n) { fftwf_plan_with_nthreads(n); }
+};
+
+/// For its life, FFTW of precision R plans single-threaded, as it does unless a program asks
+/// otherwise: Tessera's tasks are the parallelism, and the planner's thread count is global,
+/// so a program's own fftw_plan_with_nthreads(k) would make every task's transform start k
+/// threads of its own (a 2D transform at n = 2048 took 35 instead of 27 ms on 2 workers after
+/// the benchmark's FFTW peer had asked for 2). The program's count is restored after.
+template <class R> class SingleThreadedPlanning {
+public:
+    SingleThreadedPlanning() : threads_(Fftw<R>::planner_threads())
+    {
+        // above 1 only after fftw_init_threads, which plan_with_threads requires
+        if (threads_ > 1) Fftw<R>::plan_with_threads(1);
+    }
+    ~SingleThreadedPlanning()
+    {
+        if (threads_ > 1) Fftw<R>::plan_with_threads(threads_);
+    }
+    SingleThreadedPlanning(SingleThreadedPlanning const&) = delete;
+    SingleThreadedPlanning& operator=(SingleThreadedPlanning const&) = delete;
+
+private:
+    int threads_;
 };
 
 /// FFTW's planner is not thread-safe: every plan of either precision is made under this lock.
@@ -118,6 +152,7 @@ private:
         using C = typename Fftw<R>::complex;
         Batch const& b = k.b;
         const unsigned flags = (measure ? FFTW_MEASURE : FFTW_ESTIMATE);
+        const SingleThreadedPlanning<R> one_thread;
         const std::size_t in_element = b.kind == Kind::r2c ? sizeof(R) : sizeof(C);
         const std::size_t out_element = b.kind == Kind::c2r ? sizeof(R) : sizeof(C);
         std::size_t in_bytes = span_bytes(b.n_in(), b.howmany, b.istride, b.idist, in_element);
