@@ -6,6 +6,7 @@
 #include "fft/algorithms/columns.hpp"
 #include "fft/algorithms/real_in_place.hpp"
 #include "fft/codelets/fft.hpp"
+#include "fft/kernels/cpu/split_rows.hpp"
 #include "linalg/algorithms/operands.hpp"
 
 #include <tessera/error.hpp>
@@ -57,23 +58,30 @@ RowStage row_stage_asked()
     return asked;
 }
 
-/// A row stride from which the rows of a tile are transformed through transposes. On 2 cores
-/// at n = 8192 (128 KiB), FFTW's strided batches took 0.59 s of stage 2 against 0.30 s for
-/// the transposes and the contiguous transforms (FFTW's own 2D plan transposes there too); at
-/// 4096 (64 KiB) the transposes were 3 to 5% faster, at 2048 even.
-constexpr std::size_t transposed_row_stride = 64 * 1024;
+/// Row strides from which the rows of a tile are transformed through transposes. Where the
+/// rows split across the columns (fft/kernels/cpu/split_rows.hpp), from 128 KiB: on 2 cores
+/// at n = 8192 the transform ran at 1.08 to 1.11x FFTW's threaded plan with the transposes,
+/// 1.04 to 1.05x with the split; at 4096 (64 KiB) at 1.02 to 1.11x with the transposes, 1.18
+/// to 1.34x with the split (three runs each). Elsewhere from 64 KiB:
+/// FFTW's strided batches took 0.59 s of stage 2 at 8192 against 0.30 s for the transposes
+/// and the contiguous transforms (FFTW's own 2D plan transposes there too), and at 4096 the
+/// transposes were 3 to 5% faster.
+constexpr std::size_t transposed_row_stride = 64 * 1024, transposed_split_row_stride = 128 * 1024;
 
 /// Whether stage 2 of A goes through transposes: A square (so that its tiles pair up) and
-/// TESSERA_FFT_ROWS=transposed, or else the rows strided by the transposed_row_stride or more
-/// on a runtime without GPUs. (A GPU's row stage already transposes each tile row into its
-/// workspace, and the tile transposes have not been timed on one: docs/gpu-validation.md.)
+/// TESSERA_FFT_ROWS=transposed, or else the rows strided as said above on a runtime without
+/// GPUs. (A GPU's row stage already transposes each tile row into its workspace, and the
+/// tile transposes have not been timed on one: docs/gpu-validation.md.)
 template <Real R> bool rows_through_transposes(TileMatrix<std::complex<R>>& A)
 {
     const RowStage asked = row_stage_asked();
     if (asked == RowStage::strided || A.m() != A.n() || A.mt() < 1) return false;
     if (asked == RowStage::transposed) return true;
+    const int64_t ld = A(0, 0).view().ld;
+    const std::size_t stride = std::size_t(ld) * sizeof(std::complex<R>);
+    const bool split = kernels::cpu::column_split(A(0, 0).view().m, A.n(), ld) > 0;
     return !has_cuda_worker(A.runtime()) &&
-           std::size_t(A(0, 0).view().ld) * sizeof(std::complex<R>) >= transposed_row_stride;
+           stride >= (split ? transposed_split_row_stride : transposed_row_stride);
 }
 
 /// A = A^T in place, tile by tile: tile (i, j) swapped transposed with tile (j, i).

@@ -3,6 +3,7 @@
 
 #include "fft/kernels/cpu/fftw_plans.hpp"
 #include "fft/kernels/cpu/memory.hpp"
+#include "fft/kernels/cpu/split_rows.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -110,8 +111,13 @@ template <class R> void rows_c2c(std::span<TilePiece<C<R>> const> row, int sign)
     int64_t n = 0;
     for (auto const& t : row) n += t.n;
     if (side_by_side_in_one_array(row)) {
-        // FFTW transforms the rows where they are when its plan was measured; its estimated
-        // plans of such strided batches are slow, and the gather below beats them
+        // pieces of one array: the rows split across the columns where that pays; else FFTW
+        // transforms them where they are when its plan was measured (its estimated plans of
+        // such strided batches are slow, and the gather below beats them)
+        if (const int64_t n1 = column_split(h, n, row[0].ld); n1 > 0) {
+            rows_c2c_split(row[0].ptr, h, n, row[0].ld, sign, n1);
+            return;
+        }
         const int ld = as_int(row[0].ld);
         const Batch b{.kind = Kind::c2c,
                       .n = as_int(n),

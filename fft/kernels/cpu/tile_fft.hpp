@@ -11,7 +11,8 @@
 //     +---+
 //
 // Where the tiles are pieces of one array (LAPACK-style calls: tiles wrapped in place) a
-// stage is one FFTW call over the whole tile column or row; where they are apart (tile
+// stage is one FFTW call over the whole tile column, and over a tile row its transforms are
+// split across the columns where that pays (split_rows.hpp); where they are apart (tile
 // storage, a device's copies) it gathers a few columns or rows into a buffer that stays in
 // cache, transforms them there and scatters them back. Internal.
 #pragma once

@@ -3,6 +3,7 @@
 
 #include "fft/kernels/cpu/fftw_plans.hpp"
 #include "fft/kernels/cpu/memory.hpp"
+#include "fft/kernels/cpu/split_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -74,9 +75,10 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
     int64_t n = 0;
     for (auto const& t : out) n += t.n;
     if (side_by_side_in_one_array(in) && side_by_side_in_one_array(out)) {
-        // pieces of one array each: FFTW transforms the rows in place when its plan of these
-        // strided batches was measured (as rows_c2c; its out-of-place strided plans are several
-        // times slower, so in is copied to out first); then the twiddles, column by column
+        // pieces of one array each: the rows are transformed in place, split across the
+        // columns or, where that does not pay, by FFTW when its plan of these strided batches
+        // was measured (as rows_c2c; its out-of-place strided plans are several times slower,
+        // so in is copied to out first); then the twiddles, column by column
         C* to = out[0].ptr;
         const int64_t ld = out[0].ld;
         const Batch b{.kind = Kind::c2c,
@@ -87,11 +89,15 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
                       .ostride = int(ld),
                       .odist = 1,
                       .sign = sign};
-        if (measured<R>(b, to, to)) {
+        const int64_t n1 = column_split(h, n, ld);
+        if (n1 > 0 || measured<R>(b, to, to)) {
             if (in[0].ptr != to)
                 for (int64_t k = 0; k < n; ++k)
                     std::memcpy(to + k * ld, in[0].ptr + k * in[0].ld, h * sizeof(C));
-            execute<R>(b, to, to);
+            if (n1 > 0)
+                rows_c2c_split(to, h, n, ld, sign, n1);
+            else
+                execute<R>(b, to, to);
             for (int64_t k = 0; k < n; ++k) multiply_by_twiddles(to + k * ld, h, row0, k, w);
             return;
         }

@@ -1,0 +1,100 @@
+// Row transforms split across the columns (see split_rows.hpp).
+#include "fft/kernels/cpu/split_rows.hpp"
+
+#include "fft/kernels/cpu/fftw_plans.hpp"
+#include "fft/kernels/cpu/memory.hpp"
+#include "fft/kernels/cpu/twiddles.hpp"
+
+#include <climits>
+#include <cstring>
+#include <vector>
+
+namespace tessera::fft::kernels::cpu {
+namespace {
+
+constexpr int64_t min_factor = 8, min_rows = 64, min_points = 256;
+
+/// x[r] *= w for r < h (the product written out: std::complex's checks for NaN cost more
+/// than the arithmetic here).
+template <class R> void scale(std::complex<R>* x, int64_t h, std::complex<R> w)
+{
+    R* v = reinterpret_cast<R*>(x);
+    const R wr = w.real(), wi = w.imag();
+    for (int64_t r = 0; r < h; ++r) {
+        const R xr = v[2 * r], xi = v[2 * r + 1];
+        v[2 * r] = xr * wr - xi * wi;
+        v[2 * r + 1] = xr * wi + xi * wr;
+    }
+}
+
+}  // namespace
+
+int64_t column_split(int64_t h, int64_t n, int64_t ld)
+{
+    if (h < min_rows || n < min_points) return 0;
+    int64_t n1 = 1;
+    for (int64_t d = 2; d * d <= n; ++d)
+        if (n % d == 0) n1 = d;
+    // n1 <= sqrt(n) <= n / n1: the first check bounds both factors
+    if (n1 < min_factor || n1 * ld > INT_MAX) return 0;
+    return n1;
+}
+
+template <class R>
+void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign, int64_t n1)
+{
+    using C = std::complex<R>;
+    const int64_t n2 = n / n1;
+    const auto column = [&](int64_t c) { return a + c * ld; };
+    const Twiddles<R> w(n, sign);
+
+    // 1. along k2 (stride n1 ld), then the twiddles w^(k1 f2) (1 where k1 or f2 is 0)
+    const Batch along = {.kind = Kind::c2c,
+                         .n = int(n2),
+                         .howmany = int(h),
+                         .istride = int(n1 * ld),
+                         .idist = 1,
+                         .ostride = int(n1 * ld),
+                         .odist = 1,
+                         .sign = sign};
+    for (int64_t k1 = 0; k1 < n1; ++k1) {
+        execute<R>(along, column(k1), column(k1));
+        for (int64_t f2 = 1; k1 > 0 && f2 < n2; ++f2) scale(column(k1 + n1 * f2), h, w(k1 * f2));
+    }
+
+    // 2. along k1: the n1 adjacent columns of each f2
+    const Batch across = {.kind = Kind::c2c,
+                          .n = int(n1),
+                          .howmany = int(h),
+                          .istride = int(ld),
+                          .idist = 1,
+                          .ostride = int(ld),
+                          .odist = 1,
+                          .sign = sign};
+    for (int64_t f2 = 0; f2 < n2; ++f2) execute<R>(across, column(n1 * f2), column(n1 * f2));
+
+    // 3. X(d), d = f2 + n2 f1, is in column source(d) = f1 + n1 f2: each cycle of the
+    // permutation is walked once, one column held aside
+    const auto source = [&](int64_t d) { return d / n2 + n1 * (d % n2); };
+    const std::size_t bytes = std::size_t(h) * sizeof(C);
+    C* held = thread_buffer<C>(std::size_t(h));
+    std::vector<bool> placed(std::size_t(n), false);
+    for (int64_t start = 0; start < n; ++start) {
+        if (placed[std::size_t(start)] || source(start) == start) continue;
+        std::memcpy(held, column(start), bytes);
+        int64_t hole = start;
+        for (int64_t s = source(hole); s != start; s = source(hole)) {
+            std::memcpy(column(hole), column(s), bytes);
+            placed[std::size_t(hole)] = true;
+            hole = s;
+        }
+        std::memcpy(column(hole), held, bytes);
+        placed[std::size_t(hole)] = true;
+    }
+}
+
+template void rows_c2c_split<float>(std::complex<float>*, int64_t, int64_t, int64_t, int, int64_t);
+template void rows_c2c_split<double>(std::complex<double>*, int64_t, int64_t, int64_t, int,
+                                     int64_t);
+
+}  // namespace tessera::fft::kernels::cpu
