@@ -41,14 +41,24 @@ int64_t column_split(int64_t h, int64_t n, int64_t ld)
 }
 
 template <class R>
-void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign, int64_t n1)
+void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign, int64_t n1,
+                    ColumnFinish<R> const& finish)
+{
+    rows_c2c_split<R>(a, ld, a, h, n, ld, sign, n1, finish);
+}
+
+template <class R>
+void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a, int64_t h,
+                    int64_t n, int64_t ld, int sign, int64_t n1, ColumnFinish<R> const& finish)
 {
     using C = std::complex<R>;
     const int64_t n2 = n / n1;
     const auto column = [&](int64_t c) { return a + c * ld; };
+    const std::size_t bytes = std::size_t(h) * sizeof(C);
     const Twiddles<R> w(n, sign);
 
-    // 1. along k2 (stride n1 ld), then the twiddles w^(k1 f2) (1 where k1 or f2 is 0)
+    // 1. along k2 (stride n1 ld), then the twiddles w^(k1 f2) (1 where k1 or f2 is 0); a
+    // column copied from `from` just before its transform, while the batch is in cache
     const Batch along = {.kind = Kind::c2c,
                          .n = int(n2),
                          .howmany = int(h),
@@ -58,6 +68,8 @@ void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int si
                          .odist = 1,
                          .sign = sign};
     for (int64_t k1 = 0; k1 < n1; ++k1) {
+        for (int64_t k2 = 0; from != a && k2 < n2; ++k2)
+            std::memcpy(column(k1 + n1 * k2), from + (k1 + n1 * k2) * ld_from, bytes);
         execute<R>(along, column(k1), column(k1));
         for (int64_t f2 = 1; k1 > 0 && f2 < n2; ++f2) scale(column(k1 + n1 * f2), h, w(k1 * f2));
     }
@@ -74,27 +86,39 @@ void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int si
     for (int64_t f2 = 0; f2 < n2; ++f2) execute<R>(across, column(n1 * f2), column(n1 * f2));
 
     // 3. X(d), d = f2 + n2 f1, is in column source(d) = f1 + n1 f2: each cycle of the
-    // permutation is walked once, one column held aside
+    // permutation is walked once, one column held aside, each column finished as it lands
     const auto source = [&](int64_t d) { return d / n2 + n1 * (d % n2); };
-    const std::size_t bytes = std::size_t(h) * sizeof(C);
+    const auto place = [&](int64_t d, C const* x) {
+        if (x != column(d)) std::memcpy(column(d), x, bytes);
+        if (finish) finish(column(d), d);
+    };
     C* held = thread_buffer<C>(std::size_t(h));
     std::vector<bool> placed(std::size_t(n), false);
     for (int64_t start = 0; start < n; ++start) {
-        if (placed[std::size_t(start)] || source(start) == start) continue;
+        if (placed[std::size_t(start)]) continue;
+        if (source(start) == start) {
+            place(start, column(start));
+            continue;
+        }
         std::memcpy(held, column(start), bytes);
         int64_t hole = start;
         for (int64_t s = source(hole); s != start; s = source(hole)) {
-            std::memcpy(column(hole), column(s), bytes);
+            place(hole, column(s));
             placed[std::size_t(hole)] = true;
             hole = s;
         }
-        std::memcpy(column(hole), held, bytes);
+        place(hole, held);
         placed[std::size_t(hole)] = true;
     }
 }
 
-template void rows_c2c_split<float>(std::complex<float>*, int64_t, int64_t, int64_t, int, int64_t);
-template void rows_c2c_split<double>(std::complex<double>*, int64_t, int64_t, int64_t, int,
-                                     int64_t);
+#define TESSERA_INSTANTIATE(R)                                                                     \
+    template void rows_c2c_split<R>(std::complex<R>*, int64_t, int64_t, int64_t, int, int64_t,     \
+                                    ColumnFinish<R> const&);                                       \
+    template void rows_c2c_split<R>(std::complex<R> const*, int64_t, std::complex<R>*, int64_t,    \
+                                    int64_t, int64_t, int, int64_t, ColumnFinish<R> const&);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::fft::kernels::cpu

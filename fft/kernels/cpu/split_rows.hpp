@@ -18,6 +18,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <functional>
 
 namespace tessera::fft::kernels::cpu {
 
@@ -27,9 +28,22 @@ namespace tessera::fft::kernels::cpu {
 /// memory as the strided batch does) and n at least 256.
 int64_t column_split(int64_t h, int64_t n, int64_t ld);
 
+/// What rows_c2c_split does to output column f (its h elements at x) once it is in place,
+/// while it is still in cache: nothing by default.
+template <class R> using ColumnFinish = std::function<void(std::complex<R>* x, int64_t f)>;
+
 /// Rows r < h of a (a[r + c ld], c < n) replaced by their n-point DFTs (sign -1 forward, +1
-/// backward, unnormalized), through the split n = n1 (n / n1) described above.
+/// backward, unnormalized), through the split n = n1 (n / n1) described above; then `finish`
+/// on each column.
 template <class R>
-void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign, int64_t n1);
+void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign, int64_t n1,
+                    ColumnFinish<R> const& finish = {});
+
+/// The same from another array (from[r + c ld_from]) into a: each column is copied as pass 1
+/// reaches it, so that the copy costs no pass of its own.
+template <class R>
+void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a, int64_t h,
+                    int64_t n, int64_t ld, int sign, int64_t n1,
+                    ColumnFinish<R> const& finish = {});
 
 }  // namespace tessera::fft::kernels::cpu

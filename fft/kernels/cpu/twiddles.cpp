@@ -89,15 +89,17 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
                       .ostride = int(ld),
                       .odist = 1,
                       .sign = sign};
-        const int64_t n1 = column_split(h, n, ld);
-        if (n1 > 0 || measured<R>(b, to, to)) {
+        if (const int64_t n1 = column_split(h, n, ld); n1 > 0) {
+            // the copy and the twiddles ride on the split's passes
+            rows_c2c_split<R>(in[0].ptr, in[0].ld, to, h, n, ld, sign, n1,
+                              [&](C* x, int64_t k) { multiply_by_twiddles(x, h, row0, k, w); });
+            return;
+        }
+        if (measured<R>(b, to, to)) {
             if (in[0].ptr != to)
                 for (int64_t k = 0; k < n; ++k)
                     std::memcpy(to + k * ld, in[0].ptr + k * in[0].ld, h * sizeof(C));
-            if (n1 > 0)
-                rows_c2c_split(to, h, n, ld, sign, n1);
-            else
-                execute<R>(b, to, to);
+            execute<R>(b, to, to);
             for (int64_t k = 0; k < n; ++k) multiply_by_twiddles(to + k * ld, h, row0, k, w);
             return;
         }
