@@ -39,6 +39,8 @@ template <Real R> struct PlanState {
     bool one_d = false;
     int64_t howmany = 1;           ///< batched (complex) transforms: transform t at in + t idist,
     int64_t idist = 0, odist = 0;  ///< out + t odist, in elements
+    /// The four-step's scratch matrix (large 1D transforms), made at the first execute
+    std::shared_ptr<kernels::cpu::ScratchPool> scratch;
 
     bool in_place() const noexcept { return in == out; }
     /// Bytes of the input and output arrays (in place: the padded real rows of the complex
@@ -177,8 +179,8 @@ template <Real R> void run_1d(PlanState<R> const& s, void* in, void* out)
     rt::Runtime& rt = call.runtime();
     const int64_t nb = tile_size(rt, n2, n1);
     // the scratch matrix as one array, so that the first pass's tasks run FFTW on its tiles
-    // where they are (calloc: the pages are only touched by the tasks)
-    const kernels::cpu::AlignedScratch scratch(std::size_t(n) * sizeof(C), 0);
+    // where they are; the plan's, kept between executes
+    const auto scratch = s.scratch->lease();
     auto T = TileMatrix<C>::wrap(rt, static_cast<C*>(scratch.get()), n1, n2, n1, nb);
     if (in == out) {  // copied first: out's handles must not overlap in's
         lapack_to_tiles(static_cast<C const*>(in), n1, T);
@@ -379,6 +381,7 @@ Plan<R> Plan<R>::dft_1d(int64_t n, Complex* in, Complex* out, Sign sign, unsigne
     check_flags(fn, 5, flags);
     PlanState<R> s{Kind::c2c, n, 1, int(sign), in, out};
     s.one_d = true;
+    s.scratch = std::make_shared<kernels::cpu::ScratchPool>(std::size_t(n) * sizeof(Complex), 0);
     check_overlap(fn, in, s.in_bytes(), out, s.out_bytes());
     measure_ahead(s, flags);
     return Plan(std::make_unique<State>(s));

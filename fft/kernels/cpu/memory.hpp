@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <span>
+#include <vector>
 
 namespace tessera::fft::kernels::cpu {
 
@@ -39,6 +41,53 @@ public:
 private:
     void* base_;
     void* p_;
+};
+
+/// Scratch arrays of one size and alignment kept between uses: a plan's scratch is allocated
+/// and its pages faulted in once, not at every execute (the four-step's 64 MB at 2^22 points
+/// doubled its first pass's tasks, 19 to 24 ms against 6 to 7 ms on a warm array). A use
+/// leases one; concurrent uses lease one each.
+class ScratchPool {
+public:
+    ScratchPool(std::size_t bytes, int remainder) : bytes_(bytes), remainder_(remainder) {}
+
+    /// An array of the pool's, back in the pool when the lease ends.
+    class Lease {
+    public:
+        Lease(ScratchPool& pool, std::unique_ptr<AlignedScratch> s) : pool_(pool), s_(std::move(s))
+        {}
+        ~Lease()
+        {
+            const std::lock_guard lock(pool_.m_);
+            pool_.free_.push_back(std::move(s_));
+        }
+        Lease(Lease const&) = delete;
+        Lease& operator=(Lease const&) = delete;
+        void* get() const noexcept { return s_->get(); }
+
+    private:
+        ScratchPool& pool_;
+        std::unique_ptr<AlignedScratch> s_;
+    };
+
+    Lease lease()
+    {
+        {
+            const std::lock_guard lock(m_);
+            if (!free_.empty()) {
+                auto s = std::move(free_.back());
+                free_.pop_back();
+                return Lease(*this, std::move(s));
+            }
+        }
+        return Lease(*this, std::make_unique<AlignedScratch>(bytes_, remainder_));
+    }
+
+private:
+    std::size_t bytes_;
+    int remainder_;
+    std::mutex m_;
+    std::vector<std::unique_ptr<AlignedScratch>> free_;
 };
 
 /// A thread's buffer of at least `elements` T, 64-byte aligned (one FFTW plan per shape, not
