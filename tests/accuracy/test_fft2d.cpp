@@ -121,8 +121,9 @@ template <class T> std::vector<T> array_of(TileMatrix<T> const& A)
 std::vector<std::pair<int, int>> plan_sizes()
 {
     std::vector<std::pair<int, int>> s = {
-        {1, 1},     {7, 5},     {1, 64},   {64, 1},   {1009, 17},
-        {17, 1009}, {128, 160}, {210, 97}, {300, 300}};  // square: stage 2 may transpose
+        {1, 1},     {7, 5},     {1, 64},   {64, 1},    {1009, 17},
+        {17, 1009}, {128, 160}, {210, 97}, {256, 130},  // rows of 256 = 16 x 16 points split
+        {300, 300}};                                    // square: stage 2 may transpose
     if (!cuda_variant()) s.insert(s.end(), {{1, 20000}, {20000, 1}});
     if (exhaustive_sweep()) s.insert(s.end(), {{512, 512}, {1000, 999}, {2, 30011}, {243, 625}});
     return s;
