@@ -32,6 +32,21 @@ struct Batch {
     int n_out() const noexcept { return kind == Kind::r2c ? n / 2 + 1 : n; }
 };
 
+/// `howmany` complex transforms of length n along the rows of a column-major block whose
+/// columns are `stride` elements apart (element k of row t at k stride + t), both arrays
+/// alike. Sizes fit in int (checked at the API, or by the caller).
+inline Batch rows_batch(int64_t n, int64_t howmany, int64_t stride, int sign)
+{
+    return {.kind = Kind::c2c,
+            .n = int(n),
+            .howmany = int(howmany),
+            .istride = int(stride),
+            .idist = 1,
+            .ostride = int(stride),
+            .odist = 1,
+            .sign = sign};
+}
+
 /// Executes `b` from `in` to `out` (the same pointer for in place) in precision R (float or
 /// double); `in` and `out` point to std::complex<R> or R as the kind says. A shape first seen
 /// is planned then (FFTW_ESTIMATE, or FFTW_MEASURE while a Measuring lives); a shape already

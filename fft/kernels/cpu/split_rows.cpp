@@ -59,14 +59,7 @@ void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R
 
     // 1. along k2 (stride n1 ld), then the twiddles w^(k1 f2) (1 where k1 or f2 is 0); a
     // column copied from `from` just before its transform, while the batch is in cache
-    const Batch along = {.kind = Kind::c2c,
-                         .n = int(n2),
-                         .howmany = int(h),
-                         .istride = int(n1 * ld),
-                         .idist = 1,
-                         .ostride = int(n1 * ld),
-                         .odist = 1,
-                         .sign = sign};
+    const Batch along = rows_batch(n2, h, n1 * ld, sign);
     for (int64_t k1 = 0; k1 < n1; ++k1) {
         for (int64_t k2 = 0; from != a && k2 < n2; ++k2)
             std::memcpy(column(k1 + n1 * k2), from + (k1 + n1 * k2) * ld_from, bytes);
@@ -75,14 +68,7 @@ void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R
     }
 
     // 2. along k1: the n1 adjacent columns of each f2
-    const Batch across = {.kind = Kind::c2c,
-                          .n = int(n1),
-                          .howmany = int(h),
-                          .istride = int(ld),
-                          .idist = 1,
-                          .ostride = int(ld),
-                          .odist = 1,
-                          .sign = sign};
+    const Batch across = rows_batch(n1, h, ld, sign);
     for (int64_t f2 = 0; f2 < n2; ++f2) execute<R>(across, column(n1 * f2), column(n1 * f2));
 
     // 3. X(d), d = f2 + n2 f1, is in column source(d) = f1 + n1 f2: each cycle of the

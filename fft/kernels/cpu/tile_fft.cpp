@@ -119,14 +119,7 @@ template <class R> void rows_c2c(std::span<TilePiece<C<R>> const> row, int sign)
             return;
         }
         const int ld = as_int(row[0].ld);
-        const Batch b{.kind = Kind::c2c,
-                      .n = as_int(n),
-                      .howmany = as_int(h),
-                      .istride = ld,
-                      .idist = 1,
-                      .ostride = ld,
-                      .odist = 1,
-                      .sign = sign};
+        const Batch b = rows_batch(n, h, ld, sign);
         if (measured<R>(b, row[0].ptr, row[0].ptr)) {
             execute<R>(b, row[0].ptr, row[0].ptr);
             return;
@@ -143,14 +136,7 @@ template <class R> void rows_c2c(std::span<TilePiece<C<R>> const> row, int sign)
         for (auto const& t : row)
             for (int64_t c = 0; c < t.n; ++c, ++k)
                 std::memcpy(buf + k * rows, t.ptr + c * t.ld + r0, rows * sizeof(C<R>));
-        const Batch b{.kind = Kind::c2c,
-                      .n = as_int(n),
-                      .howmany = as_int(rows),
-                      .istride = as_int(rows),
-                      .idist = 1,
-                      .ostride = as_int(rows),
-                      .odist = 1,
-                      .sign = sign};
+        const Batch b = rows_batch(n, rows, rows, sign);
         execute<R>(b, buf, buf);
         k = 0;
         for (auto const& t : row)

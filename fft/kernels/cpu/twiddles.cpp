@@ -81,14 +81,7 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
         // so in is copied to out first); then the twiddles, column by column
         C* to = out[0].ptr;
         const int64_t ld = out[0].ld;
-        const Batch b{.kind = Kind::c2c,
-                      .n = int(n),
-                      .howmany = int(h),
-                      .istride = int(ld),
-                      .idist = 1,
-                      .ostride = int(ld),
-                      .odist = 1,
-                      .sign = sign};
+        const Batch b = rows_batch(n, h, ld, sign);
         if (const int64_t n1 = column_split(h, n, ld); n1 > 0) {
             // the copy and the twiddles ride on the split's passes
             rows_c2c_split<R>(in[0].ptr, in[0].ld, to, h, n, ld, sign, n1,
@@ -113,14 +106,7 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
         for (auto const& t : in)
             for (int64_t c = 0; c < t.n; ++c, ++k)
                 std::memcpy(buf + k * rows, t.ptr + c * t.ld + r0, rows * sizeof(C));
-        const Batch b{.kind = Kind::c2c,
-                      .n = int(n),
-                      .howmany = int(rows),
-                      .istride = int(rows),
-                      .idist = 1,
-                      .ostride = int(rows),
-                      .odist = 1,
-                      .sign = sign};
+        const Batch b = rows_batch(n, rows, rows, sign);
         execute<R>(b, buf, buf);
         for (k = 0; k < n; ++k) multiply_by_twiddles(buf + k * rows, rows, row0 + r0, k, w);
         k = 0;
