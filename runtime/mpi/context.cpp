@@ -249,6 +249,10 @@ detail::Message* Context::start_receive(rt::detail::DataState* state, int source
     m->peer = source;
     m->tag = tag;
     m->expected_bytes = bytes;  // its buffer is allocated when its message arrives
+    // In place into registered host memory in one piece, as a send leaves, when its claim task
+    // has run before the message arrives (a flow's first receive of a handle claims it at
+    // once): the staging buffer and the unpack task's copy saved, for an empty claim task.
+    m->in_place = state->home == host_node && contiguous(rt::detail::data_layout(*state));
     detail::Message* raw = m.get();
     {
         std::lock_guard lock(s.m);
@@ -272,6 +276,11 @@ TagId Context::hold_task_tag(detail::Message* m) const noexcept
     return m->hold;
 }
 
+bool Context::lands_in_place(detail::Message* m) const noexcept
+{
+    return m->in_place;
+}
+
 void Context::submit_or_cancel(detail::Message* m, std::function<void()> const& submit)
 {
     State& s = *state_;
@@ -287,6 +296,8 @@ void Context::submit_or_cancel(detail::Message* m, std::function<void()> const& 
             }
         } else {
             s.rt.remove_tag(m->unpack);
+            // its claim task may be submitted: the message stays (never posted) to wait_all
+            if (m->in_place) throw;
         }
         std::lock_guard lock(s.m);
         std::erase_if(s.messages, [&](auto const& x) { return x.get() == m; });
@@ -657,6 +668,7 @@ void release_pages(void* data, Layout const& l) noexcept
 void unpack(Message* m, void* data, Layout const& l)
 {
     if (!m->error.empty()) throw Error("mpi::Context: " + m->error);
+    if (m->landed) return;  // MPI wrote it there
     const std::size_t column = std::size_t(l.nx) * l.elem_size;
     std::byte const* from = m->buffer.data();
     auto* to = static_cast<std::byte*>(data);
@@ -664,6 +676,11 @@ void unpack(Message* m, void* data, Layout const& l)
         for (int64_t j = 0; j < l.ny; ++j, from += column)
             std::memcpy(to + std::size_t(j * l.ld + k * l.ldz) * l.elem_size, from, column);
     m->buffer = {};
+}
+
+void claim(Message* m, void* data) noexcept
+{
+    m->landing = data;  // the progress thread receives its message there if it arrives now
 }
 
 }  // namespace detail

@@ -1,6 +1,7 @@
 // One transfer of a handle's data between two ranks (rt::mpi::Context::isend, irecv): its
 // staging buffer, where the pack task copies the data out or the unpack task copies it in
-// (unless a send leaves from the handle's own memory), and what its completion does.
+// (unless the message leaves from or lands in the handle's own memory), and what its
+// completion does.
 // Internal to libtessera_mpi.
 #pragma once
 
@@ -52,12 +53,18 @@ struct Message {
     // A send from the handle's own memory (a contiguous handle at home on the host): its pack
     // task gives MPI `data` instead of copying it into `buffer`, and its hold task keeps the
     // handle's writers waiting until `sent` is notified, once MPI no longer reads it.
+    // A receive into the handle's own memory (the same handles): its claim task, which runs
+    // once the tasks before it are done with the handle, sets `landing`; a message that
+    // arrives after it is received there, and the unpack task, next in the handle's flow,
+    // copies nothing. One that arrives before goes through `buffer`.
     bool in_place = false;
-    void const* data = nullptr;  // set by the pack task, `bytes` long
+    void const* data = nullptr;           // set by the pack task, `bytes` long
+    std::atomic<void*> landing{nullptr};  // set by the claim task
+    bool landed = false;                  // the progress thread received it at `landing`
     std::size_t bytes = 0;
     TagId sent = 0;       // notified exactly once, when the send completes, fails or is dropped
     TagId hold = 0;       // the hold task's tag, which waits for `sent`
-    TagId arrived = 0;    // a receive: notified when the message is in `buffer`
+    TagId arrived = 0;    // a receive: notified when the message is in `buffer` or landed
     TagId unpack = 0;     // a receive: the unpack task's tag, which waits for `arrived`
     bool orphan = false;  // a receive of an aborted epoch's message, made to drop it
     bool packed = false;  // a send: its buffer holds the data (under the engine's lock)

@@ -272,31 +272,48 @@ void ProgressEngine::match_arrivals(bool aborted)
         auto& arrivals = it->second;
         auto waiting = expected_.find(it->first);
         while (!arrivals.empty()) {
-            Message* m = nullptr;
             if (aborted) {  // a message of the aborted epoch: received, and dropped
-                orphans_.push_back(std::make_unique<Message>());
-                m = orphans_.back().get();
-                m->kind = Message::Kind::receive;
-                m->orphan = true;
+                drop(arrivals.front());
             } else if (waiting != expected_.end() && !waiting->second.empty()) {
-                m = waiting->second.front();
+                receive(waiting->second.front(), arrivals.front());
                 waiting->second.pop_front();
                 --expected_count_;
             } else {
                 break;  // its receive is not asked for yet
             }
-            Arrival a = arrivals.front();
             arrivals.pop_front();
-            m->buffer.resize(std::size_t(a.bytes));  // allocated now, not when it was asked for
-            if (int rc = MPI_Imrecv(m->buffer.data(), a.bytes, MPI_BYTE, &a.message, &m->request);
-                rc != MPI_SUCCESS)
-                fail(m, mpi_error_text(rc));
-            else
-                in_flight_.push_back(m);
         }
         it = arrivals.empty() ? early_.erase(it) : std::next(it);
     }
     std::erase_if(orphans_, [](auto const& o) { return o->done.load(); });
+}
+
+void ProgressEngine::receive(Message* m, Arrival const& a)
+{
+    // In place once claimed. Not before: its sender's handle stays held until it is received,
+    // and an aborted epoch could leave it held (or given back, and written, while MPI reads
+    // it). A message of another size than the handle's goes to the buffer, for complete().
+    void* to = nullptr;
+    if (m->in_place && std::size_t(a.bytes) == m->expected_bytes) to = m->landing.load();
+    m->landed = to != nullptr;
+    if (!to) {
+        m->buffer.resize(std::size_t(a.bytes));  // allocated now, not when it was asked for
+        to = m->buffer.data();
+    }
+    MPI_Message message = a.message;
+    if (int rc = MPI_Imrecv(to, a.bytes, MPI_BYTE, &message, &m->request); rc != MPI_SUCCESS)
+        fail(m, mpi_error_text(rc));
+    else
+        in_flight_.push_back(m);
+}
+
+void ProgressEngine::drop(Arrival const& a)
+{
+    orphans_.push_back(std::make_unique<Message>());
+    Message* m = orphans_.back().get();
+    m->kind = Message::Kind::receive;
+    m->orphan = true;
+    receive(m, a);
 }
 
 void ProgressEngine::abort_in_flight(std::string const& why)

@@ -3,7 +3,8 @@
 // of their isend calls as soon as the first is packed (MPI keeps that order on the wire);
 // it receives a message once MPI_Improbe finds it arrived, for the first receive asked for of
 // its (source, tag), into a buffer allocated then (a flow submitted at once asks for all its
-// receives at the start: buffers allocated then would hold every message of the flow); it
+// receives at the start: buffers allocated then would hold every message of the flow), or
+// into its handle's own memory if the receive's claim task has run by then (in place); it
 // tests the requests in flight, and completes them: a receive notifies its runtime tag, which
 // releases its unpack task; a send runs its callback. It sleeps while nothing is in flight, and while something is, it tests it after
 // pauses: 1 ms while every worker computes (it would take a core from one), or until a worker
@@ -107,6 +108,12 @@ private:
     /// each, into a buffer of its size, for the first receive asked for of its (source, tag); in
     /// an aborted epoch (`aborted`), receives them to drop them.
     void match_arrivals(bool aborted);
+    struct Arrival;
+    /// The thread: receives the message of arrival a for m, into the handle's memory if m is in
+    /// place and claimed, else into m's buffer.
+    void receive(Message* m, Arrival const& a);
+    /// The thread: receives the message of arrival a to drop it (an aborted epoch's).
+    void drop(Arrival const& a);
     /// The thread: a failure notice of `bytes` arrived; the receive is posted again.
     void notice_arrived(int source, int tag, std::size_t bytes);
     void post_notice_receive();

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -169,6 +170,96 @@ TEST(MpiTransfers, AWriteAfterASendDoesNotChangeTheMessage)
     EXPECT_EQ(first.back(), 1);
     EXPECT_EQ(second.front(), 2);
     EXPECT_EQ(second.back(), 2);
+}
+
+// What a reader saw of its handle, after a pause: the smallest and largest of its elements.
+struct Seen {
+    std::atomic<int64_t> low{-1}, high{-1};
+};
+const rt::Codelet<rt::Vector<const int64_t>, Seen*, int> watch_cl{
+    .name = "test_watch", .cpu = [](rt::Vector<const int64_t> v, Seen* seen, int pause_ms) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+        int64_t low = v[0], high = v[0];
+        for (int64_t i = 0; i < v.n; ++i) {
+            low = std::min(low, v[i]);
+            high = std::max(high, v[i]);
+        }
+        seen->low = low;
+        seen->high = high;
+    }};
+const rt::Codelet<rt::Vector<int64_t>, int> explode_later_cl{
+    .name = "test_explode_later", .cpu = [](rt::Vector<int64_t>, int pause_ms) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+        throw tessera::Error("the failing task");
+    }};
+
+// A receive into a contiguous handle may land in the handle's own memory, but never before
+// the tasks submitted before it are done with the handle: a reader that takes 200 ms sees the
+// old data throughout, though the message arrives long before it ends and the other worker
+// is free; the reader after the receive sees the message.
+TEST(MpiTransfers, AReceiveLandsOnlyAfterTheTasksBeforeIt)
+{
+    rt::Runtime r{{.ncpus = 2, .perfmodel_dir = "none"}};
+    rt::mpi::Context mpi{r};
+    if (mpi.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+    std::vector<int64_t> v(100000, 5);  // 800 KB: on MPI's rendezvous
+    rt::Handle h{r, rt::Vector<int64_t>{v.data(), int64_t(v.size())}};
+    Seen before, after;
+    if (mpi.rank() == 0) {
+        r.submit(set_cl, write(h), rt::value(int64_t(7)));
+        mpi.isend(h, 1, 3);
+    } else if (mpi.rank() == 1) {
+        r.submit(watch_cl, read(h), rt::value(&before), rt::value(200));
+        mpi.irecv(h, 0, 3);
+        r.submit(watch_cl, read(h), rt::value(&after), rt::value(0));
+    }
+    mpi.wait_all();
+    h.unregister();
+    if (mpi.rank() != 1) return;
+    EXPECT_EQ(before.low.load(), 5);
+    EXPECT_EQ(before.high.load(), 5) << "the message landed under a reader submitted before it";
+    EXPECT_EQ(after.low.load(), 7);
+    EXPECT_EQ(after.high.load(), 7);
+    EXPECT_EQ(v.front(), 7);
+}
+
+// A message that arrives while its handle is still held by a task that then fails: the epoch
+// fails on both ranks (no hang), and the next epoch's message of the same tag lands.
+TEST(MpiTransfers, AFailureWhileAMessageWaitsForItsHandleLeavesTheNextEpochClean)
+{
+    rt::Runtime r{config()};
+    rt::mpi::Context mpi{r};
+    if (mpi.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+    std::vector<int64_t> v(100000, 5);
+    rt::Handle h{r, rt::Vector<int64_t>{v.data(), int64_t(v.size())}};
+    if (mpi.rank() == 0) {
+        r.submit(set_cl, write(h), rt::value(int64_t(7)));
+        mpi.isend(h, 1, 4);
+    } else if (mpi.rank() == 1) {
+        r.submit(explode_later_cl, readwrite(h), rt::value(200));  // the message arrives first
+        mpi.irecv(h, 0, 4);
+    }
+    try {
+        mpi.wait_all();
+        ADD_FAILURE() << "no error on rank " << mpi.rank();
+    } catch (tessera::Error const& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("the failing task"), std::string::npos) << what;
+        if (mpi.rank() != 1) { EXPECT_NE(what.find("rank 1 failed"), std::string::npos) << what; }
+    }
+    if (mpi.rank() == 0) {
+        r.submit(set_cl, write(h), rt::value(int64_t(8)));
+        mpi.isend(h, 1, 4);
+    } else if (mpi.rank() == 1) {
+        r.submit(set_cl, write(h), rt::value(int64_t(0)));  // written again: no longer failed
+        mpi.irecv(h, 0, 4);
+    }
+    mpi.wait_all();
+    h.unregister();
+    if (mpi.rank() == 1) {
+        EXPECT_EQ(v.front(), 8);
+        EXPECT_EQ(v.back(), 8);
+    }
 }
 
 TEST(MpiTransfers, BadArgumentsAreNamed)

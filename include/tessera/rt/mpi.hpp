@@ -50,11 +50,15 @@ struct Message;  // one transfer: its staging buffer and completion (runtime/mpi
 /// Lets send m leave with `data` (laid out as `l`), the pack task's kernel: from `data` itself
 /// if m leaves in place (see Context::start_send), else from a copy in m's buffer.
 void pack(Message* m, void const* data, Layout const& l);
-/// Copies m's buffer into `data` (the unpack task's kernel); throws the message's MPI error.
+/// Copies m's buffer into `data` (the unpack task's kernel), unless m landed in place there;
+/// throws the message's MPI error.
 void unpack(Message* m, void* data, Layout const& l);
+/// Gives receive m the handle's memory `data` to land in (the claim task's kernel): the tasks
+/// before it are done with the handle, and the unpack task after it waits for the message.
+void claim(Message* m, void* data) noexcept;
 
-/// The pack and unpack tasks' priority: before any computation, as another rank may be
-/// waiting for the message (a few µs of copying against its idle cores).
+/// The transfers' tasks' priority: before any computation, as another rank may be waiting for
+/// the message (a few µs of copying against its idle cores).
 inline constexpr int transfer_priority = 1 << 30;
 
 template <View V> void pack_kernel(const_view_t<V> v, Message* m)
@@ -71,6 +75,13 @@ inline const Codelet<const_view_t<V>, Message*> pack_codelet{
 template <View V>
 inline const Codelet<mutable_view_t<V>, Message*> unpack_codelet{
     .name = "mpi_unpack", .where = ArchMask::cpu, .cpu = &unpack_kernel<V>};
+template <View V> void claim_kernel(mutable_view_t<V> v, Message* m)
+{
+    claim(m, v.ptr);
+}
+template <View V>
+inline const Codelet<mutable_view_t<V>, Message*> claim_codelet{
+    .name = "mpi_claim", .where = ArchMask::cpu, .cpu = &claim_kernel<V>};
 /// The hold task's kernel: nothing. The task reads the handle a send leaves from in place, and
 /// waits for the send to complete: the handle's next writers wait for it.
 template <View V> void hold_kernel(const_view_t<V>)
@@ -293,6 +304,9 @@ private:
     {
         detail::Message* m = c.start_receive(s, source, tag);
         c.submit_or_cancel(m, [&] {
+            if (c.lands_in_place(m))  // first: the unpack task follows it on the handle
+                c.runtime().submit(detail::claim_codelet<I>, Access<I, Mode::W>{s}, value(m),
+                                   priority(detail::transfer_priority));
             c.runtime().submit(detail::unpack_codelet<I>, Access<I, Mode::W>{s}, value(m),
                                rt::tag(c.receive_task_tag(m)), callback(std::move(on_received)),
                                priority(detail::transfer_priority));
@@ -311,6 +325,8 @@ private:
     TagId receive_task_tag(detail::Message* m) const noexcept;
     /// The tag of send m's hold task, 0 if m is copied (see Message).
     TagId hold_task_tag(detail::Message* m) const noexcept;
+    /// Whether receive m may land in its handle's memory, after a claim task (see Message).
+    bool lands_in_place(detail::Message* m) const noexcept;
     /// Runs `submit` (the pack or unpack task); if it throws, the message is withdrawn.
     void submit_or_cancel(detail::Message* m, std::function<void()> const& submit);
     void register_state(std::shared_ptr<rt::detail::DataState> const& s, int owner, int tag,
