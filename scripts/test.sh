@@ -3,8 +3,8 @@
 #   build/       Release, CUDA when nvcc is found: every test but those labelled "slow"
 #   build-tsan/  ThreadSanitizer, CUDA on the CUDA simulator: the runtime unit tests, the potrf,
 #                getrf, LU panel, QR panel, geqrf, TileMatrix, tile-size, C API and nested-call
-#                accuracy tests (also with a simulated GPU) and the CUDA driver's tests:
-#                ctest -L "runtime|accuracy|cuda" -LE "slow|emu"
+#                accuracy tests (also with a simulated GPU), the CUDA driver's tests and the
+#                MPI layer's (1, 2 and 4 ranks): ctest -L "runtime|accuracy|cuda|mpi" -LE "slow|emu"
 #   build-asan/  AddressSanitizer + UBSan: the same
 # and prints one summary line per tree; exits non-zero when any step of any tree failed.
 # TESSERA_TEST_QUICK=1 runs only build/ (for developers).
@@ -74,7 +74,7 @@ sanitizer_tree()
     "${launcher[@]}" cmake --build "$tree" -j "$jobs"
     # the "emu" re-runs of the sweeps stay in the Release tree: the sanitizers still see the
     # emulated devices through the memory-node, relaxed-mode and device stress tests
-    "${launcher[@]}" ctest --test-dir "$tree" --output-on-failure --no-tests=error -j2 -L "runtime|accuracy|cuda" -LE "slow|emu"
+    "${launcher[@]}" ctest --test-dir "$tree" --output-on-failure --no-tests=error -j2 -L "runtime|accuracy|cuda|mpi" -LE "slow|emu"
 }
 
 summary=()

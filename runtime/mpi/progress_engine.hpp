@@ -118,7 +118,7 @@ private:
     void notice_arrived(int source, int tag, std::size_t bytes);
     void post_notice_receive();
     /// The control tag of epoch e.
-    int notice_tag(uint64_t e) const noexcept { return int(e % uint64_t(tag_ub_ + 1)); }
+    int notice_tag(uint64_t e) const noexcept { return int(e % (uint64_t(tag_ub_) + 1)); }
 
     Runtime& rt_;
     rt::detail::Parking& parking_;      // the runtime's idle workers
