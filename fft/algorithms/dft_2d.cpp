@@ -12,6 +12,7 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -115,6 +116,69 @@ template <Real R> void submit_rows(Sign sign, TileMatrix<std::complex<R>>& A, Se
     }
 }
 
+/// Every tile of A, in column order, as the span arguments take it.
+template <class T> std::vector<TileRef<T> const*> all_tiles(TileMatrix<T> const& A)
+{
+    std::vector<TileRef<T> const*> tiles;
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) tiles.push_back(&A(i, j));
+    return tiles;
+}
+
+/// Whether every worker of rt is a CPU core (no GPU, no emulated accelerator), so that every
+/// task of a transform sees the tiles where the caller's arrays hold them.
+bool only_cpu_workers(rt::Runtime const& rt)
+{
+    for (unsigned w = 0; w < rt.worker_count(); ++w)
+        if (rt.worker(rt::WorkerId(w)).arch != rt::Arch::cpu) return false;
+    return rt.worker_count() > 0;
+}
+
+/// Whether the tiles of A are the pieces of one column-major array (a wrapped array).
+template <class T> bool in_one_array(TileMatrix<T> const& A)
+{
+    if (A.mt() == 0 || A.nt() == 0) return false;
+    const auto first = A(0, 0).view();
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) {
+            const auto t = A(i, j).view();
+            if (t.ld != first.ld || t.ptr != first.ptr + i * A.nb() + j * A.nb() * first.ld)
+                return false;
+        }
+    return true;
+}
+
+/// n1 of the digit-reversed order (fft/kernels/cpu/digit_reversed.hpp) for the out-of-place
+/// transform of `in` into `out`, or 0 where its stages keep the natural order. The order
+/// saves stage 2's permutation where its tile rows would split across their columns; stage 1
+/// then reads its columns from all over `in`, so both must be single arrays in memory, on a
+/// runtime of CPU workers alone.
+template <class T, Real R>
+int64_t digit_reversal(TileMatrix<T> const& in, TileMatrix<std::complex<R>>& out)
+{
+    if (!only_cpu_workers(out.runtime()) || !in_one_array(in) || !in_one_array(out) ||
+        rows_through_transposes<R>(out))
+        return 0;
+    const int64_t n = out.n(), ld_in = in(0, 0).view().ld, ld_out = out(0, 0).view().ld;
+    const int64_t n1 = kernels::cpu::column_split(out.tile_m(0), n, ld_out);
+    // FFTW's int distances: n1 columns of in apart in stage 1, n / n1 of out in stage 2
+    if (n1 == 0 || n1 * ld_in > INT_MAX || n / n1 * ld_out > INT_MAX) return 0;
+    return n1;
+}
+
+/// Stage 2 of out from the digit-reversed order of n1 x (n / n1).
+template <Real R>
+void submit_rows_digit_reversed(Sign sign, TileMatrix<std::complex<R>>& out, int64_t n1,
+                                Sequence& s)
+{
+    std::vector<TileRef<std::complex<R>>*> row(out.nt());
+    for (int64_t i = 0; i < out.mt(); ++i) {
+        for (int64_t j = 0; j < out.nt(); ++j) row[j] = &out(i, j);
+        s.submit(cl::rows_digit_reversed<R>, rt::readwrite_all(row), rt::value(int(sign)),
+                 rt::value(n1));
+    }
+}
+
 /// Throws InvalidArgument unless `b` (named `name_b`) has the tile size of `a` and the given
 /// size.
 template <class A, class B>
@@ -161,6 +225,17 @@ void dft_2d_async(Sign sign, TileMatrix<std::complex<R>> const& in,
     require_shape("dft_2d", "in", in, "out", out, in.m(), in.n());
     const auto call = la::detail::begin_call<C>(s, "dft_2d", {{"in", in}, {"out", out, true}});
     if (in.m() == 0 || in.n() == 0) return;
+    if (const int64_t n1 = digit_reversal<C, R>(in, out); n1 > 0) {
+        const auto source = all_tiles(in);
+        for (int64_t j = 0; j < out.nt(); ++j) {
+            auto to = tile_column(out, j);
+            s.submit(cl::columns_digit_reversed<R>, rt::read_all(source), rt::write_all(to),
+                     rt::value(int(sign)), rt::value(j * out.nb()), rt::value(out.n()),
+                     rt::value(n1));
+        }
+        submit_rows_digit_reversed<R>(sign, out, n1, s);
+        return;
+    }
     for (int64_t j = 0; j < in.nt(); ++j) {
         auto from = tile_column(in, j);
         auto to = tile_column(out, j);
@@ -177,6 +252,16 @@ void dft_r2c_2d_async(TileMatrix<R> const& in, TileMatrix<std::complex<R>>& out,
     la::detail::require_usable_on<R>(s, "dft_r2c_2d", {{"in", in}});
     const auto call = la::detail::begin_call<C>(s, "dft_r2c_2d", {{"out", out, true}});
     if (in.m() == 0 || in.n() == 0) return;
+    if (const int64_t n1 = digit_reversal<R, R>(in, out); n1 > 0) {
+        const auto source = all_tiles(in);
+        for (int64_t j = 0; j < out.nt(); ++j) {
+            auto to = tile_column(out, j);
+            s.submit(cl::columns_r2c_digit_reversed<R>, rt::read_all(source), rt::write_all(to),
+                     rt::value(in.m()), rt::value(j * out.nb()), rt::value(out.n()), rt::value(n1));
+        }
+        submit_rows_digit_reversed<R>(Sign::forward, out, n1, s);
+        return;
+    }
     for (int64_t j = 0; j < in.nt(); ++j) {
         auto from = tile_column(in, j);
         auto to = tile_column(out, j);

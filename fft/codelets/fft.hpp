@@ -4,6 +4,7 @@
 // that for a real one. Internal.
 #pragma once
 
+#include "fft/kernels/cpu/digit_reversed.hpp"
 #include "fft/kernels/cpu/tile_fft.hpp"
 #include "fft/kernels/cpu/transpose.hpp"
 #include "fft/kernels/cpu/twiddles.hpp"
@@ -116,6 +117,85 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, int> rows{
     .model = &rows_model<R>,
     .flops =
         [](rt::Span<rt::Matrix<Complex<R>>> const& row, int const&) {
+            int64_t n = 0;
+            for (auto t : row) n += t.n;
+            return row.empty() ? 0.0 : transform_flops(n, row[0].m);
+        },
+};
+
+// ---- out of place on the cores: stage 1 into the digit-reversed order, stage 2 from it ------
+// (digit_reversed.hpp). Stage 1 reads every tile of `in`, which is one array in memory; the
+// columns of out's tile column are [d0, d0 + width) of n, in the order of n1 x (n / n1).
+
+template <class R>
+void columns_digit_reversed_tiles(rt::Span<rt::Matrix<Complex<R> const>> in,
+                                  rt::Span<rt::Matrix<Complex<R>>> out, int sign, int64_t d0,
+                                  int64_t n, int64_t n1)
+{
+    kernels::cpu::columns_c2c_digit_reversed<R>(in[0].ptr, in[0].ld, pieces(out), d0, n, n1, sign);
+}
+template <class R>
+inline constexpr rt::PerfModel columns_digit_reversed_model{
+    by_real<R>("fft_cfft_columns_digit_reversed", "fft_zfft_columns_digit_reversed")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<Complex<R>>>,
+                         int, int64_t, int64_t, int64_t>
+    columns_digit_reversed{
+        .name = by_real<R>("cfft_columns_digit_reversed", "zfft_columns_digit_reversed"),
+        .where = rt::ArchMask::cpu,
+        .cpu = &columns_digit_reversed_tiles<R>,
+        .model = &columns_digit_reversed_model<R>,
+        .flops =
+            [](rt::Span<rt::Matrix<Complex<R> const>> const&,
+               rt::Span<rt::Matrix<Complex<R>>> const& out, int const&, int64_t const&,
+               int64_t const&, int64_t const&) {
+                return out.empty() ? 0.0 : transform_flops(rows_of(out), out[0].n);
+            },
+    };
+
+template <class R>
+void columns_r2c_digit_reversed_tiles(rt::Span<rt::Matrix<R const>> in,
+                                      rt::Span<rt::Matrix<Complex<R>>> out, int64_t m, int64_t d0,
+                                      int64_t n, int64_t n1)
+{
+    kernels::cpu::columns_r2c_digit_reversed<R>(m, in[0].ptr, in[0].ld, pieces(out), d0, n, n1);
+}
+template <class R>
+inline constexpr rt::PerfModel columns_r2c_digit_reversed_model{
+    by_real<R>("fft_sfft_r2c_columns_digit_reversed", "fft_dfft_r2c_columns_digit_reversed")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<R const>>, rt::Span<rt::Matrix<Complex<R>>>, int64_t,
+                         int64_t, int64_t, int64_t>
+    columns_r2c_digit_reversed{
+        .name = by_real<R>("sfft_r2c_columns_digit_reversed", "dfft_r2c_columns_digit_reversed"),
+        .where = rt::ArchMask::cpu,
+        .cpu = &columns_r2c_digit_reversed_tiles<R>,
+        .model = &columns_r2c_digit_reversed_model<R>,
+        .flops =
+            [](rt::Span<rt::Matrix<R const>> const&, rt::Span<rt::Matrix<Complex<R>>> const& out,
+               int64_t const& m, int64_t const&, int64_t const&,
+               int64_t const&) { return out.empty() ? 0.0 : transform_flops(m, out[0].n, 0.5); },
+    };
+
+/// A tile row (pieces of one array) from the digit-reversed order of n1 x (n / n1).
+template <class R>
+void rows_digit_reversed_tiles(rt::Span<rt::Matrix<Complex<R>>> row, int sign, int64_t n1)
+{
+    int64_t n = 0;
+    for (auto t : row) n += t.n;
+    kernels::cpu::rows_c2c_digit_reversed<R>(row[0].ptr, row[0].m, n, row[0].ld, sign, n1);
+}
+template <class R>
+inline constexpr rt::PerfModel rows_digit_reversed_model{
+    by_real<R>("fft_cfft_rows_digit_reversed", "fft_zfft_rows_digit_reversed")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, int, int64_t> rows_digit_reversed{
+    .name = by_real<R>("cfft_rows_digit_reversed", "zfft_rows_digit_reversed"),
+    .where = rt::ArchMask::cpu,
+    .cpu = &rows_digit_reversed_tiles<R>,
+    .model = &rows_digit_reversed_model<R>,
+    .flops =
+        [](rt::Span<rt::Matrix<Complex<R>>> const& row, int const&, int64_t const&) {
             int64_t n = 0;
             for (auto t : row) n += t.n;
             return row.empty() ? 0.0 : transform_flops(n, row[0].m);

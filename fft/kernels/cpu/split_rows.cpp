@@ -14,19 +14,6 @@ namespace {
 
 constexpr int64_t min_factor = 8, min_rows = 64, min_points = 256;
 
-/// x[r] *= w for r < h (the product written out: std::complex's checks for NaN cost more
-/// than the arithmetic here).
-template <class R> void scale(std::complex<R>* x, int64_t h, std::complex<R> w)
-{
-    R* v = reinterpret_cast<R*>(x);
-    const R wr = w.real(), wi = w.imag();
-    for (int64_t r = 0; r < h; ++r) {
-        const R xr = v[2 * r], xi = v[2 * r + 1];
-        v[2 * r] = xr * wr - xi * wi;
-        v[2 * r + 1] = xr * wi + xi * wr;
-    }
-}
-
 }  // namespace
 
 int64_t column_split(int64_t h, int64_t n, int64_t ld)
@@ -64,7 +51,8 @@ void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R
         for (int64_t k2 = 0; from != a && k2 < n2; ++k2)
             std::memcpy(column(k1 + n1 * k2), from + (k1 + n1 * k2) * ld_from, bytes);
         execute<R>(along, column(k1), column(k1));
-        for (int64_t f2 = 1; k1 > 0 && f2 < n2; ++f2) scale(column(k1 + n1 * f2), h, w(k1 * f2));
+        for (int64_t f2 = 1; k1 > 0 && f2 < n2; ++f2)
+            scale_column(column(k1 + n1 * f2), h, w(k1 * f2));
     }
 
     // 2. along k1: the n1 adjacent columns of each f2

@@ -1,0 +1,115 @@
+// The split without its permutation (see digit_reversed.hpp).
+#include "fft/kernels/cpu/digit_reversed.hpp"
+
+#include "fft/kernels/cpu/fftw_plans.hpp"
+#include "fft/kernels/cpu/memory.hpp"
+#include "fft/kernels/cpu/twiddles.hpp"
+
+#include <tessera/error.hpp>
+
+#include <algorithm>
+
+namespace tessera::fft::kernels::cpu {
+namespace {
+
+/// Calls batch(first, count) for the runs of out's columns [d0, d0 + w) that share k1 = d / n2:
+/// their sources are n1 columns apart, one FFTW batch each.
+template <class F> void for_each_run(int64_t d0, int64_t w, int64_t n2, F&& batch)
+{
+    for (int64_t d = d0; d < d0 + w;) {
+        const int64_t count = std::min(n2 - d % n2, d0 + w - d);
+        batch(d, count);
+        d += count;
+    }
+}
+
+template <class T> void require_stacked(std::span<TilePiece<T> const> out)
+{
+    if (!stacked_in_one_array(out))
+        throw Error("fft: the digit-reversed stage 1 needs its tile column in one array");
+}
+
+}  // namespace
+
+template <class R>
+void columns_c2c_digit_reversed(std::complex<R> const* in, int64_t ldi,
+                                std::span<TilePiece<std::complex<R>> const> out, int64_t d0,
+                                int64_t n, int64_t n1, int sign)
+{
+    if (out.empty() || out[0].n == 0) return;
+    require_stacked(out);
+    int64_t m = 0;
+    for (auto const& t : out) m += t.m;
+    const int64_t n2 = n / n1, ldo = out[0].ld;
+    for_each_run(d0, out[0].n, n2, [&](int64_t d, int64_t count) {
+        const Batch b{.kind = Kind::c2c,
+                      .n = int(m),
+                      .howmany = int(count),
+                      .istride = 1,
+                      .idist = int(n1 * ldi),
+                      .ostride = 1,
+                      .odist = int(ldo),
+                      .sign = sign};
+        execute<R>(b, const_cast<std::complex<R>*>(in + digit_reversed_source(d, n1, n2) * ldi),
+                   out[0].ptr + (d - d0) * ldo);
+    });
+}
+
+template <class R>
+void columns_r2c_digit_reversed(int64_t m, R const* in, int64_t ldi,
+                                std::span<TilePiece<std::complex<R>> const> out, int64_t d0,
+                                int64_t n, int64_t n1)
+{
+    if (out.empty() || out[0].n == 0 || m == 0) return;
+    require_stacked(out);
+    const int64_t n2 = n / n1, ldo = out[0].ld;
+    for_each_run(d0, out[0].n, n2, [&](int64_t d, int64_t count) {
+        const Batch b{.kind = Kind::r2c,
+                      .n = int(m),
+                      .howmany = int(count),
+                      .istride = 1,
+                      .idist = int(n1 * ldi),
+                      .ostride = 1,
+                      .odist = int(ldo)};
+        execute<R>(b, const_cast<R*>(in + digit_reversed_source(d, n1, n2) * ldi),
+                   out[0].ptr + (d - d0) * ldo);
+    });
+}
+
+template <class R>
+void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign,
+                             int64_t n1)
+{
+    if (h == 0 || n == 0) return;
+    const int64_t n2 = n / n1;
+    const auto column = [&](int64_t c) { return a + c * ld; };
+    const Twiddles<R> w(n, sign);
+
+    // 1. along k2: the n2 adjacent columns of each k1, then their twiddles w^(k1 f2) (1 where
+    // k1 or f2 is 0) while they are in cache
+    const Batch along = rows_batch(n2, h, ld, sign);
+    for (int64_t k1 = 0; k1 < n1; ++k1) {
+        execute<R>(along, column(n2 * k1), column(n2 * k1));
+        for (int64_t f2 = 1; k1 > 0 && f2 < n2; ++f2)
+            scale_column(column(n2 * k1 + f2), h, w(k1 * f2));
+    }
+
+    // 2. along k1: the columns f2 + n2 k1 of each f2, in place, which is their natural place
+    const Batch across = rows_batch(n1, h, n2 * ld, sign);
+    for (int64_t f2 = 0; f2 < n2; ++f2) execute<R>(across, column(f2), column(f2));
+}
+
+#define TESSERA_INSTANTIATE(R)                                                                     \
+    template void columns_c2c_digit_reversed<R>(std::complex<R> const*, int64_t,                   \
+                                                std::span<TilePiece<std::complex<R>> const>,       \
+                                                int64_t, int64_t, int64_t, int);                   \
+    template void columns_r2c_digit_reversed<R>(int64_t, R const*, int64_t,                        \
+                                                std::span<TilePiece<std::complex<R>> const>,       \
+                                                int64_t, int64_t, int64_t);                        \
+    template void rows_c2c_digit_reversed<R>(std::complex<R>*, int64_t, int64_t, int64_t, int,     \
+                                             int64_t);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::fft::kernels::cpu
