@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessera::fft {
@@ -148,21 +149,22 @@ template <class T> bool in_one_array(TileMatrix<T> const& A)
     return true;
 }
 
-/// n1 of the digit-reversed order (fft/kernels/cpu/digit_reversed.hpp) for the out-of-place
-/// transform of `in` into `out`, or 0 where its stages keep the natural order. The order
-/// saves stage 2's permutation where its tile rows would split across their columns; stage 1
-/// then reads its columns from all over `in`, so both must be single arrays in memory, on a
-/// runtime of CPU workers alone.
+/// n1 of the digit-reversed order (fft/kernels/cpu/digit_reversed.hpp) for an out-of-place
+/// transform whose stage 2 transforms the tile rows of `rows` and whose stage 1 reads or
+/// writes `other`, or 0 where its stages keep the natural order. The order saves stage 2's
+/// permutation where its tile rows would split across their columns; stage 1 then reads its
+/// columns from all over its input, so both must be single arrays in memory, on a runtime of
+/// CPU workers alone.
 template <class T, Real R>
-int64_t digit_reversal(TileMatrix<T> const& in, TileMatrix<std::complex<R>>& out)
+int64_t digit_reversal(TileMatrix<T> const& other, TileMatrix<std::complex<R>>& rows)
 {
-    if (!only_cpu_workers(out.runtime()) || !in_one_array(in) || !in_one_array(out) ||
-        rows_through_transposes<R>(out))
+    if (!only_cpu_workers(rows.runtime()) || !in_one_array(other) || !in_one_array(rows) ||
+        rows_through_transposes<R>(rows))
         return 0;
-    const int64_t n = out.n(), ld_in = in(0, 0).view().ld, ld_out = out(0, 0).view().ld;
-    const int64_t n1 = kernels::cpu::column_split(out.tile_m(0), n, ld_out);
-    // FFTW's int distances: n1 columns of in apart in stage 1, n / n1 of out in stage 2
-    if (n1 == 0 || n1 * ld_in > INT_MAX || n / n1 * ld_out > INT_MAX) return 0;
+    const int64_t n = rows.n(), ld = std::max(other(0, 0).view().ld, rows(0, 0).view().ld);
+    const int64_t n1 = kernels::cpu::column_split(rows.tile_m(0), n, ld);
+    // FFTW's int distances: n1 or n / n1 columns of either matrix apart
+    if (n1 == 0 || n / n1 * ld > INT_MAX) return 0;
     return n1;
 }
 
@@ -278,6 +280,22 @@ void dft_c2r_2d_async(TileMatrix<std::complex<R>>& in, TileMatrix<R>& out, Seque
     la::detail::require_usable_on<R>(s, "dft_c2r_2d", {{"out", out, true}});
     const auto call = la::detail::begin_call<C>(s, "dft_c2r_2d", {{"in", in, true}});
     if (out.m() == 0 || out.n() == 0) return;
+    if (const int64_t n1 = digit_reversal<R, R>(out, in); n1 > 0) {
+        std::vector<TileRef<C>*> row(in.nt());
+        for (int64_t i = 0; i < in.mt(); ++i) {
+            for (int64_t j = 0; j < in.nt(); ++j) row[j] = &in(i, j);
+            s.submit(cl::rows_into_digit_reversed<R>, rt::readwrite_all(row),
+                     rt::value(int(Sign::backward)), rt::value(n1));
+        }
+        const auto source = all_tiles(std::as_const(in));
+        for (int64_t j = 0; j < out.nt(); ++j) {
+            auto to = tile_column(out, j);
+            s.submit(cl::columns_c2r_digit_reversed<R>, rt::read_all(source), rt::write_all(to),
+                     rt::value(out.m()), rt::value(j * out.nb()), rt::value(out.n()),
+                     rt::value(n1));
+        }
+        return;
+    }
     submit_rows<R>(Sign::backward, in, s);
     for (int64_t j = 0; j < in.nt(); ++j) {
         auto from = tile_column(in, j);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "fft/kernels/cpu/digit_reversed.hpp"
+#include "fft/kernels/cpu/split_rows.hpp"
 #include "fft/kernels/cpu/tile_fft.hpp"
 #include "fft/kernels/cpu/transpose.hpp"
 #include "fft/kernels/cpu/twiddles.hpp"
@@ -177,6 +178,15 @@ inline const rt::Codelet<rt::Span<rt::Matrix<R const>>, rt::Span<rt::Matrix<Comp
                int64_t const&) { return out.empty() ? 0.0 : transform_flops(m, out[0].n, 0.5); },
     };
 
+/// The flops of a tile row's transforms split n1 x (n / n1).
+template <class R>
+double split_row_flops(rt::Span<rt::Matrix<Complex<R>>> const& row, int const&, int64_t const&)
+{
+    int64_t n = 0;
+    for (auto t : row) n += t.n;
+    return row.empty() ? 0.0 : transform_flops(n, row[0].m);
+}
+
 /// A tile row (pieces of one array) from the digit-reversed order of n1 x (n / n1).
 template <class R>
 void rows_digit_reversed_tiles(rt::Span<rt::Matrix<Complex<R>>> row, int sign, int64_t n1)
@@ -194,13 +204,55 @@ inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, int, int64_t> rows_di
     .where = rt::ArchMask::cpu,
     .cpu = &rows_digit_reversed_tiles<R>,
     .model = &rows_digit_reversed_model<R>,
-    .flops =
-        [](rt::Span<rt::Matrix<Complex<R>>> const& row, int const&, int64_t const&) {
-            int64_t n = 0;
-            for (auto t : row) n += t.n;
-            return row.empty() ? 0.0 : transform_flops(n, row[0].m);
-        },
+    .flops = &split_row_flops<R>,
 };
+
+/// The inverse's stages: a tile row into the digit-reversed order of (n / n1) x n1 (the split
+/// without its permutation), then each tile column's real backward transforms, which read
+/// their columns from all of `in` (one array) and leave it as it was.
+template <class R>
+void rows_into_digit_reversed_tiles(rt::Span<rt::Matrix<Complex<R>>> row, int sign, int64_t n1)
+{
+    int64_t n = 0;
+    for (auto t : row) n += t.n;
+    kernels::cpu::rows_c2c_split_unpermuted<R>(row[0].ptr, row[0].ld, row[0].ptr, row[0].m, n,
+                                               row[0].ld, sign, n1);
+}
+template <class R>
+inline constexpr rt::PerfModel rows_into_digit_reversed_model{
+    by_real<R>("fft_cfft_rows_into_digit_reversed", "fft_zfft_rows_into_digit_reversed")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R>>>, int, int64_t> rows_into_digit_reversed{
+    .name = by_real<R>("cfft_rows_into_digit_reversed", "zfft_rows_into_digit_reversed"),
+    .where = rt::ArchMask::cpu,
+    .cpu = &rows_into_digit_reversed_tiles<R>,
+    .model = &rows_into_digit_reversed_model<R>,
+    .flops = &split_row_flops<R>,
+};
+
+template <class R>
+void columns_c2r_digit_reversed_tiles(rt::Span<rt::Matrix<Complex<R> const>> in,
+                                      rt::Span<rt::Matrix<R>> out, int64_t m, int64_t d0, int64_t n,
+                                      int64_t n1)
+{
+    kernels::cpu::columns_c2r_digit_reversed<R>(m, in[0].ptr, in[0].ld, pieces(out), d0, n, n1);
+}
+template <class R>
+inline constexpr rt::PerfModel columns_c2r_digit_reversed_model{
+    by_real<R>("fft_sfft_c2r_columns_digit_reversed", "fft_dfft_c2r_columns_digit_reversed")};
+template <class R>
+inline const rt::Codelet<rt::Span<rt::Matrix<Complex<R> const>>, rt::Span<rt::Matrix<R>>, int64_t,
+                         int64_t, int64_t, int64_t>
+    columns_c2r_digit_reversed{
+        .name = by_real<R>("sfft_c2r_columns_digit_reversed", "dfft_c2r_columns_digit_reversed"),
+        .where = rt::ArchMask::cpu,
+        .cpu = &columns_c2r_digit_reversed_tiles<R>,
+        .model = &columns_c2r_digit_reversed_model<R>,
+        .flops =
+            [](rt::Span<rt::Matrix<Complex<R> const>> const&, rt::Span<rt::Matrix<R>> const& out,
+               int64_t const& m, int64_t const&, int64_t const&,
+               int64_t const&) { return out.empty() ? 0.0 : transform_flops(m, out[0].n, 0.5); },
+    };
 
 // ---- stage 2 on large square arrays: tiles transposed in place (transpose.hpp) ---------------
 

@@ -8,6 +8,7 @@
 #include <tessera/error.hpp>
 
 #include <algorithm>
+#include <cstring>
 
 namespace tessera::fft::kernels::cpu {
 namespace {
@@ -77,6 +78,36 @@ void columns_r2c_digit_reversed(int64_t m, R const* in, int64_t ldi,
 }
 
 template <class R>
+void columns_c2r_digit_reversed(int64_t m, std::complex<R> const* in, int64_t ldi,
+                                std::span<TilePiece<R> const> out, int64_t d0, int64_t n,
+                                int64_t n1)
+{
+    if (out.empty() || out[0].n == 0 || m == 0) return;
+    require_stacked(out);
+    const int64_t n2 = n / n1, ldo = out[0].ld, half = m / 2 + 1;
+    // each batch of columns gathered into the buffer, where FFTW's transforms may overwrite
+    // it, then transformed into out
+    const int64_t batch = std::clamp<int64_t>(gather_buffer_elements / half, 1, out[0].n);
+    std::complex<R>* buf = thread_buffer<std::complex<R>>(std::size_t(half * batch));
+    const std::size_t bytes = std::size_t(half) * sizeof(std::complex<R>);
+    for_each_run(d0, out[0].n, n2, [&](int64_t first, int64_t count) {
+        for (int64_t d = first; d < first + count; d += batch) {
+            const int64_t cols = std::min(batch, first + count - d);
+            for (int64_t c = 0; c < cols; ++c)
+                std::memcpy(buf + c * half, in + digit_reversed_source(d + c, n1, n2) * ldi, bytes);
+            const Batch b{.kind = Kind::c2r,
+                          .n = int(m),
+                          .howmany = int(cols),
+                          .istride = 1,
+                          .idist = int(half),
+                          .ostride = 1,
+                          .odist = int(ldo)};
+            execute<R>(b, buf, out[0].ptr + (d - d0) * ldo);
+        }
+    });
+}
+
+template <class R>
 void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign,
                              int64_t n1)
 {
@@ -106,6 +137,9 @@ void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t l
     template void columns_r2c_digit_reversed<R>(int64_t, R const*, int64_t,                        \
                                                 std::span<TilePiece<std::complex<R>> const>,       \
                                                 int64_t, int64_t, int64_t);                        \
+    template void columns_c2r_digit_reversed<R>(int64_t, std::complex<R> const*, int64_t,          \
+                                                std::span<TilePiece<R> const>, int64_t, int64_t,   \
+                                                int64_t);                                          \
     template void rows_c2c_digit_reversed<R>(std::complex<R>*, int64_t, int64_t, int64_t, int,     \
                                              int64_t);
 TESSERA_INSTANTIATE(float)

@@ -24,7 +24,8 @@
 
 namespace tessera::fft::kernels::cpu {
 
-/// The natural column that column d of the digit-reversed order of n1 x (n / n1) holds.
+/// The natural column that column d of the digit-reversed order of n1 x (n / n1) holds; also
+/// the column where rows_c2c_split_unpermuted leaves X(d).
 constexpr int64_t digit_reversed_source(int64_t d, int64_t n1, int64_t n2) noexcept
 {
     return d / n2 + n1 * (d % n2);
@@ -45,6 +46,17 @@ template <class R>
 void columns_r2c_digit_reversed(int64_t m, R const* in, int64_t ldi,
                                 std::span<TilePiece<std::complex<R>> const> out, int64_t d0,
                                 int64_t n, int64_t n1);
+
+/// The inverse of columns_r2c_digit_reversed, for the half-spectra that
+/// rows_c2c_split_unpermuted (split_rows.hpp) leaves: column d of `out` (the tiles of one tile
+/// column, m reals each, its first column d0 of n) receives the m-point real backward DFT
+/// (unnormalized) of the half-spectrum (m/2 + 1 elements) in column
+/// digit_reversed_source(d, n1, n / n1) of `in`, which is left as it was: each column goes
+/// through a buffer in cache, where FFTW's real backward transforms may overwrite it.
+template <class R>
+void columns_c2r_digit_reversed(int64_t m, std::complex<R> const* in, int64_t ldi,
+                                std::span<TilePiece<R> const> out, int64_t d0, int64_t n,
+                                int64_t n1);
 
 /// Stage 2 from the digit-reversed order: rows r < h of a (a[r + c ld], c < n), whose
 /// columns come in the digit-reversed order of n1 x (n / n1), replaced by their n-point DFTs

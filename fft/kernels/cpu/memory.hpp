@@ -90,6 +90,10 @@ private:
     std::vector<std::unique_ptr<AlignedScratch>> free_;
 };
 
+/// The elements of a gather buffer: a few hundred kilobytes, so that a batch of columns or
+/// rows is transformed while it is still in the core's cache.
+inline constexpr int64_t gather_buffer_elements = 32768;
+
 /// A thread's buffer of at least `elements` T, 64-byte aligned (one FFTW plan per shape, not
 /// per address), grown as needed and kept: no allocation per task once warm.
 template <class T> T* thread_buffer(std::size_t elements)

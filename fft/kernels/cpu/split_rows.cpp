@@ -35,13 +35,12 @@ void rows_c2c_split(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int si
 }
 
 template <class R>
-void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a, int64_t h,
-                    int64_t n, int64_t ld, int sign, int64_t n1, ColumnFinish<R> const& finish)
+void rows_c2c_split_unpermuted(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a,
+                               int64_t h, int64_t n, int64_t ld, int sign, int64_t n1)
 {
-    using C = std::complex<R>;
     const int64_t n2 = n / n1;
     const auto column = [&](int64_t c) { return a + c * ld; };
-    const std::size_t bytes = std::size_t(h) * sizeof(C);
+    const std::size_t bytes = std::size_t(h) * sizeof(std::complex<R>);
     const Twiddles<R> w(n, sign);
 
     // 1. along k2 (stride n1 ld), then the twiddles w^(k1 f2) (1 where k1 or f2 is 0); a
@@ -58,6 +57,17 @@ void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R
     // 2. along k1: the n1 adjacent columns of each f2
     const Batch across = rows_batch(n1, h, ld, sign);
     for (int64_t f2 = 0; f2 < n2; ++f2) execute<R>(across, column(n1 * f2), column(n1 * f2));
+}
+
+template <class R>
+void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a, int64_t h,
+                    int64_t n, int64_t ld, int sign, int64_t n1, ColumnFinish<R> const& finish)
+{
+    using C = std::complex<R>;
+    const int64_t n2 = n / n1;
+    const auto column = [&](int64_t c) { return a + c * ld; };
+    const std::size_t bytes = std::size_t(h) * sizeof(C);
+    rows_c2c_split_unpermuted<R>(from, ld_from, a, h, n, ld, sign, n1);
 
     // 3. X(d), d = f2 + n2 f1, is in column source(d) = f1 + n1 f2: each cycle of the
     // permutation is walked once, one column held aside, each column finished as it lands
@@ -90,7 +100,9 @@ void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R
     template void rows_c2c_split<R>(std::complex<R>*, int64_t, int64_t, int64_t, int, int64_t,     \
                                     ColumnFinish<R> const&);                                       \
     template void rows_c2c_split<R>(std::complex<R> const*, int64_t, std::complex<R>*, int64_t,    \
-                                    int64_t, int64_t, int, int64_t, ColumnFinish<R> const&);
+                                    int64_t, int64_t, int, int64_t, ColumnFinish<R> const&);       \
+    template void rows_c2c_split_unpermuted<R>(std::complex<R> const*, int64_t, std::complex<R>*,  \
+                                               int64_t, int64_t, int64_t, int, int64_t);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 #undef TESSERA_INSTANTIATE

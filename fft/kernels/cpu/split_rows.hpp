@@ -46,4 +46,11 @@ void rows_c2c_split(std::complex<R> const* from, int64_t ld_from, std::complex<R
                     int64_t n, int64_t ld, int sign, int64_t n1,
                     ColumnFinish<R> const& finish = {});
 
+/// Passes 1 and 2 alone, from `from` (which may be a) into a: column f1 + n1 f2 then holds
+/// X(f2 + n2 f1), the digit-reversed order of n2 x n1 (digit_reversed.hpp), for a next stage
+/// that reads its columns in any order.
+template <class R>
+void rows_c2c_split_unpermuted(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a,
+                               int64_t h, int64_t n, int64_t ld, int sign, int64_t n1);
+
 }  // namespace tessera::fft::kernels::cpu

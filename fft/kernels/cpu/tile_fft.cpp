@@ -16,10 +16,6 @@ namespace {
 
 template <class R> using C = std::complex<R>;
 
-/// The elements a gather buffer holds: a few hundred kilobytes, so that a batch of columns
-/// or rows is transformed while it is still in the core's cache.
-constexpr int64_t buffer_elements = 32768;
-
 template <class T> int64_t total_rows(std::span<TilePiece<T> const> t)
 {
     int64_t m = 0;
@@ -86,7 +82,8 @@ void columns_c2c(std::span<TilePiece<C<R> const> const> in, std::span<TilePiece<
         execute<R>(b, const_cast<C<R>*>(in[0].ptr), out[0].ptr);
         return;
     }
-    const int64_t batch = std::clamp<int64_t>(buffer_elements / std::max<int64_t>(m, 1), 1, w);
+    const int64_t batch =
+        std::clamp<int64_t>(gather_buffer_elements / std::max<int64_t>(m, 1), 1, w);
     C<R>* buf = thread_buffer<C<R>>(std::size_t(m * batch));
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
@@ -165,7 +162,7 @@ void columns_r2c(int64_t m, std::span<TilePiece<R const> const> in,
         execute<R>(b, src, out[0].ptr);
         return;
     }
-    const int64_t batch = std::clamp<int64_t>(buffer_elements / half, 1, w);
+    const int64_t batch = std::clamp<int64_t>(gather_buffer_elements / half, 1, w);
     C<R>* buf = thread_buffer<C<R>>(std::size_t(half * batch));
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
@@ -204,7 +201,7 @@ void columns_c2r(int64_t m, std::span<TilePiece<C<R>> const> in, std::span<TileP
         execute<R>(b, in[0].ptr, dst);
         return;
     }
-    const int64_t batch = std::clamp<int64_t>(buffer_elements / half, 1, w);
+    const int64_t batch = std::clamp<int64_t>(gather_buffer_elements / half, 1, w);
     C<R>* buf = thread_buffer<C<R>>(std::size_t(half * batch));
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
