@@ -6,7 +6,9 @@
 // each, their executes alternate (--reps and --peer-reps of them; medians). GFlop/s as FFTW counts them: 5 N log2 N for N
 // complex points, half for a real transform. The residual is ||y - y_fftw||_2 / ||y_fftw||_2
 // over (log2 N eps), under 5 for a correct transform. With GPUs (fft2d c2c), cuFFT's 2D
-// transform on data already on the GPU is timed too: gpu_peer_seconds, gpu_ratio.
+// transform on data already on the GPU is timed too: gpu_peer_seconds, gpu_ratio. c2r
+// transforms the half-spectrum of random reals back, from a fresh copy of it before each
+// execute of either side (both destroy their input; the copies are not timed).
 #include "bench/bench.hpp"
 
 #include <tessera/fft/fft2d.hpp>
@@ -33,32 +35,42 @@ namespace {
 
 template <class R> using Cx = std::complex<R>;
 
+/// The transform benchmarked: complex, real to half-spectrum, or back.
+enum class Kind { c2c, r2c, c2r };
+
 /// FFTW's threaded 2D plan of precision R: planned once, executed with run().
 template <class R> class FftwPeer {
 public:
     using Plan = std::conditional_t<std::is_same_v<R, float>, fftwf_plan, fftw_plan>;
     /// n0 = 0: the 1D transform of n1 points.
-    FftwPeer(bool real, int n0, int n1, void* in, void* out, int threads, unsigned flags)
+    FftwPeer(Kind kind, int n0, int n1, void* in, void* out, int threads, unsigned flags)
     {
         if constexpr (std::is_same_v<R, float>) {
             fftwf_init_threads();
             fftwf_plan_with_nthreads(threads);
             plan_ =
-                n0 == 0 ? fftwf_plan_dft_1d(n1, static_cast<fftwf_complex*>(in),
-                                            static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags)
-                : real  ? fftwf_plan_dft_r2c_2d(n0, n1, static_cast<float*>(in),
-                                                static_cast<fftwf_complex*>(out), flags)
-                        : fftwf_plan_dft_2d(n0, n1, static_cast<fftwf_complex*>(in),
-                                            static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags);
+                n0 == 0             ? fftwf_plan_dft_1d(n1, static_cast<fftwf_complex*>(in),
+                                                        static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags)
+                : kind == Kind::r2c ? fftwf_plan_dft_r2c_2d(n0, n1, static_cast<float*>(in),
+                                                            static_cast<fftwf_complex*>(out), flags)
+                : kind == Kind::c2r
+                    ? fftwf_plan_dft_c2r_2d(n0, n1, static_cast<fftwf_complex*>(in),
+                                            static_cast<float*>(out), flags)
+                    : fftwf_plan_dft_2d(n0, n1, static_cast<fftwf_complex*>(in),
+                                        static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags);
         } else {
             fftw_init_threads();
             fftw_plan_with_nthreads(threads);
             plan_ = n0 == 0 ? fftw_plan_dft_1d(n1, static_cast<fftw_complex*>(in),
                                                static_cast<fftw_complex*>(out), FFTW_FORWARD, flags)
-                    : real  ? fftw_plan_dft_r2c_2d(n0, n1, static_cast<double*>(in),
-                                                   static_cast<fftw_complex*>(out), flags)
-                            : fftw_plan_dft_2d(n0, n1, static_cast<fftw_complex*>(in),
-                                               static_cast<fftw_complex*>(out), FFTW_FORWARD, flags);
+                    : kind == Kind::r2c
+                        ? fftw_plan_dft_r2c_2d(n0, n1, static_cast<double*>(in),
+                                               static_cast<fftw_complex*>(out), flags)
+                    : kind == Kind::c2r
+                        ? fftw_plan_dft_c2r_2d(n0, n1, static_cast<fftw_complex*>(in),
+                                               static_cast<double*>(out), flags)
+                        : fftw_plan_dft_2d(n0, n1, static_cast<fftw_complex*>(in),
+                                           static_cast<fftw_complex*>(out), FFTW_FORWARD, flags);
         }
         require(plan_ != nullptr, "fft2d: FFTW could not plan the peer's transform");
     }
@@ -83,8 +95,8 @@ private:
     Plan plan_;
 };
 
-/// ||y - ref||_2 / ||ref||_2.
-template <class R> double relative_error(std::vector<Cx<R>> const& y, std::vector<Cx<R>> const& ref)
+/// ||y - ref||_2 / ||ref||_2 (T real or complex).
+template <class T> double relative_error(std::vector<T> const& y, std::vector<T> const& ref)
 {
     long double num = 0, den = 0;
     for (std::size_t i = 0; i < y.size(); ++i) {
@@ -92,6 +104,17 @@ template <class R> double relative_error(std::vector<Cx<R>> const& y, std::vecto
         den += std::norm(std::complex<long double>(ref[i]));
     }
     return double(std::sqrt(num / den));
+}
+
+/// `half` (n x (n/2 + 1)) = the 2D half-spectrum of n x n random reals, FFTW's r2c of them,
+/// so that c2r transforms a spectrum with the symmetry of a real array.
+template <class R>
+void half_spectrum_of_random_reals(int n, std::vector<Cx<R>>& half, std::mt19937_64& g)
+{
+    std::vector<R> reals(std::size_t(n) * std::size_t(n));
+    std::uniform_real_distribution<R> u(-1, 1);
+    for (auto& v : reals) v = u(g);
+    FftwPeer<R>(Kind::r2c, n, n, reals.data(), half.data(), 1, FFTW_ESTIMATE).run();
 }
 
 /// fft2d (one_d false): n x n arrays; fft1d: n points.
@@ -113,24 +136,37 @@ template <class R> int run_fft(Options const& o, Report& report, bool one_d)
         require(n >= 1 && n <= (one_d ? int64_t(1) << 30 : 65536),
                 one_d ? "--n must be between 1 and 2^30" : "--n must be between 1 and 65536");
     for (auto const& k : kinds)
-        require(k == "c2c" || k == "r2c", "--kind must be c2c or r2c, not '" + k + "'");
+        require(k == "c2c" || k == "r2c" || k == "c2r",
+                "--kind must be c2c, r2c or c2r, not '" + k + "'");
     const std::string letter = std::is_same_v<R, float> ? "s" : "d";
 
     for (std::string const& kind : kinds)
         for (int64_t n : ns)
             for (std::string const& sched : scheds) {
-                const bool real = kind == "r2c";
+                const Kind k = kind == "r2c" ? Kind::r2c : kind == "c2r" ? Kind::c2r : Kind::c2c;
+                const bool real = k != Kind::c2c;
                 const int N = int(n);
                 const std::size_t points = one_d ? std::size_t(n) : std::size_t(n) * std::size_t(n);
                 const std::size_t half = std::size_t(n) * std::size_t(n / 2 + 1);
-                std::vector<Cx<R>> in_c(real ? 0 : points), out(real ? half : points),
+                // complex input (c2c, c2r's half-spectrum), real input (r2c); the outputs alike
+                std::vector<Cx<R>> in_c(k == Kind::c2c ? points : k == Kind::c2r ? half : 0);
+                std::vector<Cx<R>> out(k == Kind::c2c   ? points
+                                       : k == Kind::r2c ? half
+                                                        : 0),
                     peer_out(out.size());
-                std::vector<R> in_r(real ? points : 0);
+                std::vector<R> in_r(k == Kind::r2c ? points : 0),
+                    out_r(k == Kind::c2r ? points : 0), peer_out_r(out_r.size());
                 std::mt19937_64 g(42);
                 std::uniform_real_distribution<R> u(-1, 1);
-                for (auto& v : in_c) v = {u(g), u(g)};
+                if (k == Kind::c2r)
+                    half_spectrum_of_random_reals<R>(N, in_c, g);
+                else
+                    for (auto& v : in_c) v = {u(g), u(g)};
                 for (auto& v : in_r) v = u(g);
-                void* in = real ? static_cast<void*>(in_r.data()) : static_cast<void*>(in_c.data());
+                void* in = k == Kind::r2c ? static_cast<void*>(in_r.data())
+                                          : static_cast<void*>(in_c.data());
+                void* peer_result = k == Kind::c2r ? static_cast<void*>(peer_out_r.data())
+                                                   : static_cast<void*>(peer_out.data());
 
                 la::finalize();
                 la::init({.ncpus = ncpus,
@@ -143,27 +179,36 @@ template <class R> int run_fft(Options const& o, Report& report, bool one_d)
                     gpus += la::runtime().worker(rt::WorkerId(w)).arch == rt::Arch::cuda;
                 const unsigned plan_flags = flags_text == "measure" ? fft::measure : fft::estimate;
                 auto plan =
-                    one_d  ? fft::Plan<R>::dft_1d(n, in_c.data(), out.data(), fft::Sign::forward,
-                                                  plan_flags)
-                    : real ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
-                           : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward,
-                                                  plan_flags);
+                    one_d ? fft::Plan<R>::dft_1d(n, in_c.data(), out.data(), fft::Sign::forward,
+                                                 plan_flags)
+                    : k == Kind::r2c
+                        ? fft::Plan<R>::dft_r2c_2d(n, n, in_r.data(), out.data(), plan_flags)
+                    : k == Kind::c2r
+                        ? fft::Plan<R>::dft_c2r_2d(n, n, in_c.data(), out_r.data(), plan_flags)
+                        : fft::Plan<R>::dft_2d(n, n, in_c.data(), out.data(), fft::Sign::forward,
+                                               plan_flags);
                 // FFTW's plan with Tessera's workers asleep (they never spin): FFTW_MEASURE
                 // overwrites the arrays while planning, so the input is restored after it
                 std::vector<Cx<R>> save_c = in_c;
                 std::vector<R> save_r = in_r;
-                FftwPeer<R> fftw(real, one_d ? 0 : N, N, in, peer_out.data(), workers, flags);
+                FftwPeer<R> fftw(k, one_d ? 0 : N, N, in, peer_result, workers, flags);
                 in_c = save_c;
                 in_r = save_r;
+                // c2r destroys its input: each execute of either side starts from a copy
+                const auto fresh_input = [&] {
+                    if (k == Kind::c2r) in_c = save_c;
+                };
                 // Interleaved, a warm-up of each first: on this shared machine the load drifts
                 // over a run, and both sides then see the same drift.
                 std::vector<double> times, peer;
                 for (int64_t r = 0; r <= std::max(reps, peer_reps); ++r) {
                     if (r <= reps) {
+                        fresh_input();
                         const double t = seconds_of([&] { plan.execute(); });
                         if (r > 0) times.push_back(t);
                     }
                     if (r <= peer_reps) {
+                        fresh_input();
                         const double t = seconds_of([&] { fftw.run(); });
                         if (r > 0) peer.push_back(t);
                     }
@@ -186,7 +231,8 @@ template <class R> int run_fft(Options const& o, Report& report, bool one_d)
                 res.peer_gflops = flops / res.peer_seconds * 1e-9;
                 res.ratio = res.peer_seconds / res.seconds;
                 res.residual =
-                    relative_error(out, peer_out) /
+                    (k == Kind::c2r ? relative_error(out_r, peer_out_r)
+                                    : relative_error(out, peer_out)) /
                     (std::log2(double(points)) * double(std::numeric_limits<R>::epsilon()));
 #if TESSERA_HAVE_CUDA
                 if (gpus > 0 && !real &&
@@ -217,7 +263,7 @@ int run_precision(Options const& o, Report& r, bool one_d)
 Register fft2d_reg{
     {"fft2d",
      "2D FFT of an n x n array (a plan's execute) against FFTW's threaded 2D plan: GFlop/s, ratio",
-     "tessera-bench fft2d [--n 1024,2048,4096,8192] [--precision s|d] [--kind c2c,r2c] "
+     "tessera-bench fft2d [--n 1024,2048,4096,8192] [--precision s|d] [--kind c2c,r2c,c2r] "
      "[--flags measure|estimate] [--sched dmdas,ws,...] [--ncpus k] [--nemu k] [--ncuda k] "
      "[--reps 3] [--peer-reps reps] [--json]",
      {"n", "precision", "kind", "flags", "sched", "ncpus", "nemu", "ncuda", "reps", "peer-reps"},
