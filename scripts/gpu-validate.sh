@@ -19,7 +19,8 @@
 #   scripts/gpu-validate.sh qr       dgeqrf at n = 30000 vs cusolverDnDgeqrf (and LAPACKE), and
 #                                    at 1000000 x 200 (tall and narrow: one panel on the cores)
 #   scripts/gpu-validate.sh fft      2D c2c FFT at n = 16384 vs cufftExecZ2Z (and FFTW's threads),
-#                                    and a 1D transform of 2^26 points
+#                                    a 1D transform of 2^26 points, and the 2D one again with
+#                                    TESSERA_CUDA_MEM=FFT_OOC_MEM (default 2GB): out of core
 #   scripts/gpu-validate.sh dropin   the drop-in LAPACK's tests with the GPU, and its crossovers
 #                                    (Tessera with the GPU against OpenBLAS's same symbol) for
 #                                    DROPIN_ROUTINES (default: d potrf gesv geqrf gemm getrf) at
@@ -220,6 +221,10 @@ step_fft()
 {
     bench fft2d fft2d --n "${FFT_N:-16384}" --kind c2c --flags estimate
     bench fft1d fft1d --n 67108864 --flags estimate
+    # out of core: the 4 GiB array (and its output) through a GPU allowed FFT_OOC_MEM of
+    # replicas, so that its tiles stream by blocks of rows; cuFFT's own call has the whole GPU
+    TESSERA_CUDA_MEM=${FFT_OOC_MEM:-2GB} bench fft2d-out-of-core fft2d --n "${FFT_N:-16384}" \
+        --kind c2c --flags estimate
 }
 step_dropin()
 {
