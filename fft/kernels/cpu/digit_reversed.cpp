@@ -107,9 +107,14 @@ void columns_c2r_digit_reversed(int64_t m, std::complex<R> const* in, int64_t ld
     });
 }
 
+namespace {
+
+/// The passes of rows_c2c_digit_reversed; with `from`, each group of pass 1's columns is first
+/// copied into its digit-reversed place from `from`'s natural order, while it is in cache.
 template <class R>
-void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign,
-                             int64_t n1)
+void digit_reversed_passes(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a,
+                           int64_t h, int64_t n, int64_t ld, int sign, int64_t n1,
+                           ColumnFinish<R> const& finish)
 {
     if (h == 0 || n == 0) return;
     const int64_t n2 = n / n1;
@@ -120,6 +125,9 @@ void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t l
     // k1 or f2 is 0) while they are in cache
     const Batch along = rows_batch(n2, h, ld, sign);
     for (int64_t k1 = 0; k1 < n1; ++k1) {
+        for (int64_t k2 = 0; from && k2 < n2; ++k2)
+            std::memcpy(column(n2 * k1 + k2), from + (k1 + n1 * k2) * ld_from,
+                        std::size_t(h) * sizeof(std::complex<R>));
         execute<R>(along, column(n2 * k1), column(n2 * k1));
         for (int64_t f2 = 1; k1 > 0 && f2 < n2; ++f2)
             scale_column(column(n2 * k1 + f2), h, w(k1 * f2));
@@ -127,7 +135,27 @@ void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t l
 
     // 2. along k1: the columns f2 + n2 k1 of each f2, in place, which is their natural place
     const Batch across = rows_batch(n1, h, n2 * ld, sign);
-    for (int64_t f2 = 0; f2 < n2; ++f2) execute<R>(across, column(f2), column(f2));
+    for (int64_t f2 = 0; f2 < n2; ++f2) {
+        execute<R>(across, column(f2), column(f2));
+        for (int64_t f1 = 0; finish && f1 < n1; ++f1) finish(column(f2 + n2 * f1), f2 + n2 * f1);
+    }
+}
+
+}  // namespace
+
+template <class R>
+void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign,
+                             int64_t n1)
+{
+    digit_reversed_passes<R>(nullptr, 0, a, h, n, ld, sign, n1, {});
+}
+
+template <class R>
+void rows_c2c_split_copied(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a,
+                           int64_t h, int64_t n, int64_t ld, int sign, int64_t n1,
+                           ColumnFinish<R> const& finish)
+{
+    digit_reversed_passes<R>(from, ld_from, a, h, n, ld, sign, n1, finish);
 }
 
 #define TESSERA_INSTANTIATE(R)                                                                     \
@@ -141,7 +169,10 @@ void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t l
                                                 std::span<TilePiece<R> const>, int64_t, int64_t,   \
                                                 int64_t);                                          \
     template void rows_c2c_digit_reversed<R>(std::complex<R>*, int64_t, int64_t, int64_t, int,     \
-                                             int64_t);
+                                             int64_t);                                             \
+    template void rows_c2c_split_copied<R>(std::complex<R> const*, int64_t, std::complex<R>*,      \
+                                           int64_t, int64_t, int64_t, int, int64_t,                \
+                                           ColumnFinish<R> const&);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 #undef TESSERA_INSTANTIATE

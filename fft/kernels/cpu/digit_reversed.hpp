@@ -16,6 +16,7 @@
 // the permutation). Internal.
 #pragma once
 
+#include "fft/kernels/cpu/split_rows.hpp"  // ColumnFinish
 #include "fft/kernels/cpu/tile_fft.hpp"
 
 #include <complex>
@@ -64,5 +65,14 @@ void columns_c2r_digit_reversed(int64_t m, std::complex<R> const* in, int64_t ld
 template <class R>
 void rows_c2c_digit_reversed(std::complex<R>* a, int64_t h, int64_t n, int64_t ld, int sign,
                              int64_t n1);
+
+/// The split of rows r < h of `from` (natural order, another array than a) into a, with no
+/// permutation: each group of pass 1's columns is copied into its digit-reversed place in a
+/// as pass 1 reaches it, then the passes above leave the DFTs in natural order, and
+/// `finish` runs on each column of a as pass 2 leaves it, while it is in cache.
+template <class R>
+void rows_c2c_split_copied(std::complex<R> const* from, int64_t ld_from, std::complex<R>* a,
+                           int64_t h, int64_t n, int64_t ld, int sign, int64_t n1,
+                           ColumnFinish<R> const& finish);
 
 }  // namespace tessera::fft::kernels::cpu

@@ -1,6 +1,7 @@
 // The four-step transform's twiddles and its two fused passes (see twiddles.hpp).
 #include "fft/kernels/cpu/twiddles.hpp"
 
+#include "fft/kernels/cpu/digit_reversed.hpp"
 #include "fft/kernels/cpu/fftw_plans.hpp"
 #include "fft/kernels/cpu/memory.hpp"
 #include "fft/kernels/cpu/split_rows.hpp"
@@ -16,9 +17,10 @@
 namespace tessera::fft::kernels::cpu {
 
 template <class R>
-Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), step_(1)
+Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), shift_(0), step_(1)
 {
-    while (step_ * step_ < n_) ++step_;
+    // a power of two, so that a factor costs a shift and a mask rather than a division
+    while (step_ * step_ < n_) step_ = int64_t(1) << ++shift_;
     const int64_t highs = (n_ + step_ - 1) / step_;
     low_.resize(std::size_t(step_));
     high_.resize(std::size_t(highs));
@@ -32,32 +34,48 @@ Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), step_(
 
 namespace {
 
-/// x[r] *= w^((row + r) k) for r < count: the first factor from the tables, the next ones by
-/// products with w^k (a few eps for the short runs here, and no division per element, which
-/// would cost more than the transforms); std::complex's operator* checks for NaN and is
-/// written out.
+/// x[r] *= w^((row + r) k) for r < count. Every 64 rows, 4 factors come from the tables and
+/// the next ones by products with w^(4k): a few eps for runs this short, no division per
+/// element (which would cost more than the transforms), and 4 independent chains of
+/// products, where one chain would wait on each product's latency. std::complex's operator*
+/// checks for NaN and is written out.
 template <class R>
 void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_t k,
                           Twiddles<R> const& w)
 {
+    constexpr int64_t lanes = 4, refresh = 64;
     const int64_t nw = w.n(), kk = k % nw;
-    const std::complex<R> first = w((row % nw) * kk % nw), step = w(kk);
-    R fr = first.real(), fi = first.imag();
+    // exponents mod nw by additions: a division per element or per refresh costs as much as
+    // the products
+    const auto plus = [nw](int64_t a, int64_t b) { return a + b >= nw ? a + b - nw : a + b; };
+    const std::complex<R> step = w(lanes * kk % nw);
     const R sr = step.real(), si = step.imag();
+    const int64_t jump = refresh * kk % nw;
+    int64_t e = row % nw * kk % nw;  // the exponent of row r0
     R* v = reinterpret_cast<R*>(x);
-    for (int64_t r = 0; r < count; ++r) {
-        const R xr = v[2 * r], xi = v[2 * r + 1];
-        v[2 * r] = xr * fr - xi * fi;
-        v[2 * r + 1] = xr * fi + xi * fr;
-        if ((r + 1) % 64 ==
-            0) {  // fresh from the tables every 64 rows: the products' error stays bounded
-            const std::complex<R> g = w(((row + r + 1) % nw) * kk % nw);
-            fr = g.real();
-            fi = g.imag();
-        } else {
-            const R gr = fr * sr - fi * si;
-            fi = fr * si + fi * sr;
-            fr = gr;
+    for (int64_t r0 = 0; r0 < count; r0 += refresh, e = plus(e, jump)) {
+        const int64_t len = std::min(refresh, count - r0);
+        R fr[lanes], fi[lanes];  // lane l: the factor of row r0 + r + l
+        for (int64_t l = 0, el = e; l < lanes; ++l, el = plus(el, kk)) {
+            const std::complex<R> f = w(el);
+            fr[l] = f.real();
+            fi[l] = f.imag();
+        }
+        R* y = v + 2 * r0;
+        int64_t r = 0;
+        for (; r + lanes <= len; r += lanes)
+            for (int64_t l = 0; l < lanes; ++l) {
+                const R xr = y[2 * (r + l)], xi = y[2 * (r + l) + 1];
+                y[2 * (r + l)] = xr * fr[l] - xi * fi[l];
+                y[2 * (r + l) + 1] = xr * fi[l] + xi * fr[l];
+                const R gr = fr[l] * sr - fi[l] * si;
+                fi[l] = fr[l] * si + fi[l] * sr;
+                fr[l] = gr;
+            }
+        for (int64_t l = 0; r + l < len; ++l) {
+            const R xr = y[2 * (r + l)], xi = y[2 * (r + l) + 1];
+            y[2 * (r + l)] = xr * fr[l] - xi * fi[l];
+            y[2 * (r + l) + 1] = xr * fi[l] + xi * fr[l];
         }
     }
 }
@@ -83,9 +101,13 @@ void rows_c2c_twiddled(std::span<TilePiece<std::complex<R> const> const> in,
         const int64_t ld = out[0].ld;
         const Batch b = rows_batch(n, h, ld, sign);
         if (const int64_t n1 = column_split(h, n, ld); n1 > 0) {
-            // the copy and the twiddles ride on the split's passes
-            rows_c2c_split<R>(in[0].ptr, in[0].ld, to, h, n, ld, sign, n1,
-                              [&](C* x, int64_t k) { multiply_by_twiddles(x, h, row0, k, w); });
+            // the copy and the twiddles ride on the split's passes; out of place, the copy
+            // puts the columns in digit-reversed order, which saves the permutation
+            const auto twiddle = [&](C* x, int64_t k) { multiply_by_twiddles(x, h, row0, k, w); };
+            if (in[0].ptr != to)
+                rows_c2c_split_copied<R>(in[0].ptr, in[0].ld, to, h, n, ld, sign, n1, twiddle);
+            else
+                rows_c2c_split<R>(to, h, n, ld, sign, n1, twiddle);
             return;
         }
         if (measured<R>(b, to, to)) {
@@ -125,26 +147,32 @@ void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in
     int64_t m = 0;
     for (auto const& t : in) m += t.m;
     const int64_t w = in[0].n;
-    const int64_t batch =
-        std::clamp<int64_t>(32768 / std::max<int64_t>(m, 1), 1, std::min<int64_t>(w, 64));
-    C* buf = thread_buffer<C>(std::size_t(m * batch));
+    const int64_t batch = std::clamp<int64_t>(gather_buffer_elements / std::max<int64_t>(m, 1), 1,
+                                              std::min<int64_t>(w, 64));
+    // The buffer's columns ldb apart, 128 bytes more than m elements: the transposed reads
+    // below take one element of each column in turn, and at a stride of a power of two
+    // (m = 1024: 16 KiB) they would all fall in one set of the L1 cache.
+    const int64_t ldb = m + 128 / int64_t(sizeof(C));
+    C* buf = thread_buffer<C>(std::size_t(ldb * batch));
+    // pieces of one array: FFTW reads the columns where they are, into the buffer
+    const bool one_array = stacked_in_one_array(in);
     for (int64_t j0 = 0; j0 < w; j0 += batch) {
         const int64_t cols = std::min(batch, w - j0);
         int64_t row = 0;
         for (auto const& t : in) {
-            for (int64_t j = 0; j < cols; ++j)
-                std::memcpy(buf + j * m + row, t.ptr + (j0 + j) * t.ld, t.m * sizeof(C));
+            for (int64_t j = 0; !one_array && j < cols; ++j)
+                std::memcpy(buf + j * ldb + row, t.ptr + (j0 + j) * t.ld, t.m * sizeof(C));
             row += t.m;
         }
         const Batch b{.kind = Kind::c2c,
                       .n = int(m),
                       .howmany = int(cols),
                       .istride = 1,
-                      .idist = int(m),
+                      .idist = int(one_array ? in[0].ld : ldb),
                       .ostride = 1,
-                      .odist = int(m),
+                      .odist = int(ldb),
                       .sign = sign};
-        execute<R>(b, buf, buf);
+        execute<R>(b, one_array ? const_cast<C*>(in[0].ptr + j0 * in[0].ld) : buf, buf);
         // out tile i, column k1 - (its first row in in) and rows j0..j0+cols: buf(k1, j)
         row = 0;
         for (std::size_t i = 0; i < out.size(); ++i) {
@@ -152,7 +180,7 @@ void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in
             for (int64_t k = 0; k < in[i].m; ++k) {
                 C* to = o.ptr + k * o.ld + j0;
                 C const* from = buf + row + k;
-                for (int64_t j = 0; j < cols; ++j) to[j] = from[j * m];
+                for (int64_t j = 0; j < cols; ++j) to[j] = from[j * ldb];
             }
             row += in[i].m;
         }

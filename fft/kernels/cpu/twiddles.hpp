@@ -1,5 +1,5 @@
 // The four-step 1D transform's passes on tiles, and its twiddle factors w^m = exp(sign 2 pi i m / n), from two
-// tables of about sqrt(n) entries each (w^m = w^(L floor(m / L)) w^(m mod L)), computed in
+// tables of about sqrt(n) entries each (w^m = w^(L floor(m / L)) w^(m mod L), L a power of two), computed in
 // long double: one complex product per factor, within a few eps of the exact value, where
 // sin and cos per element would cost more than the transforms. Internal.
 #pragma once
@@ -21,11 +21,12 @@ public:
     /// w^m for 0 <= m < n.
     std::complex<R> operator()(int64_t m) const noexcept
     {
-        return std::complex<R>(high_[std::size_t(m / step_)] * low_[std::size_t(m % step_)]);
+        return std::complex<R>(high_[std::size_t(m >> shift_)] *
+                               low_[std::size_t(m & (step_ - 1))]);
     }
 
 private:
-    int64_t n_, step_;
+    int64_t n_, shift_, step_;                      // step_ = 2^shift_ >= sqrt(n)
     std::vector<std::complex<double>> low_, high_;  // w^t (t < step), w^(u step)
 };
 
