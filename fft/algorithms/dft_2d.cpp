@@ -160,8 +160,12 @@ template <class T> bool in_one_array(TileMatrix<T> const& A)
 template <class T, Real R>
 int64_t digit_reversal(TileMatrix<T> const& other, TileMatrix<std::complex<R>>& rows)
 {
+    // each column task lists every tile of its input: at most 2^16 such reads in all (the
+    // tiles of 64 cores' 128 x 128 would be 2 million, and their submission a visible cost)
+    constexpr int64_t max_tile_reads = int64_t(1) << 16;
+    const int64_t input_tiles = std::max(other.mt() * other.nt(), rows.mt() * rows.nt());
     if (!only_cpu_workers(rows.runtime()) || !in_one_array(other) || !in_one_array(rows) ||
-        row_stage_asked() == RowStage::transposed)
+        row_stage_asked() == RowStage::transposed || rows.nt() * input_tiles > max_tile_reads)
         return 0;
     const int64_t n = rows.n(), ld = std::max(other(0, 0).view().ld, rows(0, 0).view().ld);
     const int64_t n1 = kernels::cpu::column_split(rows.tile_m(0), n, ld);
