@@ -1,7 +1,8 @@
-// The four-step 1D transform's passes on tiles, and its twiddle factors w^m = exp(sign 2 pi i m / n), from two
-// tables of about sqrt(n) entries each (w^m = w^(L floor(m / L)) w^(m mod L), L a power of two), computed in
-// long double: one complex product per factor, within a few eps of the exact value, where
-// sin and cos per element would cost more than the transforms. Internal.
+// The four-step 1D transform's passes on tiles, and its twiddle factors
+// w^m = exp(sign 2 pi i m / n), from two tables of about sqrt(n) entries each
+// (w^m = w^(L floor(m / L)) w^(m mod L), L a power of two), computed in long double: one
+// complex product per factor, within a few eps of the exact value, where sin and cos per
+// element would cost more than the transforms. Internal.
 #pragma once
 
 #include "fft/kernels/cpu/tile_fft.hpp"
