@@ -32,18 +32,21 @@ template <class T> void require_stacked(std::span<TilePiece<T> const> out)
 
 }  // namespace
 
-template <class R>
-void columns_c2c_digit_reversed(std::complex<R> const* in, int64_t ldi,
-                                std::span<TilePiece<std::complex<R>> const> out, int64_t d0,
-                                int64_t n, int64_t n1, int sign)
+namespace {
+
+/// Stage 1 into the digit-reversed order for either kind of input T (complex, or real for
+/// r2c): each run of out's columns that share k1 is one FFTW batch of m-point transforms
+/// reading columns n1 ldi apart.
+template <class R, class T>
+void columns_into_digit_reversed(Kind kind, int64_t m, T const* in, int64_t ldi,
+                                 std::span<TilePiece<std::complex<R>> const> out, int64_t d0,
+                                 int64_t n, int64_t n1, int sign)
 {
-    if (out.empty() || out[0].n == 0) return;
+    if (out.empty() || out[0].n == 0 || m == 0) return;
     require_stacked(out);
-    int64_t m = 0;
-    for (auto const& t : out) m += t.m;
     const int64_t n2 = n / n1, ldo = out[0].ld;
     for_each_run(d0, out[0].n, n2, [&](int64_t d, int64_t count) {
-        const Batch b{.kind = Kind::c2c,
+        const Batch b{.kind = kind,
                       .n = int(m),
                       .howmany = int(count),
                       .istride = 1,
@@ -51,9 +54,21 @@ void columns_c2c_digit_reversed(std::complex<R> const* in, int64_t ldi,
                       .ostride = 1,
                       .odist = int(ldo),
                       .sign = sign};
-        execute<R>(b, const_cast<std::complex<R>*>(in + digit_reversed_source(d, n1, n2) * ldi),
+        execute<R>(b, const_cast<T*>(in + digit_reversed_source(d, n1, n2) * ldi),
                    out[0].ptr + (d - d0) * ldo);
     });
+}
+
+}  // namespace
+
+template <class R>
+void columns_c2c_digit_reversed(std::complex<R> const* in, int64_t ldi,
+                                std::span<TilePiece<std::complex<R>> const> out, int64_t d0,
+                                int64_t n, int64_t n1, int sign)
+{
+    int64_t m = 0;
+    for (auto const& t : out) m += t.m;
+    columns_into_digit_reversed<R>(Kind::c2c, m, in, ldi, out, d0, n, n1, sign);
 }
 
 template <class R>
@@ -61,20 +76,7 @@ void columns_r2c_digit_reversed(int64_t m, R const* in, int64_t ldi,
                                 std::span<TilePiece<std::complex<R>> const> out, int64_t d0,
                                 int64_t n, int64_t n1)
 {
-    if (out.empty() || out[0].n == 0 || m == 0) return;
-    require_stacked(out);
-    const int64_t n2 = n / n1, ldo = out[0].ld;
-    for_each_run(d0, out[0].n, n2, [&](int64_t d, int64_t count) {
-        const Batch b{.kind = Kind::r2c,
-                      .n = int(m),
-                      .howmany = int(count),
-                      .istride = 1,
-                      .idist = int(n1 * ldi),
-                      .ostride = 1,
-                      .odist = int(ldo)};
-        execute<R>(b, const_cast<R*>(in + digit_reversed_source(d, n1, n2) * ldi),
-                   out[0].ptr + (d - d0) * ldo);
-    });
+    columns_into_digit_reversed<R>(Kind::r2c, m, in, ldi, out, d0, n, n1, -1);
 }
 
 template <class R>
