@@ -406,8 +406,9 @@ TEST(CudaDriver, TraceShowsWhenTheKernelsRan)
     for (std::size_t i = 0; i < ran.size(); ++i) {
         EXPECT_LT(double(ran[i].end - ran[i].start), 1.5 * double(shortest))
             << "task " << i << " lasts from its launch, not from its kernel's start";
-        if (i > 0)
+        if (i > 0) {
             EXPECT_GE(ran[i].start + slack, ran[i - 1].end) << "tasks " << i - 1 << ", " << i;
+        }
     }
 }
 
