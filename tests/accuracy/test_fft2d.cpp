@@ -117,7 +117,8 @@ template <class T> std::vector<T> array_of(TileMatrix<T> const& A)
 
 /// (n0, n1) pairs: primes, composites, powers of two, degenerate shapes; the large ones run
 /// as tasks (at least fft::direct_points points), the others on the calling thread.
-/// The cuda variant leaves out the longest lines: the simulated GPU's DFT is quadratic.
+/// The cuda variant leaves out the longest lines, which the plain variant covers: they would
+/// mostly time the sanitizer trees' simulated GPU.
 std::vector<std::pair<int, int>> plan_sizes()
 {
     // rows of 256 = 16 x 16 points split (out of place on the cores alone: through the

@@ -4,29 +4,31 @@
 //   is device memory from cudaMalloc: on a full device the plan fails with CUFFT_ALLOC_FAILED,
 //   as cuFFT's does.
 // - cufftExecC2C / Z2Z queue, on the plan's stream, an unnormalized DFT of each of the `batch`
-//   arrays (dimensions n[0] slowest, as cuFFT's), computed directly in double precision:
-//       X[k] = sum_j x[j] exp(s 2 pi i j k / N) along each dimension, s = -1 forward, +1 inverse,
-//   in O(N^2) per line: tests keep the lines they send to a simulated GPU short.
-//   The pointers are checked as a kernel's.
+//   arrays (dimensions n[0] slowest, as cuFFT's):
+//       X[k] = sum_j x[j] exp(s 2 pi i j k / N) along each dimension, s = -1 forward, +1 inverse.
+//   FFTW computes it, as OpenBLAS computes the simulated cuBLAS: O(N log N), at cuFFT's
+//   accuracy. The pointers are checked as a kernel's.
 // - cufftExecR2C / D2Z and C2R / Z2D: one-dimensional plans, out of place (in place:
 //   CUFFT_NOT_SUPPORTED), the basic layout (batch b's N reals at b N, its N/2 + 1 complex
 //   numbers at b (N/2 + 1)): X[k] = sum_j x[j] exp(-2 pi i j k / N) for k <= N/2, and back
 //   x[j] = Re sum_k X[k] exp(2 pi i j k / N) over the Hermitian extension X[N - k] = conj X[k]
-//   (the imaginary parts of X[0] and X[N/2] count for nothing, as in cuFFT). C2R leaves its
-//   input NaN, since cuFFT's may overwrite it: a caller that reads it again finds out.
+//   (the imaginary parts of X[0] and X[N/2] count for nothing, as in cuFFT and FFTW). C2R
+//   leaves its input NaN, since cuFFT's may overwrite it: a caller that reads it again finds
+//   out.
+// - A kernel reads its input and writes its output through memcpy, from and into a copy that
+//   FFTW transforms: the sanitizers see those accesses (FFTW's own are not instrumented).
 #include "tests/cudasim/sim.hpp"
 
 #include <cufft.h>
+#include <fftw3.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <complex>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <mutex>
-#include <numbers>
 #include <vector>
 
 namespace tessera::cudasim {
@@ -71,45 +73,51 @@ std::size_t work_bytes(std::vector<int> const& n, int batch, cufftType t)
     return elements(n) * std::size_t(batch) * std::max<std::size_t>(element_bytes(t), 8);
 }
 
-/// exp(sign 2 pi i m / len) for m < len, computed in long double.
-std::vector<std::complex<double>> twiddle_table(std::size_t len, int sign)
+/// FFTW's API of precision R.
+template <class R> struct Fftw;
+template <> struct Fftw<double> {
+    using complex = fftw_complex;
+    static constexpr auto plan_c2c = &fftw_plan_many_dft;
+    static constexpr auto plan_r2c = &fftw_plan_many_dft_r2c;
+    static constexpr auto plan_c2r = &fftw_plan_many_dft_c2r;
+    static constexpr auto execute = &fftw_execute;
+    static constexpr auto destroy = &fftw_destroy_plan;
+};
+template <> struct Fftw<float> {
+    using complex = fftwf_complex;
+    static constexpr auto plan_c2c = &fftwf_plan_many_dft;
+    static constexpr auto plan_r2c = &fftwf_plan_many_dft_r2c;
+    static constexpr auto plan_c2r = &fftwf_plan_many_dft_c2r;
+    static constexpr auto execute = &fftwf_execute;
+    static constexpr auto destroy = &fftwf_destroy_plan;
+};
+
+/// FFTW's planner is not thread-safe, and the simulated streams plan while the library's
+/// tasks plan too: FFTW's hook serializes every planner call of the process (both precisions),
+/// installed as the simulator is loaded, before any thread plans.
+const bool fftw_planner_is_thread_safe = [] {
+    fftw_make_planner_thread_safe();
+    fftwf_make_planner_thread_safe();
+    return true;
+}();
+
+/// Plans (FFTW_ESTIMATE: the arrays are left alone), runs and destroys one transform.
+template <class R, class MakePlan> void run_fftw(MakePlan make_plan)
 {
-    std::vector<std::complex<double>> w(len);
-    for (std::size_t m = 0; m < len; ++m)
-        w[m] = std::complex<double>(std::polar(1.0L, sign * 2 * std::numbers::pi_v<long double> *
-                                                         (long double)(m) / (long double)(len)));
-    return w;
+    auto plan = make_plan();
+    Fftw<R>::execute(plan);
+    Fftw<R>::destroy(plan);
 }
 
-/// In place, along every dimension of each of `batch` arrays of shape n. The twiddles come
-/// from a table of exp(s 2 pi i m / len) indexed by j k mod len (exact), so that the error
-/// stays at cuFFT's level (a few eps log len) for long lines too.
-template <class C> void dft(C* data, std::vector<int> const& n, int batch, int sign)
+/// In place, along every dimension of each of `batch` contiguous arrays of shape n.
+template <class R> void dft(std::complex<R>* data, std::vector<int> const& n, int batch, int sign)
 {
-    const std::size_t total = elements(n);
-    std::vector<std::complex<double>> line, out;
-    for (int b = 0; b < batch; ++b) {
-        C* a = data + std::size_t(b) * total;
-        std::size_t stride = total;
-        for (int len : n) {
-            stride /= std::size_t(len);  // distance between neighbours along this dimension
-            const std::size_t L = std::size_t(len);
-            line.resize(L);
-            out.resize(L);
-            const auto twiddle = twiddle_table(L, sign);
-            for (std::size_t first = 0; first < total; ++first) {
-                if ((first / stride) % L != 0) continue;  // not the start of a line
-                for (std::size_t j = 0; j < L; ++j) line[j] = a[first + j * stride];
-                for (std::size_t k = 0; k < L; ++k) {
-                    std::complex<double> sum = 0;
-                    for (std::size_t j = 0, jk = 0; j < L; ++j, jk = (jk + k) % L)
-                        sum += line[j] * twiddle[jk];
-                    out[k] = sum;
-                }
-                for (std::size_t k = 0; k < L; ++k) a[first + k * stride] = C(out[k]);
-            }
-        }
-    }
+    auto* a = reinterpret_cast<typename Fftw<R>::complex*>(data);
+    const int dist = int(elements(n));
+    run_fftw<R>([&] {
+        return Fftw<R>::plan_c2c(int(n.size()), n.data(), batch, a, nullptr, 1, dist, a, nullptr, 1,
+                                 dist, sign, FFTW_ESTIMATE);
+    });
 }
 
 /// A copy of plan h, made for transforms of `type`, in p.
@@ -123,9 +131,10 @@ cufftResult made_plan(cufftHandle h, cufftType type, Plan& p)
     return CUFFT_SUCCESS;
 }
 
-template <class C>
+template <class R>
 cufftResult exec(cufftHandle h, cufftType type, void* in, void* out, int direction)
 {
+    using C = std::complex<R>;
     Plan p;
     if (cufftResult r = made_plan(h, type, p); r != CUFFT_SUCCESS) return r;
     if (direction != CUFFT_FORWARD && direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
@@ -136,44 +145,35 @@ cufftResult exec(cufftHandle h, cufftType type, void* in, void* out, int directi
         !kernel_touches(d, out, bytes, "cufftExec: output"))
         return CUFFT_SUCCESS;
     submit(p.stream, [p, in, out, bytes, direction] {
-        if (in != out) std::memcpy(out, in, bytes);
-        dft(static_cast<C*>(out), p.n, p.batch, direction == CUFFT_FORWARD ? -1 : 1);
+        std::vector<C> data(bytes / sizeof(C));
+        std::memcpy(data.data(), in, bytes);
+        dft<R>(data.data(), p.n, p.batch,
+               direction == CUFFT_FORWARD ? FFTW_FORWARD : FFTW_BACKWARD);
+        std::memcpy(out, data.data(), bytes);
     });
     return CUFFT_SUCCESS;
 }
 
-/// The forward transforms of `batch` arrays of len reals (x) to their len/2 + 1 first
-/// frequencies (X), or (backward) the len reals of the half-spectra's Hermitian extensions.
+/// The forward transforms of `batch` arrays of len reals (in) to their len/2 + 1 first
+/// frequencies (out), or (backward) the len reals of the half-spectra's Hermitian extensions.
 template <class R>
-void real_dft(bool forward, void const* in, void* out, std::size_t len, int batch)
+void real_dft(bool forward, void const* in, void* out, int len, int batch, std::size_t in_bytes,
+              std::size_t out_bytes)
 {
-    const std::size_t half = len / 2 + 1;
-    const auto w = twiddle_table(len, forward ? -1 : 1);
-    for (int b = 0; b < batch; ++b) {
-        if (forward) {
-            R const* x = static_cast<R const*>(in) + std::size_t(b) * len;
-            auto* X = static_cast<std::complex<R>*>(out) + std::size_t(b) * half;
-            for (std::size_t k = 0; k < half; ++k) {
-                std::complex<double> sum = 0;
-                for (std::size_t j = 0, jk = 0; j < len; ++j, jk = (jk + k) % len)
-                    sum += double(x[j]) * w[jk];
-                X[k] = std::complex<R>(sum);
-            }
-            continue;
-        }
-        auto const* X = static_cast<std::complex<R> const*>(in) + std::size_t(b) * half;
-        R* x = static_cast<R*>(out) + std::size_t(b) * len;
-        for (std::size_t j = 0; j < len; ++j) {
-            double sum = 0;
-            for (std::size_t k = 0, jk = 0; k < len; ++k, jk = (jk + j) % len) {
-                const std::complex<double> v = k < half
-                                                   ? std::complex<double>(X[k])
-                                                   : std::conj(std::complex<double>(X[len - k]));
-                sum += (v * w[jk]).real();
-            }
-            x[j] = R(sum);
-        }
-    }
+    using C = typename Fftw<R>::complex;
+    const int half = len / 2 + 1;
+    // vectors of complex numbers: aligned for either kind of element
+    std::vector<std::complex<R>> x(in_bytes / sizeof(R) / 2 + 1), y(out_bytes / sizeof(R) / 2 + 1);
+    std::memcpy(x.data(), in, in_bytes);
+    run_fftw<R>([&] {
+        return forward ? Fftw<R>::plan_r2c(1, &len, batch, reinterpret_cast<R*>(x.data()), nullptr,
+                                           1, len, reinterpret_cast<C*>(y.data()), nullptr, 1, half,
+                                           FFTW_ESTIMATE)
+                       : Fftw<R>::plan_c2r(1, &len, batch, reinterpret_cast<C*>(x.data()), nullptr,
+                                           1, half, reinterpret_cast<R*>(y.data()), nullptr, 1, len,
+                                           FFTW_ESTIMATE);
+    });
+    std::memcpy(out, y.data(), out_bytes);
 }
 
 template <class R> cufftResult exec_real(cufftHandle h, cufftType type, void* in, void* out)
@@ -184,14 +184,16 @@ template <class R> cufftResult exec_real(cufftHandle h, cufftType type, void* in
     Device& d = device_of(p.stream);
     if (d.fault.load() != cudaSuccess) return CUFFT_EXEC_FAILED;
     const bool forward = type == CUFFT_R2C || type == CUFFT_D2Z;
-    const std::size_t len = std::size_t(p.n[0]), batch = std::size_t(p.batch);
-    const std::size_t reals = len * batch * sizeof(R),
-                      complexes = (len / 2 + 1) * batch * sizeof(std::complex<R>);
+    const int len = p.n[0], batch = p.batch;
+    const std::size_t reals = std::size_t(len) * std::size_t(batch) * sizeof(R),
+                      complexes =
+                          std::size_t(len / 2 + 1) * std::size_t(batch) * sizeof(std::complex<R>);
     if (!kernel_touches(d, in, forward ? reals : complexes, "cufftExec: input") ||
         !kernel_touches(d, out, forward ? complexes : reals, "cufftExec: output"))
         return CUFFT_SUCCESS;
-    submit(p.stream, [forward, in, out, len, batch, complexes] {
-        real_dft<R>(forward, in, out, len, int(batch));
+    submit(p.stream, [forward, in, out, len, batch, reals, complexes] {
+        real_dft<R>(forward, in, out, len, batch, forward ? reals : complexes,
+                    forward ? complexes : reals);
         if (!forward)  // cuFFT's C2R may overwrite its input
             std::fill_n(static_cast<R*>(in), complexes / sizeof(R),
                         std::numeric_limits<R>::quiet_NaN());
@@ -289,13 +291,13 @@ cufftResult cufftDestroy(cufftHandle plan)
 
 cufftResult cufftExecC2C(cufftHandle plan, cufftComplex* in, cufftComplex* out, int direction)
 {
-    return exec<std::complex<float>>(plan, CUFFT_C2C, in, out, direction);
+    return exec<float>(plan, CUFFT_C2C, in, out, direction);
 }
 
 cufftResult cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleComplex* out,
                          int direction)
 {
-    return exec<std::complex<double>>(plan, CUFFT_Z2Z, in, out, direction);
+    return exec<double>(plan, CUFFT_Z2Z, in, out, direction);
 }
 
 cufftResult cufftExecR2C(cufftHandle plan, cufftReal* in, cufftComplex* out)
