@@ -2,9 +2,10 @@
 # Builds and tests Tessera in three trees:
 #   build/       Release, CUDA when nvcc is found: every test but those labelled "slow"
 #   build-tsan/  ThreadSanitizer, CUDA on the CUDA simulator: the runtime unit tests, the potrf,
-#                getrf, LU panel, QR panel, geqrf, TileMatrix, tile-size, C API and nested-call
-#                accuracy tests (also with a simulated GPU), the CUDA driver's tests and the
-#                MPI layer's (1, 2 and 4 ranks): ctest -L "runtime|accuracy|cuda|mpi" -LE "slow|emu"
+#                getrf, LU panel, QR panel, geqrf, FFT, TileMatrix, tile-size, C API and
+#                nested-call accuracy tests (also with a simulated GPU; their sweep pairwise),
+#                the CUDA driver's tests and the MPI layer's (1, 2 and 4 ranks):
+#                ctest -L "runtime|accuracy|cuda|mpi" -LE "slow|emu"
 #   build-asan/  AddressSanitizer + UBSan: the same
 # and prints one summary line per tree; exits non-zero when any step of any tree failed.
 # TESSERA_TEST_QUICK=1 runs only build/ (for developers).
@@ -52,7 +53,9 @@ release_tree()
 # CUDA runs on the CUDA simulator (tests/cudasim): nvcc does not instrument and CI has no GPU,
 # but the driver's threads, streams and events are then checked by the sanitizers, with the
 # tests in tests/cuda and the "cuda" variant of the accuracy tests (a simulated GPU of 4 MB).
-# Without the CUDA headers (no toolkit installed) CUDA is left out.
+# Without the CUDA headers (no toolkit installed) CUDA is left out. The accuracy tests sweep
+# pairwise (TESSERA_TEST_PAIRWISE: every pair of precision, policy and device count meets, in
+# half the points), and the drop-in LAPACK, which no test of these trees runs, is not built.
 sanitizer_tree()
 {
     local tree=build-${1:0:1}san   # build-tsan, build-asan
@@ -63,6 +66,7 @@ sanitizer_tree()
     done
     cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=ON -DTESSERA_SANITIZE="$1" \
         -DTESSERA_ENABLE_CUDA=$cuda -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_EXAMPLES=OFF \
+        -DTESSERA_BUILD_DROPIN=OFF -DTESSERA_TEST_PAIRWISE=ON \
         -DTESSERA_ACCURACY_TESTS="test_potrf;test_getrf;test_lu_panel;test_qr_panel;test_geqrf;test_fft2d;test_tile_matrix;test_tile_size;test_c_api;test_nested_calls"
     # setarch -R (no address-space randomisation): TSan's fixed memory layout breaks on
     # kernels with high mmap randomisation (vm.mmap_rnd_bits > 28); harmless elsewhere. The

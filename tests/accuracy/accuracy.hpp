@@ -74,19 +74,28 @@ inline std::string name_of(testing::TestParamInfo<AccuracyParam> const& info)
            std::to_string(info.param.nemu);
 }
 /// {s, d, c, z} x {eager, ws, heft-tmdp-pr} x {0, 2 emulated devices}; exhaustive: every
-/// registered policy x {0, 1, 2 emulated devices}.
+/// registered policy x {0, 1, 2 emulated devices}. Pairwise (the sanitizer trees): each
+/// precision with each policy once, the i-th precision with the j-th policy on device count
+/// (i + j) mod 2, so that every pair of values of any two parameters still meets: 12 points.
 inline std::vector<AccuracyParam> accuracy_params()
 {
     std::vector<std::string> policies = {"eager", "ws", "heft-tmdp-pr"};
     std::vector<int> devices = {0, 2};
+    const bool pairwise = pairwise_sweep() && !exhaustive_sweep();
     if (exhaustive_sweep()) {
         policies = rt::policies().names();
         devices = {0, 1, 2};
     }
+    const std::string precisions = "sdcz";
     std::vector<AccuracyParam> v;
-    for (char p : {'s', 'd', 'c', 'z'})
-        for (std::string const& sched : policies)
-            for (int nemu : devices) v.push_back({p, sched, nemu});
+    for (std::size_t i = 0; i < precisions.size(); ++i)
+        for (std::size_t j = 0; j < policies.size(); ++j) {
+            if (pairwise) {
+                v.push_back({precisions[i], policies[j], devices[(i + j) % devices.size()]});
+                continue;
+            }
+            for (int nemu : devices) v.push_back({precisions[i], policies[j], nemu});
+        }
     return v;
 }
 
