@@ -70,7 +70,7 @@ void meet_each_round(BarrierCheck* c)
     std::this_thread::sleep_for(std::chrono::microseconds(4000 / s));
     if (s != 2) return;
     if (r == 0) c->groups_of_two.fetch_add(1);
-    if (r == 1 && c->rank1_throws.load()) throw std::runtime_error("rank 1 failed");
+    if (r == 1 && c->rank1_throws.exchange(false)) throw std::runtime_error("rank 1 failed");
     for (int round = 1; round <= 20; ++round) {
         c->slot[r].store(round, std::memory_order_relaxed);
         if (!rt::parallel_barrier()) {
@@ -88,6 +88,9 @@ const rt::Codelet<BarrierCheck*> meet{.name = "spmd_barrier",
                                       .type = rt::ParallelKind::spmd,
                                       .max_parallelism = 2};
 
+// HEFT measures the group of two cores calibration_samples times, then gives it the tasks
+// where it is faster: not always on a loaded machine (another test's process on the other
+// core delays every barrier), so the barriers are tested on the calibration's groups.
 TEST(ParallelTasks, RanksMeetAtBarriers)
 {
     BarrierCheck c;
@@ -96,7 +99,7 @@ TEST(ParallelTasks, RanksMeetAtBarriers)
         r.submit(meet, rt::value(&c));
         r.wait_all();
     }
-    EXPECT_GT(c.groups_of_two.load(), 20);
+    EXPECT_GE(c.groups_of_two.load(), int(rt::calibration_samples));
     EXPECT_EQ(c.mismatches.load(), 0);
     EXPECT_EQ(c.broken_seen.load(), 0);
 }
@@ -105,14 +108,9 @@ TEST(ParallelTasks, ARankThatThrowsReleasesTheOthersAtTheirBarriers)
 {
     BarrierCheck c;
     rt::Runtime r{{.ncpus = 2, .scheduler = "dmdas", .perfmodel_dir = "none"}};
-    for (int i = 0; i < 30; ++i) {  // calibrates: then the tasks get both cores
-        r.submit(meet, rt::value(&c));
-        r.wait_all();
-    }
-    c.rank1_throws = true;
-    const int before = c.groups_of_two.load();
+    c.rank1_throws = true;  // in the first group of two, which calibration brings early
     int failures = 0;
-    for (int i = 0; i < 30 && c.groups_of_two.load() == before; ++i) {
+    for (int i = 0; i < 60 && c.groups_of_two.load() == 0; ++i) {
         r.submit(meet, rt::value(&c));
         try {
             r.wait_all();
@@ -121,7 +119,7 @@ TEST(ParallelTasks, ARankThatThrowsReleasesTheOthersAtTheirBarriers)
             ++failures;
         }
     }
-    ASSERT_GT(c.groups_of_two.load(), before) << "no task got a group of two cores";
+    ASSERT_GT(c.groups_of_two.load(), 0) << "no task got a group of two cores";
     EXPECT_EQ(failures, 1);
     EXPECT_EQ(c.broken_seen.load(), 1);  // rank 0 was let through, told the group broke
 }
