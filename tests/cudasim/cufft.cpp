@@ -94,10 +94,17 @@ template <> struct Fftw<float> {
 
 /// FFTW's planner is not thread-safe, and the simulated streams plan while the library's
 /// tasks plan too: FFTW's hook serializes every planner call of the process (both precisions),
-/// installed as the simulator is loaded, before any thread plans.
+/// installed as the simulator is loaded, before any thread plans. The hook does not cover
+/// fftw_planner_nthreads and fftw_plan_with_nthreads (the library's tasks call them), which
+/// create FFTW's planner on first use as planning does: one plan of each precision, made
+/// here, creates both planners before any thread can.
 const bool fftw_planner_is_thread_safe = [] {
     fftw_make_planner_thread_safe();
     fftwf_make_planner_thread_safe();
+    fftw_complex z[1];
+    fftwf_complex c[1];
+    fftw_destroy_plan(fftw_plan_dft_1d(1, z, z, FFTW_FORWARD, FFTW_ESTIMATE));
+    fftwf_destroy_plan(fftwf_plan_dft_1d(1, c, c, FFTW_FORWARD, FFTW_ESTIMATE));
     return true;
 }();
 
