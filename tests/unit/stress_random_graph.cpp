@@ -132,11 +132,11 @@ template <class... Vs> struct Submitter {
                           int prio, rt::TaskRef const* dep, Accs... accs)
     {
         if (rest.empty()) {
-            if (dep)
-                return r.submit(update_cl<Vs...>, rt::value(a), rt::value(w_only), accs...,
-                                rt::priority(prio), rt::after(*dep));
+            // one submit for both (an empty span adds no dependency): each combination of
+            // buffers instantiates it, and a second one would double this file's compile time
+            auto deps = dep ? std::span<rt::TaskRef const>(dep, 1) : std::span<rt::TaskRef const>();
             return r.submit(update_cl<Vs...>, rt::value(a), rt::value(w_only), accs...,
-                            rt::priority(prio));
+                            rt::priority(prio), rt::after(deps));
         }
         if constexpr (sizeof...(Vs) < 3) {
             Pick const& p = rest.front();
