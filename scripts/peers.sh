@@ -9,7 +9,8 @@
 #       PLASMA is built (Release, shared, OpenMP) in TREE/peers/plasma-build and installed in
 #       TREE/peers/plasma; TREE is then reconfigured with -DTESSERA_PLASMA_ROOT=TREE/peers/plasma.
 #
-# JOBS (default: every core) sets the build's parallelism. About 2 minutes on 2 cores.
+# JOBS (default: every core) sets the build's parallelism. About 2 minutes on 2 cores. PLASMA's
+# own tester is not built: `cmake --build TREE/peers/plasma-build --target plasmatest` builds it.
 set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
