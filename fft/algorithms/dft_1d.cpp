@@ -4,6 +4,7 @@
 #include "fft/codelets/fft.hpp"
 #include "linalg/algorithms/operands.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -15,6 +16,17 @@ int64_t four_step_rows(int64_t n)
     for (int64_t d = 1; d * d <= n; ++d)
         if (n % d == 0) best = d;
     return best >= 32 ? best : 0;
+}
+
+int64_t four_step_scratch_ld(int64_t n1, std::size_t element)
+{
+    return n1 + int64_t(std::max<std::size_t>(1, 32 / element));
+}
+
+int64_t four_step_scratch_elements(int64_t n, std::size_t element)
+{
+    const int64_t n1 = four_step_rows(n);
+    return n1 == 0 ? 0 : four_step_scratch_ld(n1, element) * (n / n1);
 }
 
 template <Real R>

@@ -181,7 +181,8 @@ template <Real R> void run_1d(PlanState<R> const& s, void* in, void* out)
     // the scratch matrix as one array, so that the first pass's tasks run FFTW on its tiles
     // where they are; the plan's, kept between executes
     const auto scratch = s.scratch->lease();
-    auto T = TileMatrix<C>::wrap(rt, static_cast<C*>(scratch.get()), n1, n2, n1, nb);
+    auto T = TileMatrix<C>::wrap(rt, static_cast<C*>(scratch.get()), n1, n2,
+                                 detail::four_step_scratch_ld(n1, sizeof(C)), nb);
     if (in == out) {  // copied first: out's handles must not overlap in's
         lapack_to_tiles(static_cast<C const*>(in), n1, T);
         auto X = TileMatrix<C>::wrap(rt, static_cast<C*>(out), n2, n1, n2, nb);
@@ -381,7 +382,8 @@ Plan<R> Plan<R>::dft_1d(int64_t n, Complex* in, Complex* out, Sign sign, unsigne
     check_flags(fn, 5, flags);
     PlanState<R> s{Kind::c2c, n, 1, int(sign), in, out};
     s.one_d = true;
-    s.scratch = std::make_shared<kernels::cpu::ScratchPool>(std::size_t(n) * sizeof(Complex), 0);
+    s.scratch = std::make_shared<kernels::cpu::ScratchPool>(
+        std::size_t(detail::four_step_scratch_elements(n, sizeof(Complex))) * sizeof(Complex), 0);
     check_overlap(fn, in, s.in_bytes(), out, s.out_bytes());
     measure_ahead(s, flags);
     return Plan(std::make_unique<State>(s));
