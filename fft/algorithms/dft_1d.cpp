@@ -44,7 +44,7 @@ void four_step_async(Sign sign, TileMatrix<std::complex<R>> const& A,
             : la::detail::begin_call<C>(s, "dft_1d", {{"A", A}, {"T", T, true}, {"Xt", Xt, true}});
     const int64_t n = A.m() * A.n();
     if (n == 0) return;
-    const auto w = std::make_shared<kernels::cpu::Twiddles<R> const>(n, int(sign));
+    const auto w = kernels::cpu::shared_twiddles<R>(n, int(sign));
     using Tile = typename TileMatrix<C>::Tile;
     std::vector<Tile const*> from;
     std::vector<Tile*> to;

@@ -121,7 +121,8 @@ void digit_reversed_passes(std::complex<R> const* from, int64_t ld_from, std::co
     if (h == 0 || n == 0) return;
     const int64_t n2 = n / n1;
     const auto column = [&](int64_t c) { return a + c * ld; };
-    const Twiddles<R> w(n, sign);
+    const auto table = shared_twiddles<R>(n, sign);
+    Twiddles<R> const& w = *table;
 
     // 1. along k2: the n2 adjacent columns of each k1, then their twiddles w^(k1 f2) (1 where
     // k1 or f2 is 0) while they are in cache

@@ -41,7 +41,8 @@ void rows_c2c_split_unpermuted(std::complex<R> const* from, int64_t ld_from, std
     const int64_t n2 = n / n1;
     const auto column = [&](int64_t c) { return a + c * ld; };
     const std::size_t bytes = std::size_t(h) * sizeof(std::complex<R>);
-    const Twiddles<R> w(n, sign);
+    const auto table = shared_twiddles<R>(n, sign);
+    Twiddles<R> const& w = *table;
 
     // 1. along k2 (stride n1 ld), then the twiddles w^(k1 f2) (1 where k1 or f2 is 0); a
     // column copied from `from` just before its transform, while the batch is in cache

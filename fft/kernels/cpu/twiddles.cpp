@@ -10,9 +10,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <numbers>
+#include <utility>
 
 namespace tessera::fft::kernels::cpu {
 
@@ -30,6 +33,21 @@ Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), shift_
     for (int64_t u = 0; u < highs; ++u)
         high_[std::size_t(u)] =
             std::complex<double>(std::polar(1.0L, angle * (long double)((u * step_) % n_)));
+}
+
+template <class R> std::shared_ptr<Twiddles<R> const> shared_twiddles(int64_t n, int sign)
+{
+    // bounded: a program that plans many sizes keeps the last ones (a 2^30-point table is
+    // 1 MiB), and a table still in use lives on in its users' pointers
+    constexpr std::size_t kept = 32;
+    static std::mutex m;
+    // never destroyed, as FFTW's plan cache: a static plan may still execute at exit
+    static auto& tables = *new std::map<std::pair<int64_t, int>, std::shared_ptr<Twiddles<R> const>>;
+    const std::lock_guard lock(m);
+    const std::pair key{n, sign};
+    if (auto it = tables.find(key); it != tables.end()) return it->second;
+    if (tables.size() >= kept) tables.clear();
+    return tables[key] = std::make_shared<Twiddles<R> const>(n, sign);
 }
 
 namespace {
@@ -189,6 +207,8 @@ void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in
 
 template class Twiddles<float>;
 template class Twiddles<double>;
+template std::shared_ptr<Twiddles<float> const> shared_twiddles<float>(int64_t, int);
+template std::shared_ptr<Twiddles<double> const> shared_twiddles<double>(int64_t, int);
 template void rows_c2c_twiddled<float>(std::span<TilePiece<std::complex<float> const> const>,
                                        std::span<TilePiece<std::complex<float>> const>, int,
                                        int64_t, Twiddles<float> const&);
