@@ -5,6 +5,7 @@
 #include "fft/kernels/cpu/fftw_plans.hpp"
 #include "fft/kernels/cpu/memory.hpp"
 #include "fft/kernels/cpu/split_rows.hpp"
+#include "fft/kernels/cpu/vector_clones.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,11 @@
 #include <new>
 #include <numbers>
 #include <utility>
+
+// The vector helpers of multiply_by_twiddles are always inlined, into either of its clones:
+// no vector crosses a call, and GCC's note (at the instantiations, the end of this file) that
+// such a call's ABI depends on AVX does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace tessera::fft::kernels::cpu {
 
@@ -37,12 +43,13 @@ Twiddles<R>::Twiddles(int64_t n, int sign) : n_(std::max<int64_t>(n, 1)), shift_
 
 template <class R> std::shared_ptr<Twiddles<R> const> shared_twiddles(int64_t n, int sign)
 {
-    // bounded: a program that plans many sizes keeps the last ones (a 2^30-point table is
-    // 1 MiB), and a table still in use lives on in its users' pointers
+    // bounded: past 32 shapes the cache starts over (a 2^30-point table is 1 MiB), and a
+    // table still in use lives on in its users' pointers
     constexpr std::size_t kept = 32;
     static std::mutex m;
     // never destroyed, as FFTW's plan cache: a static plan may still execute at exit
-    static auto& tables = *new std::map<std::pair<int64_t, int>, std::shared_ptr<Twiddles<R> const>>;
+    static auto& tables =
+        *new std::map<std::pair<int64_t, int>, std::shared_ptr<Twiddles<R> const>>;
     const std::lock_guard lock(m);
     const std::pair key{n, sign};
     if (auto it = tables.find(key); it != tables.end()) return it->second;
@@ -50,50 +57,91 @@ template <class R> std::shared_ptr<Twiddles<R> const> shared_twiddles(int64_t n,
     return tables[key] = std::make_shared<Twiddles<R> const>(n, sign);
 }
 
+template <class R>
+TESSERA_VECTOR_CLONES void scale_column(std::complex<R>* x, int64_t h, std::complex<R> w)
+{
+    R* v = reinterpret_cast<R*>(x);
+    const R wr = w.real(), wi = w.imag();
+    for (int64_t r = 0; r < h; ++r) {
+        const R xr = v[2 * r], xi = v[2 * r + 1];
+        v[2 * r] = xr * wr - xi * wi;
+        v[2 * r + 1] = xr * wi + xi * wr;
+    }
+}
+
 namespace {
+
+/// Two complex numbers as one vector (re, im, re, im): one AVX register of doubles in the
+/// x86-64-v3 clone, two SSE2 registers otherwise (GCC's and Clang's vector extensions).
+template <class R> struct ComplexPairOf;
+template <> struct ComplexPairOf<float> {
+    using type = float __attribute__((vector_size(16)));
+};
+template <> struct ComplexPairOf<double> {
+    using type = double __attribute__((vector_size(32)));
+};
+template <class R> using ComplexPair = typename ComplexPairOf<R>::type;
+
+/// (a0 b0, a1 b1) as complex products: a re(b) + swap(a) (-im(b), im(b)).
+template <class V> [[gnu::always_inline]] inline V times(V const& a, V const& b)
+{
+    const V re = __builtin_shufflevector(b, b, 0, 0, 2, 2);
+    const V im = __builtin_shufflevector(b, b, 1, 1, 3, 3);
+    const V swapped = __builtin_shufflevector(a, a, 1, 0, 3, 2);
+    return a * re + swapped * im * V{-1, 1, -1, 1};
+}
+
+template <class V, class R> [[gnu::always_inline]] inline V load_pair(R const* p)
+{
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+template <class V, class R> [[gnu::always_inline]] inline void store_pair(R* p, V const& v)
+{
+    std::memcpy(p, &v, sizeof v);
+}
 
 /// x[r] *= w^((row + r) k) for r < count. Every 64 rows, 4 factors come from the tables and
 /// the next ones by products with w^(4k): a few eps for runs this short, no division per
 /// element (which would cost more than the transforms), and 4 independent chains of
-/// products, where one chain would wait on each product's latency. std::complex's operator*
-/// checks for NaN and is written out.
+/// products, two to a vector, where one chain would wait on each product's latency.
 template <class R>
-void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row, int64_t k,
-                          Twiddles<R> const& w)
+TESSERA_VECTOR_CLONES void multiply_by_twiddles(std::complex<R>* x, int64_t count, int64_t row,
+                                                int64_t k, Twiddles<R> const& w)
 {
+    using V = ComplexPair<R>;
     constexpr int64_t lanes = 4, refresh = 64;
     const int64_t nw = w.n(), kk = k % nw;
     // exponents mod nw by additions: a division per element or per refresh costs as much as
     // the products
     const auto plus = [nw](int64_t a, int64_t b) { return a + b >= nw ? a + b - nw : a + b; };
-    const std::complex<R> step = w(lanes * kk % nw);
-    const R sr = step.real(), si = step.imag();
+    const std::complex<R> s = w(lanes * kk % nw);
+    const V step{s.real(), s.imag(), s.real(), s.imag()};
     const int64_t jump = refresh * kk % nw;
     int64_t e = row % nw * kk % nw;  // the exponent of row r0
     R* v = reinterpret_cast<R*>(x);
     for (int64_t r0 = 0; r0 < count; r0 += refresh, e = plus(e, jump)) {
         const int64_t len = std::min(refresh, count - r0);
-        R fr[lanes], fi[lanes];  // lane l: the factor of row r0 + r + l
-        for (int64_t l = 0, el = e; l < lanes; ++l, el = plus(el, kk)) {
-            const std::complex<R> f = w(el);
-            fr[l] = f.real();
-            fi[l] = f.imag();
-        }
+        std::complex<R> f[lanes];  // lane l: the factor of row r0 + r + l
+        for (int64_t l = 0, el = e; l < lanes; ++l, el = plus(el, kk)) f[l] = w(el);
+        V f01 = load_pair<V>(reinterpret_cast<R const*>(f)),
+          f23 = load_pair<V>(reinterpret_cast<R const*>(f + 2));
         R* y = v + 2 * r0;
         int64_t r = 0;
-        for (; r + lanes <= len; r += lanes)
-            for (int64_t l = 0; l < lanes; ++l) {
-                const R xr = y[2 * (r + l)], xi = y[2 * (r + l) + 1];
-                y[2 * (r + l)] = xr * fr[l] - xi * fi[l];
-                y[2 * (r + l) + 1] = xr * fi[l] + xi * fr[l];
-                const R gr = fr[l] * sr - fi[l] * si;
-                fi[l] = fr[l] * si + fi[l] * sr;
-                fr[l] = gr;
-            }
+        for (; r + lanes <= len; r += lanes) {
+            store_pair(y + 2 * r, times(load_pair<V>(y + 2 * r), f01));
+            store_pair(y + 2 * r + 4, times(load_pair<V>(y + 2 * r + 4), f23));
+            f01 = times(f01, step);
+            f23 = times(f23, step);
+        }
+        store_pair(reinterpret_cast<R*>(f), f01);
+        store_pair(reinterpret_cast<R*>(f + 2), f23);
         for (int64_t l = 0; r + l < len; ++l) {
             const R xr = y[2 * (r + l)], xi = y[2 * (r + l) + 1];
-            y[2 * (r + l)] = xr * fr[l] - xi * fi[l];
-            y[2 * (r + l) + 1] = xr * fi[l] + xi * fr[l];
+            y[2 * (r + l)] = xr * f[l].real() - xi * f[l].imag();
+            y[2 * (r + l) + 1] = xr * f[l].imag() + xi * f[l].real();
         }
     }
 }
@@ -226,6 +274,8 @@ template class Twiddles<float>;
 template class Twiddles<double>;
 template std::shared_ptr<Twiddles<float> const> shared_twiddles<float>(int64_t, int);
 template std::shared_ptr<Twiddles<double> const> shared_twiddles<double>(int64_t, int);
+template void scale_column<float>(std::complex<float>*, int64_t, std::complex<float>);
+template void scale_column<double>(std::complex<double>*, int64_t, std::complex<double>);
 template void rows_c2c_twiddled<float>(std::span<TilePiece<std::complex<float> const> const>,
                                        std::span<TilePiece<std::complex<float>> const>, int,
                                        int64_t, Twiddles<float> const&);

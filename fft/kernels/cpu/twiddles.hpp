@@ -40,16 +40,7 @@ template <class R> std::shared_ptr<Twiddles<R> const> shared_twiddles(int64_t n,
 
 /// x[r] *= w for r < h: a column times its twiddle, the product written out (std::complex's
 /// checks for NaN cost more than the arithmetic here).
-template <class R> void scale_column(std::complex<R>* x, int64_t h, std::complex<R> w)
-{
-    R* v = reinterpret_cast<R*>(x);
-    const R wr = w.real(), wi = w.imag();
-    for (int64_t r = 0; r < h; ++r) {
-        const R xr = v[2 * r], xi = v[2 * r + 1];
-        v[2 * r] = xr * wr - xi * wi;
-        v[2 * r + 1] = xr * wi + xi * wr;
-    }
-}
+template <class R> void scale_column(std::complex<R>* x, int64_t h, std::complex<R> w);
 
 /// The four-step's first pass on a tile row whose first row is row0 of the n1 x n2 matrix:
 /// `out`'s rows = the n2-point DFTs of `in`'s, each element (j1, k2) then multiplied by
