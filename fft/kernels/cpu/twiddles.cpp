@@ -71,8 +71,9 @@ TESSERA_VECTOR_CLONES void scale_column(std::complex<R>* x, int64_t h, std::comp
 
 namespace {
 
-/// Two complex numbers as one vector (re, im, re, im): one AVX register of doubles in the
-/// x86-64-v3 clone, two SSE2 registers otherwise (GCC's and Clang's vector extensions).
+/// Two complex numbers as one vector (re, im, re, im), GCC's and Clang's vector extensions:
+/// for doubles one AVX register in the x86-64-v3 clone and two SSE2 registers otherwise, for
+/// floats one SSE register.
 template <class R> struct ComplexPairOf;
 template <> struct ComplexPairOf<float> {
     using type = float __attribute__((vector_size(16)));
