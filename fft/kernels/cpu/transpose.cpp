@@ -1,5 +1,5 @@
 // The tile transposes of transpose.hpp, by 16 x 16 blocks: each block is copied into a buffer
-// by contiguous column pieces, then written transposed from it (one 16-element column piece
+// by contiguous column pieces, then written transposed from it (four 16-element column pieces
 // of the destination at a time), so that both matrices are touched in runs of 256 bytes or
 // more and the strided side of the transpose stays in L1.
 #include "fft/kernels/cpu/transpose.hpp"
@@ -19,15 +19,25 @@ template <class T> void load(T const* a, int64_t lda, int64_t rows, int64_t cols
     for (int64_t j = 0; j < cols; ++j) std::memcpy(buf + j * block, a + j * lda, rows * sizeof(T));
 }
 
-/// The block at a (cols x rows, leading dimension lda) = buf^T (buf is rows x cols).
-template <class T>
-void store_transposed(T const* buf, int64_t rows, int64_t cols, T* a, int64_t lda)
-{
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) a[j + i * lda] = buf[i + j * block];
-}
-
 }  // namespace
+
+template <class T>
+void store_transposed(T const* b, int64_t ldb, int64_t rows, int64_t cols, T* o, int64_t ldo)
+{
+    int64_t k = 0;
+    for (; k + 4 <= rows; k += 4) {
+        T* t = o + k * ldo;
+        for (int64_t j = 0; j < cols; ++j) {
+            T const* f = b + j * ldb + k;
+            t[j] = f[0];
+            t[ldo + j] = f[1];
+            t[2 * ldo + j] = f[2];
+            t[3 * ldo + j] = f[3];
+        }
+    }
+    for (; k < rows; ++k)
+        for (int64_t j = 0; j < cols; ++j) o[k * ldo + j] = b[j * ldb + k];
+}
 
 template <class T> void swap_transposed(T* x, int64_t ldx, T* y, int64_t ldy, int64_t p, int64_t q)
 {
@@ -39,8 +49,8 @@ template <class T> void swap_transposed(T* x, int64_t ldx, T* y, int64_t ldy, in
             T* yb = y + j + i * ldy;  // cols x rows
             load(xb, ldx, rows, cols, bx);
             load(yb, ldy, cols, rows, by);
-            store_transposed(by, cols, rows, xb, ldx);
-            store_transposed(bx, rows, cols, yb, ldy);
+            store_transposed(by, block, cols, rows, xb, ldx);
+            store_transposed(bx, block, rows, cols, yb, ldy);
         }
 }
 
@@ -52,7 +62,7 @@ template <class T> void transpose_in_place(T* x, int64_t ld, int64_t p)
         // the diagonal block, then the pairs of blocks on either side of it
         T* d = x + j + j * ld;
         load(d, ld, cols, cols, buf);
-        store_transposed(buf, cols, cols, d, ld);
+        store_transposed(buf, block, cols, cols, d, ld);
         for (int64_t i = j + block; i < p; i += block) {
             const int64_t rows = std::min(block, p - i);
             swap_transposed(x + i + j * ld, ld, x + j + i * ld, ld, rows, cols);
@@ -61,6 +71,7 @@ template <class T> void transpose_in_place(T* x, int64_t ld, int64_t p)
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                     \
+    template void store_transposed<T>(T const*, int64_t, int64_t, int64_t, T*, int64_t);           \
     template void swap_transposed<T>(T*, int64_t, T*, int64_t, int64_t, int64_t);                  \
     template void transpose_in_place<T>(T*, int64_t, int64_t);
 TESSERA_INSTANTIATE(std::complex<float>)

@@ -5,6 +5,7 @@
 #include "fft/kernels/cpu/fftw_plans.hpp"
 #include "fft/kernels/cpu/memory.hpp"
 #include "fft/kernels/cpu/split_rows.hpp"
+#include "fft/kernels/cpu/transpose.hpp"
 #include "fft/kernels/cpu/vector_clones.hpp"
 
 #include <algorithm>
@@ -147,28 +148,6 @@ TESSERA_VECTOR_CLONES void multiply_by_twiddles(std::complex<R>* x, int64_t coun
     }
 }
 
-/// o[k ldo + j] = b[j ldb + k] for k < rows, j < cols: the buffer's columns become o's rows.
-/// Four rows at a time: each column gives four adjacent elements (a cache line of complex
-/// doubles) at once, where a row at a time reads one element of each of `cols` lines and
-/// finds some gone by the next row. 2 to 3% of a 2^20-point execute.
-template <class C>
-void transpose_into(C const* b, int64_t ldb, int64_t rows, int64_t cols, C* o, int64_t ldo)
-{
-    int64_t k = 0;
-    for (; k + 4 <= rows; k += 4) {
-        C* t = o + k * ldo;
-        for (int64_t j = 0; j < cols; ++j) {
-            C const* f = b + j * ldb + k;
-            t[j] = f[0];
-            t[ldo + j] = f[1];
-            t[2 * ldo + j] = f[2];
-            t[3 * ldo + j] = f[3];
-        }
-    }
-    for (; k < rows; ++k)
-        for (int64_t j = 0; j < cols; ++j) o[k * ldo + j] = b[j * ldb + k];
-}
-
 }  // namespace
 
 template <class R>
@@ -265,7 +244,7 @@ void columns_c2c_transposed(std::span<TilePiece<std::complex<R> const> const> in
         // out tile i, column k1 - (its first row in in) and rows j0..j0+cols: buf(k1, j)
         row = 0;
         for (std::size_t i = 0; i < out.size(); ++i) {
-            transpose_into(buf + row, ldb, in[i].m, cols, out[i].ptr + j0, out[i].ld);
+            store_transposed(buf + row, ldb, in[i].m, cols, out[i].ptr + j0, out[i].ld);
             row += in[i].m;
         }
     }
